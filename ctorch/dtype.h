@@ -83,6 +83,13 @@ static inline ct_scalar ct_bool(bool x) {
   s.v.b = x;
   return s;
 }
+/* None, for `Scalar?` arguments (e.g. clamp's bounds). */
+static inline ct_scalar ct_scalar_none(void) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_NONE;
+  s.v.i = 0;
+  return s;
+}
 static inline double ct_scalar_to_double(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
 }

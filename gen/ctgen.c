@@ -697,22 +697,22 @@ static void gen_autograd(void) {
     if (!d) { /* no formula: record a node that fails if backward reaches it */
       p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
       kernel_params(o);
-      p(") {\n  ct_node *n = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", ret_ctype(o));
+      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", ret_ctype(o));
       gen_record_condition(o);
       p(") {\n");
       if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
-      p("    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), %d, 1);\n", ne);
-      p("    if (!n) return %s;\n", st ? "ct_last_error()" : "NULL");
-      p("    ((ct__not_impl_node *)n)->op = \"%s\";\n", o->full);
+      p("    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), %d, 1);\n", ne);
+      p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
+      p("    ((ct__not_impl_node *)ct__nd)->op = \"%s\";\n", o->full);
       for (j = 0; j < o->s.nargs; j++)
         if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-          p("    ct__node_set_input(n, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+          p("    ct__node_set_input(ct__nd, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
       p("  }\n");
       gen_redispatch(o, "r");
-      p("  if (n) {\n");
-      if (st) p("    if (r == CT_OK) r = ct__set_history(self, n, 0);\n");
-      else p("    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;\n");
-      p("    ct__node_release(n);\n  }\n  return r;\n}\n");
+      p("  if (ct__nd) {\n");
+      if (st) p("    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);\n");
+      else p("    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;\n");
+      p("    ct__node_release(ct__nd);\n  }\n  return r;\n}\n");
       continue;
     }
     /* the node */
@@ -729,7 +729,7 @@ static void gen_autograd(void) {
         case CT_TYPE_TENSOR: p("  ct__saved %s;\n", a->name); break;
         case CT_TYPE_INT_LIST: p("  ct__saved_ints %s;\n", a->name); break;
         case CT_TYPE_TENSOR_LIST: die(d->file, d->line, "%s: Tensor[] formulas unsupported", o->full); break;
-        case CT_TYPE_STR: die(d->file, d->line, "%s: str in formulas unsupported", o->full); break;
+        case CT_TYPE_STR: p("  char %s[32];\n  bool %s_given;\n", a->name, a->name); break; /* a copy: the caller's string may not live */
         default: p("  %s%s;\n", kernel_ctype(a), a->name);
         }
       }
@@ -749,39 +749,40 @@ static void gen_autograd(void) {
         if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name)) any = 1;
       for (j = 1; j <= nextra(o); j++) any |= deriv_uses(d, ret_name(o, j));
       if (any) {
-        p("static void ct__release_%s(ct_node *node) {\n  %s *n = (%s *)node;\n", o->handle, nodename, nodename);
+        p("static void ct__release_%s(ct_node *node) {\n  %s *ct__nd = (%s *)node;\n", o->handle, nodename, nodename);
         for (j = 0; j < o->s.nargs; j++)
           if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name))
-            p("  ct__saved_reset(&n->%s);\n", o->s.args[j].name);
-        if (save_result) p("  ct__saved_reset(&n->result);\n");
+            p("  ct__saved_reset(&ct__nd->%s);\n", o->s.args[j].name);
+        if (save_result) p("  ct__saved_reset(&ct__nd->result);\n");
         for (j = 1; j <= nextra(o); j++)
-          if (deriv_uses(d, ret_name(o, j))) p("  ct__saved_reset(&n->%s);\n", ret_name(o, j));
+          if (deriv_uses(d, ret_name(o, j))) p("  ct__saved_reset(&ct__nd->%s);\n", ret_name(o, j));
         p("}\n");
       }
       /* backward */
       p("static ct_status ct__backward_%s(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {\n", o->handle);
-      p("  %s *n = (%s *)node;\n", nodename, nodename);
+      p("  %s *ct__nd = (%s *)node;\n", nodename, nodename);
       if (deriv_uses(d, "grad")) p("  ct_tensor *grad = grads[0];\n");
       for (j = 0; j < o->s.nargs; j++) {
         const ct_arg *a = &o->s.args[j];
         if (is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
-        if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = ct__unpack(&n->%s, node, \"%s\");\n", a->name, a->name, a->name);
-        else if (a->type == CT_TYPE_INT_LIST) p("  ct_int_list %s = ct__ints(&n->%s);\n", a->name, a->name);
-        else p("  %s%s = n->%s;\n", kernel_ctype(a), a->name, a->name);
+        if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", a->name, a->name, a->name);
+        else if (a->type == CT_TYPE_INT_LIST) p("  ct_int_list %s = ct__ints(&ct__nd->%s);\n", a->name, a->name);
+        else if (a->type == CT_TYPE_STR) p("  const char *%s = ct__nd->%s_given ? ct__nd->%s : NULL;\n", a->name, a->name, a->name);
+        else p("  %s%s = ct__nd->%s;\n", kernel_ctype(a), a->name, a->name);
       }
       for (j = 0; j < o->s.nargs; j++) {
         const ct_arg *a = &o->s.args[j];
         char id[64];
         if (!is_tensor(a) || is_out_arg(o, j)) continue;
         snprintf(id, sizeof id, "%s_sizes", a->name);
-        if (deriv_uses(d, id)) p("  const ct__shape %s_sizes = n->%s_sizes;\n", a->name, a->name);
+        if (deriv_uses(d, id)) p("  const ct__shape %s_sizes = ct__nd->%s_sizes;\n", a->name, a->name);
         snprintf(id, sizeof id, "%s_dtype", a->name);
-        if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = n->%s_dtype;\n", a->name, a->name);
+        if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = ct__nd->%s_dtype;\n", a->name, a->name);
       }
-      if (save_result) p("  ct_tensor *result = ct__unpack(&n->result, node, \"result\");\n");
+      if (save_result) p("  ct_tensor *result = ct__unpack(&ct__nd->result, node, \"result\");\n");
       for (j = 1; j <= nextra(o); j++)
         if (deriv_uses(d, ret_name(o, j)))
-          p("  ct_tensor *%s = ct__unpack(&n->%s, node, \"%s\");\n", ret_name(o, j), ret_name(o, j), ret_name(o, j));
+          p("  ct_tensor *%s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", ret_name(o, j), ret_name(o, j), ret_name(o, j));
       {
         int first = 1;
         for (j = 0; j < o->s.nargs; j++) {
@@ -795,7 +796,7 @@ static void gen_autograd(void) {
           if (deriv_uses(d, ret_name(o, j))) p("%s!%s", first ? "  if (" : " || ", ret_name(o, j)), first = 0;
         if (!first) p(") return ct_last_error();\n");
       }
-      p("  (void)n;\n  (void)grads;\n  (void)grad_inputs;\n");
+      p("  (void)ct__nd;\n  (void)grads;\n  (void)grad_inputs;\n");
       for (j = 0; j < d->nformulas; j++) {
         int k, found = -1;
         for (k = 0; k < o->s.nargs; k++)
@@ -823,50 +824,54 @@ static void gen_autograd(void) {
     /* the autograd kernel */
     p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  %s *n = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", nodename, ret_ctype(o));
+    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", nodename, ret_ctype(o));
     gen_record_condition(o);
     p(") {\n");
     if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
-    p("    n = (%s *)ct__node_new(&ct__kind_%s, sizeof *n, %d, 1);\n", nodename, o->handle, ne);
-    p("    if (!n) return %s;\n", st ? "ct_last_error()" : "NULL");
+    p("    ct__nd = (%s *)ct__node_new(&ct__kind_%s, sizeof *ct__nd, %d, 1);\n", nodename, o->handle, ne);
+    p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
     for (j = 0; j < o->s.nargs; j++)
       if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-        p("    ct__node_set_input(&n->base, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+        p("    ct__node_set_input(&ct__nd->base, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       char id[64];
       if (is_out_arg(o, j)) continue;
       if (deriv_uses(d, a->name)) {
         if (a->type == CT_TYPE_TENSOR && o->kind == K_INPLACE && j == 0)
-          p("    if (ct__save_clone(&n->%s, %s) != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
+          p("    if (ct__save_clone(&ct__nd->%s, %s) != CT_OK) return ct__node_release(&ct__nd->base), %s;\n", a->name, a->name,
             st ? "ct_last_error()" : "(ct_tensor *)NULL");
-        else if (a->type == CT_TYPE_TENSOR) p("    ct__save(&n->%s, %s);\n", a->name, a->name);
+        else if (a->type == CT_TYPE_TENSOR) p("    ct__save(&ct__nd->%s, %s);\n", a->name, a->name);
         else if (a->type == CT_TYPE_INT_LIST)
-          p("    if (ct__save_ints(&n->%s, %s, \"%s\") != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
+          p("    if (ct__save_ints(&ct__nd->%s, %s, \"%s\") != CT_OK) return ct__node_release(&ct__nd->base), %s;\n", a->name, a->name,
             o->full, st ? "ct_last_error()" : "(ct_tensor *)NULL");
-        else p("    n->%s = %s;\n", a->name, a->name);
+        else if (a->type == CT_TYPE_STR) {
+          p("    if (%s && strlen(%s) >= sizeof ct__nd->%s)\n      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, \"%s\", "
+            "\"%s: string too long\"), %s;\n", a->name, a->name, a->name, o->full, a->name, st ? "ct_last_error()" : "(ct_tensor *)NULL");
+          p("    if ((ct__nd->%s_given = %s != NULL)) strcpy(ct__nd->%s, %s);\n", a->name, a->name, a->name, a->name);
+        } else p("    ct__nd->%s = %s;\n", a->name, a->name);
       }
       snprintf(id, sizeof id, "%s_sizes", a->name);
-      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_shape(&n->%s_sizes, %s);\n", a->name, a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_shape(&ct__nd->%s_sizes, %s);\n", a->name, a->name);
       snprintf(id, sizeof id, "%s_dtype", a->name);
-      if (is_tensor(a) && deriv_uses(d, id)) p("    n->%s_dtype = (ct_dtype)%s->dtype;\n", a->name, a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__nd->%s_dtype = (ct_dtype)%s->dtype;\n", a->name, a->name);
     }
     p("  }\n");
     gen_redispatch(o, "r");
-    p("  if (n) {\n");
+    p("  if (ct__nd) {\n");
     if (st) {
-      p("    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);\n");
-      if (save_result) p("    if (r == CT_OK) r = ct__save_output(&n->result, self);\n");
+      p("    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);\n");
+      if (save_result) p("    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);\n");
     } else {
-      p("    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
-      if (save_result) p("    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;\n");
+      p("    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
+      if (save_result) p("    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;\n");
       for (j = 1; j <= nextra(o); j++) /* only the first output is differentiable: the others are saved as data */
         if (deriv_uses(d, ret_name(o, j)))
-          p("    if (r && ct__save_output(&n->%s, *%s) != CT_OK) ct_release(r), r = NULL;\n", ret_name(o, j), ret_name(o, j));
+          p("    if (r) ct__save(&ct__nd->%s, *%s);\n", ret_name(o, j), ret_name(o, j));
       if (o->kind == K_VIEW)
         p("    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;\n");
     }
-    p("    ct__node_release(&n->base);\n  }\n  return r;\n}\n");
+    p("    ct__node_release(&ct__nd->base);\n  }\n  return r;\n}\n");
   }
   p("\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_AUTOGRAD_IMPL */\n");
   fclose(out);
@@ -1195,13 +1200,22 @@ static void link_ops(void) {
         die(o->file, o->line, "%s: duplicate op or C name", o->full);
     for (j = 0; j < nderivs; j++)
       if (!strcmp(derivs[j].name, o->full)) o->d = &derivs[j];
-    if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas */
-      char fn[96];
-      size_t n = strlen(o->s.name);
-      snprintf(fn, sizeof fn, "%.*s%s%s", (int)(n - 1), o->s.name, o->s.overload[0] ? "." : "", o->s.overload);
-      if (o->s.name[n - 1] == '_')
+    if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas: the functional op */
+      size_t n = strlen(o->s.name);         /* of the same name whose arguments match (pow_.Scalar is */
+      int k;                                /* pow.Tensor_Scalar's in-place form, not pow.Scalar's) */
+      for (k = 0; k < nops && !o->d && o->s.name[n - 1] == '_'; k++) {
+        const op *f = &ops[k];
+        int a, w = 0;
+        if (strlen(f->s.name) != n - 1 || strncmp(f->s.name, o->s.name, n - 1) || f->s.nargs != o->s.nargs) continue;
+        for (a = 0; a < f->s.nargs; a++) {
+          const ct_arg *x = &f->s.args[a], *y = &o->s.args[a];
+          w |= x->is_write;
+          if (x->type != y->type || x->optional != y->optional || strcmp(x->name, y->name)) break;
+        }
+        if (a < f->s.nargs || w) continue;
         for (j = 0; j < nderivs; j++)
-          if (!strcmp(derivs[j].name, fn)) o->d = &derivs[j];
+          if (!strcmp(derivs[j].name, f->full)) o->d = &derivs[j];
+      }
     }
     if (o->d && o->cia) die(o->d->file, o->d->line, "%s is CompositeImplicitAutograd: no formula", o->full);
   }

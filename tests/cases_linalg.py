@@ -106,6 +106,9 @@ cs.add("baddbmm", torch.full((2, 2, 2), float("nan"), dtype=torch.float64), g(rn
 cs.add("baddbmm", rn(2, 2, 2, dtype=f32), rn(2, 2, 3, dtype=f32), rn(2, 3, 2, dtype=f32), beta=2)
 cs.add("baddbmm", cs.randint(-5, 5, 2, 2, 2), cs.randint(-5, 5, 2, 2, 3), cs.randint(-5, 5, 2, 3, 2), alpha=2)
 cs.add("baddbmm", g(rn(0, 2, 2)), g(rn(0, 2, 3)), g(rn(0, 3, 2)))
+cs.add("baddbmm", cs.randint(-3, 3, 2, 2, 2), rn(2, 2, 3, dtype=f32), rn(2, 3, 2, dtype=f32))  # self cast to batch1's dtype
+cs.add("baddbmm", rn(2, 1, 2, dtype=f32), cs.randint(-3, 3, 2, 2, 3), cs.randint(-3, 3, 2, 3, 2))
+cs.error("baddbmm_", rn(2, 2, 2), rn(2, 2, 3, dtype=f32), rn(2, 3, 2, dtype=f32), code="CT_ERR_DTYPE")
 cs.error("baddbmm", rn(2, 3), rn(3, 2, 3), rn(3, 3, 2), code="CT_ERR_SHAPE")
 cs.error("baddbmm", rn(3, 2, 2), rn(3, 2, 3), rn(3, 4, 2), code="CT_ERR_SHAPE")
 cs.error("baddbmm", rn(3, 2, 2), rn(2, 3), rn(3, 3, 2), code="CT_ERR_RANK")
@@ -152,6 +155,9 @@ cs.add("linear", g(rn(4, 3)), g(rn(2, 3)))
 cs.add("linear", g(rn(4, 3)), g(rn(2, 3)), g(rn(4, 2)))              # bias as big as the output
 cs.add("linear", g(rn(2, 2, 4, 3)), g(rn(3)))                         # 1-D weight
 cs.add("linear", rn(4, 3, dtype=f32), rn(2, 3, dtype=f32), rn(2, dtype=f32))
+cs.add("linear", rn(3, dtype=f32), rn(2, 3, dtype=f32), rn(2))                      # bias of another dtype: add_ keeps float32
+cs.add("linear", rn(5, 4, 3, dtype=f32).transpose(0, 1), rn(2, 3, dtype=f32), rn(2))
+cs.error("linear", rn(4, 3, dtype=f32), rn(2, 3, dtype=f32), rn(2), code="CT_ERR_DTYPE")  # addmm: self and mat2 dtypes
 cs.error("linear", rn(4, 3), rn(2, 4), rn(2), code="CT_ERR_SHAPE")
 cs.error("linear", rn(()), rn(2, 3), rn(2), code="CT_ERR_RANK")
 cs.error("linear", rn(3), rn(2, 3), rn(3, 2), code="CT_ERR_SHAPE")

@@ -306,6 +306,27 @@ TEST(linalg_inplace_out_and_aliasing) {
   }
 }
 
+TEST(linalg_composite_out_forms) {
+  CT_SCOPE {
+    ct_tensor *a = LA_F64(CT_DIMS(2, 3, 4), 1), *b = LA_F64(CT_DIMS(4, 5), 2), *out = ct_empty(CT_DIMS(1), CT_F64), *want;
+    ct_tensor *w = LA_F64(CT_DIMS(5, 4), 3), *bias = LA_F64(CT_DIMS(5), 4);
+    int64_t i;
+    CHECK_OK(ct_matmul_out(out, a, b));
+    want = ct_matmul(a, b);
+    CHECK(ct_same_shape(out, want));
+    for (i = 0; i < want->numel; i++) CHECK(ct_get(out, i) == ct_get(want, i));
+    CHECK_OK(ct_linear_out(out, a, w, bias));
+    want = ct_linear(a, w, bias);
+    CHECK(ct_same_shape(out, want) && ct_get(out, 7) == ct_get(want, 7));
+    CHECK_OK(ct_outer_out(out, ct_select(b, 1, 0), bias));
+    CHECK(out->ndim == 2 && out->sizes[0] == 4 && out->sizes[1] == 5);
+    CHECK_ERR(ct_matmul_out(ct_empty(CT_DIMS(1), CT_F32), a, b), CT_ERR_DTYPE, "expected out tensor to have dtype float64");
+    CHECK_OK(ct_set_requires_grad(b, true));
+    CHECK_ERR(ct_matmul_out(out, a, b), CT_ERR_STATE, "out= arguments don't support automatic differentiation");
+    CT_NO_GRAD { CHECK_OK(ct_matmul_out(out, a, b)); }
+  }
+}
+
 TEST(linalg_zero_size_and_meta) {
   CT_SCOPE {
     ct_tensor *r, *self = ct_full(CT_DIMS(2, 3), ct_float(2), CT_F32);
@@ -382,6 +403,26 @@ TEST(linalg_gradcheck_broadcast_self) {
     for (i = 0; i < 3; i++) CHECK_OK(ct_set_requires_grad(in[i], true));
     CHECK_OK(ct_gradcheck(la_baddbmm_fn, NULL, 3, in, NULL));
     CHECK_OK(ct_gradgradcheck(la_baddbmm_fn, NULL, 3, in, NULL));
+  }
+}
+
+/* blocks of 128 columns, odd sizes, every dtype path against float64 */
+TEST(linalg_larger_products) {
+  CT_SCOPE {
+    ct_tensor *a = LA_F64(CT_DIMS(7, 33), 1), *b = LA_F64(CT_DIMS(33, 300), 2), *r = ct_mm(a, b), *r32, *rt;
+    int64_t i, j, k, bad = 0;
+    for (i = 0; i < 7; i++)
+      for (j = 0; j < 300; j += 7) {
+        double acc = 0;
+        for (k = 0; k < 33; k++) acc += ct_get(a, i * 33 + k) * ct_get(b, k * 300 + j);
+        bad += fabs(ct_get(r, i * 300 + j) - acc) > 1e-12;
+      }
+    CHECK(bad == 0);
+    r32 = ct_mm(ct_to_dtype(a, CT_F32), ct_to_dtype(b, CT_F32));
+    rt = ct_mm(ct_t(ct_contiguous(ct_t(ct_to_dtype(a, CT_F32)))), ct_t(ct_contiguous(ct_t(ct_to_dtype(b, CT_F32)))));
+    for (i = 0, bad = 0; i < r->numel; i++)
+      bad += fabs(ct_get(r32, i) - ct_get(r, i)) > 1e-5 || ct_get(rt, i) != ct_get(r32, i);
+    CHECK(bad == 0);
   }
 }
 

@@ -1,2 +1,162 @@
 /* tests/test_ops_nn.c - direct tests of gen/ops/nn.spec beyond the PyTorch
  * fixtures (tests/cases_nn.py, run by tests/test_opcases.c). */
+
+static ct_tensor *nn_t(int ndim, const int64_t *sizes, ct_dtype dtype, double lo, double hi, unsigned seed) {
+  ct_tensor *t = ct_empty(ndim, sizes, dtype);
+  uint32_t s = seed * 2654435761u + 777u;
+  int64_t k;
+  for (k = 0; t && k < t->numel; k++) {
+    s = s * 1664525u + 1013904223u;
+    ct_set(t, k, lo + (hi - lo) * ((double)(s >> 8) / 16777216.0));
+  }
+  return t;
+}
+static ct_tensor *nn_long(int ndim, const int64_t *sizes, const int64_t *v) { return ct_from_array(ndim, sizes, CT_I64, v); }
+static void nn_opcheck(const char *op, int nargs, const ct_value *args, int gradgrad) {
+  ct_opcheck_opts o;
+  memset(&o, 0, sizeof o);
+  o.gradgradcheck = gradgrad > 0;
+  o.skip_gradcheck = gradgrad < 0; /* -1: inputs that are not differentiable in PyTorch either */
+  if (ct_opcheck(op, nargs, args, &o) != CT_OK) {
+    harness_fail(__FILE__, __LINE__, "opcheck %s: %s", op, ct_last_error_message());
+    ct_clear_error();
+  }
+}
+#define NN_ARGS(...) (int)(sizeof((ct_value[]){__VA_ARGS__}) / sizeof(ct_value)), (ct_value[]){__VA_ARGS__}
+
+TEST(nn_softmax_values) {
+  CT_SCOPE {
+    double v[] = {1, 2, 3, 1000, 1001, 1002};
+    ct_tensor *x = ct_from_array(CT_DIMS(2, 3), CT_F64, v), *y = ct_softmax(x, 1, CT_DTYPE_NONE), *l = ct_log_softmax(x, -1, CT_DTYPE_NONE);
+    double e = exp(1.0) + exp(2.0) + exp(3.0);
+    CHECK(y && l);
+    CHECK_NEAR(ct_get(y, 0), exp(1.0) / e, 1e-12);
+    CHECK_NEAR(ct_get(y, 5), exp(3.0) / e, 1e-12); /* stable: no overflow at 1000 */
+    CHECK_NEAR(ct_get(l, 3), 1 - log(e), 1e-12);
+    CHECK_ERR(ct_softmax(ct_ones(CT_DIMS(3), CT_I64), 0, CT_DTYPE_NONE), CT_ERR_DTYPE, "not implemented for 'Long'");
+    CHECK(ct_softmax(ct_ones(CT_DIMS(3), CT_I64), 0, CT_F32) != NULL);
+    CHECK_ERR(ct_softmax(x, 2, CT_DTYPE_NONE), CT_ERR_INDEX, "dimension out of range");
+    CHECK(ct_softmax(ct_empty(CT_DIMS(2, 0), CT_F32), 1, CT_DTYPE_NONE) != NULL);
+  }
+}
+
+TEST(nn_opcheck_all) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F32, -2, 2, 1), *x3 = nn_t(CT_DIMS(2, 3, 2), CT_F32, -2, 2, 2);
+    ct_tensor *p = nn_t(CT_DIMS(3, 4), CT_F32, 0.05, 0.95, 3), *q = nn_t(CT_DIMS(3, 4), CT_F32, 0.05, 0.95, 4);
+    ct_tensor *tg = nn_long(CT_DIMS(3), (const int64_t[]){1, 3, 0}), *tg3 = nn_long(CT_DIMS(2, 2), (const int64_t[]){0, 2, 1, 1});
+    ct_tensor *w4 = nn_t(CT_DIMS(4), CT_F32, 0.5, 1.5, 5), *w3 = nn_t(CT_DIMS(3), CT_F32, 0.5, 1.5, 6);
+    ct_tensor *y = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 7), *rm = ct_zeros(CT_DIMS(3), CT_F32), *rv = ct_ones(CT_DIMS(3), CT_F32);
+    ct_tensor *go = nn_t(CT_DIMS(3), CT_F32, -1, 1, 8), *tw = ct_scalar_tensor(ct_float(3.0), CT_F32);
+    ct_tensor *x4 = nn_t(CT_DIMS(2, 4, 3), CT_F32, -2, 2, 9);
+    int64_t ns[] = {4}, ns2[] = {4, 3};
+    nn_opcheck("softmax.int", NN_ARGS(ct_value_tensor(x), ct_value_int(1), ct_value_dtype(CT_DTYPE_NONE)), 1);
+    nn_opcheck("softmax.int", NN_ARGS(ct_value_tensor(x3), ct_value_int(1), ct_value_dtype(CT_F64)), 0);
+    nn_opcheck("log_softmax.int", NN_ARGS(ct_value_tensor(x), ct_value_int(0), ct_value_dtype(CT_DTYPE_NONE)), 1);
+    nn_opcheck("nll_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(tg), ct_value_tensor(w4), ct_value_int(1), ct_value_int(-100)), 1);
+    nn_opcheck("nll_loss", NN_ARGS(ct_value_tensor(x3), ct_value_tensor(tg3), ct_value_none(), ct_value_int(0), ct_value_int(2)), 1);
+    nn_opcheck("nll_loss_backward", NN_ARGS(ct_value_tensor(go), ct_value_tensor(x), ct_value_tensor(tg), ct_value_none(), ct_value_int(0),
+                                            ct_value_int(-100), ct_value_tensor(tw)), 1);
+    nn_opcheck("cross_entropy_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(tg), ct_value_tensor(w4), ct_value_int(1), ct_value_int(3),
+                                             ct_value_double(0.2)), 1);
+    nn_opcheck("cross_entropy_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_none(), ct_value_int(1), ct_value_int(-100),
+                                             ct_value_double(0.1)), 1);
+    nn_opcheck("mse_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(1)), 1);
+    nn_opcheck("l1_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(2)), 0);
+    nn_opcheck("smooth_l1_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(0), ct_value_double(0.5)), 0);
+    nn_opcheck("kl_div", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_int(1), ct_value_bool(false)), 1);
+    nn_opcheck("kl_div", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(2), ct_value_bool(true)), 1);
+    nn_opcheck("binary_cross_entropy", NN_ARGS(ct_value_tensor(p), ct_value_tensor(q), ct_value_tensor(w4), ct_value_int(1)), 1);
+    nn_opcheck("binary_cross_entropy_with_logits", NN_ARGS(ct_value_tensor(x), ct_value_tensor(q), ct_value_tensor(w4), ct_value_tensor(w4),
+                                                           ct_value_int(1)), 1);
+    nn_opcheck("binary_cross_entropy_with_logits", NN_ARGS(ct_value_tensor(x), ct_value_tensor(q), ct_value_none(), ct_value_none(),
+                                                           ct_value_int(0)), 1);
+    nn_opcheck("layer_norm", NN_ARGS(ct_value_tensor(x), ct_value_int_list(ns, 1), ct_value_tensor(w4), ct_value_tensor(w4),
+                                     ct_value_double(1e-5), ct_value_bool(true)), 1);
+    nn_opcheck("layer_norm", NN_ARGS(ct_value_tensor(x4), ct_value_int_list(ns2, 2), ct_value_none(), ct_value_none(),
+                                     ct_value_double(1e-5), ct_value_bool(true)), 0);
+    nn_opcheck("group_norm", NN_ARGS(ct_value_tensor(x4), ct_value_int(2), ct_value_tensor(w4), ct_value_tensor(w4),
+                                     ct_value_double(1e-5), ct_value_bool(true)), 1);
+    nn_opcheck("batch_norm", NN_ARGS(ct_value_tensor(ct_t(x)), ct_value_tensor(w3), ct_value_tensor(rv), ct_value_none(), ct_value_none(),
+                                     ct_value_bool(true), ct_value_double(0.1), ct_value_double(1e-5), ct_value_bool(false)), 1);
+    nn_opcheck("batch_norm", NN_ARGS(ct_value_tensor(x4), ct_value_tensor(w4), ct_value_none(), ct_value_tensor(ct_zeros(CT_DIMS(4), CT_F32)),
+                                     ct_value_tensor(ct_ones(CT_DIMS(4), CT_F32)), ct_value_bool(false), ct_value_double(0.1),
+                                     ct_value_double(1e-5), ct_value_bool(false)), -1); /* running stats */
+    (void)rm, (void)rv;
+  }
+}
+
+TEST(nn_batch_norm_running_stats) {
+  CT_SCOPE {
+    double v[] = {1, 2, 3, 5, 7, 11};
+    ct_tensor *x = ct_from_array(CT_DIMS(3, 2), CT_F64, v), *rm = ct_zeros(CT_DIMS(2), CT_F32), *rv = ct_ones(CT_DIMS(2), CT_F32);
+    ct_tensor *y = ct_batch_norm(x, NULL, NULL, rm, rv, true, 0.1, 1e-5);
+    CHECK(y != NULL);
+    CHECK_NEAR(ct_get(rm, 0), 0.1 * 11 / 3, 1e-6);   /* mean of 1, 3, 7 */
+    CHECK_NEAR(ct_get(rm, 1), 0.1 * 6, 1e-6);        /* mean of 2, 5, 11 */
+    CHECK_NEAR(ct_get(rv, 0), 0.9 + 0.1 * 28.0 / 3, 1e-5); /* unbiased variance 56/6 */
+    CHECK_NEAR(ct_get(rv, 1), 0.9 + 0.1 * 21, 1e-5);       /* (16 + 1 + 25) / 2 */
+  }
+}
+
+/* second derivatives of the ops whose formulas use the log/rsqrt/softplus helpers */
+TEST(nn_gradgradcheck_helpers) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F64, -2, 2, 11), *p = nn_t(CT_DIMS(3, 4), CT_F64, 0.05, 0.95, 12);
+    ct_tensor *q = nn_t(CT_DIMS(3, 4), CT_F64, 0.05, 0.95, 13), *w = nn_t(CT_DIMS(4), CT_F64, 0.5, 1.5, 14);
+    int64_t ns[] = {4};
+    nn_opcheck("rms_norm", NN_ARGS(ct_value_tensor(x), ct_value_int_list(ns, 1), ct_value_tensor(w), ct_value_double(NAN)), 1);
+    nn_opcheck("kl_div", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_int(0), ct_value_bool(false)), 1);
+    nn_opcheck("binary_cross_entropy", NN_ARGS(ct_value_tensor(p), ct_value_tensor(q), ct_value_none(), ct_value_int(0)), 1);
+    nn_opcheck("binary_cross_entropy_with_logits", NN_ARGS(ct_value_tensor(x), ct_value_tensor(q), ct_value_none(), ct_value_tensor(w),
+                                                           ct_value_int(2)), 1);
+    nn_opcheck("smooth_l1_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_int(1), ct_value_double(5.0)), 1);
+    nn_opcheck("cross_entropy_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(ct_softmax(q, 1, CT_DTYPE_NONE)), ct_value_tensor(w),
+                                             ct_value_int(0), ct_value_int(-100), ct_value_double(0.0)), 1);
+  }
+}
+
+/* the meta device runs the same kernels: shapes and dtypes without data */
+TEST(nn_meta) {
+  CT_SCOPE {
+    ct_tensor *x = ct_empty_opts(CT_DIMS(5, 4), ct_opts(CT_F32, CT_META)), *t = ct_empty_opts(CT_DIMS(5), ct_opts(CT_I64, CT_META));
+    ct_tensor *l = ct_cross_entropy(x, t, NULL, 0, -100, 0.1), *s = ct_log_softmax(x, 1, CT_F64);
+    int64_t ns[] = {4};
+    ct_tensor *n = ct_layer_norm(x, 1, ns, NULL, NULL, 1e-5);
+    CHECK(l && l->ndim == 1 && l->sizes[0] == 5 && l->device.type == CT_DEVICE_META);
+    CHECK(s && s->dtype == CT_F64 && s->device.type == CT_DEVICE_META);
+    CHECK(n && n->ndim == 2 && n->device.type == CT_DEVICE_META);
+  }
+}
+
+TEST(nn_errors_direct) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 21), *t = nn_long(CT_DIMS(3), (const int64_t[]){0, 1, 2});
+    ct_tensor *tw = ct_scalar_tensor(ct_float(3), CT_F32);
+    CHECK_ERR(ct_nll_loss_backward(ct_ones(CT_DIMS(4), CT_F32), x, t, NULL, 0, -100, tw), CT_ERR_SHAPE, "grad_output of shape [4]");
+    CHECK_ERR(ct_nll_loss_backward(ct_ones(CT_DIMS(2), CT_F32), x, t, NULL, 1, -100, tw), CT_ERR_SHAPE, "grad_output");
+    CHECK_ERR(ct_nll_loss(x, t, NULL, 3, -100), CT_ERR_INVALID, "reduction");
+    CHECK_ERR(ct_mse_loss(x, x, -1), CT_ERR_INVALID, "reduction");
+    CHECK_ERR(ct_nll_loss(x, nn_long(CT_DIMS(3), (const int64_t[]){0, 7, 2}), NULL, 1, -100), CT_ERR_INDEX, "Target 7 is out of bounds.");
+    CHECK_ERR(ct_group_norm(ct_ones(CT_DIMS(2, 4), CT_F32), 0, NULL, NULL, 1e-5), CT_ERR_SHAPE, "num_groups=0");
+    CHECK_ERR(ct_batch_norm(x, NULL, NULL, NULL, ct_ones(CT_DIMS(4), CT_F32), false, 0.1, 1e-5), CT_ERR_INVALID,
+              "running_mean must be defined in evaluation mode");
+    CHECK_ERR(ct_layer_norm(x, 1, (const int64_t[]){3}, NULL, NULL, 1e-5), CT_ERR_SHAPE,
+              "Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[3, 4]");
+  }
+}
+
+/* out= variants write and resize out, and refuse a dtype the result cannot be cast to */
+TEST(nn_out_variants) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 31), *y = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 32);
+    ct_tensor *out = ct_empty(CT_DIMS(7), CT_F32), *iout = ct_empty(CT_DIMS(1), CT_I64), *ref = ct_mse_loss(x, y, 0);
+    int64_t k;
+    CHECK_OK(ct_mse_loss_out(out, x, y, 0));
+    CHECK(out->ndim == 2 && out->sizes[0] == 3 && out->sizes[1] == 4);
+    for (k = 0; k < 12; k++) CHECK_NEAR(ct_get(out, k), ct_get(ref, k), 0);
+    CHECK_ERR(ct_mse_loss_out(iout, x, y, 1), CT_ERR_DTYPE, "can't be cast");
+    CHECK_OK(ct_softmax_out(out, x, 0, CT_DTYPE_NONE));
+    CHECK_ERR(ct_softmax_out(out, x, 0, CT_F64), CT_ERR_DTYPE, "expected out tensor to have dtype");
+  }
+}

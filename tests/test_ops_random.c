@@ -116,6 +116,42 @@ TEST(random_determinism_and_layout) {
     CHECK_OK(ct_uniform_ex_(a, -1, 1, g));
     for (i = 0; i < 3; i++)
       for (j = 0; j < 4; j++) CHECK(ct_get(c, i * 4 + j) == ct_get(a, i * 4 + j));
+    /* normal with tensor arguments: normal(full(m), s) is normal_(m, s), bit for bit */
+    {
+      ct_dtype dts[2] = {CT_F64, CT_F32};
+      int d;
+      for (d = 0; d < 2; d++) {
+        CHECK_OK(ct_manual_seed(g, 31));
+        a = ct_empty(CT_DIMS(3, 3), dts[d]);
+        CHECK_OK(ct_normal_ex_(a, 0.5, 2.0, g));
+        CHECK_OK(ct_manual_seed(g, 31));
+        b = ct_normal_tensor_float_ex(ct_full(CT_DIMS(3, 3), ct_float(0.5), dts[d]), 2.0, g);
+        CHECK_OK(ct_manual_seed(g, 31));
+        c = ct_normal_tensor_tensor_ex(ct_full(CT_DIMS(3, 1), ct_float(0.5), dts[d]), ct_full(CT_DIMS(3), ct_float(2), dts[d]), g);
+        CHECK(b && c && b->dtype == dts[d] && c->ndim == 2 && c->sizes[1] == 3);
+        for (i = 0; b && c && i < 9; i++) CHECK(ct_get(a, i) == ct_get(b, i) && ct_get(a, i) == ct_get(c, i));
+      }
+      c = ct_normal_float_tensor_ex(-1.0, ct_zeros(CT_DIMS(4), CT_F32), g);
+      CHECK(c && c->dtype == CT_F32 && ct_get(c, 3) == -1);
+    }
+    /* rand_like / randn_like: self's shape, the same stream as rand / randn */
+    CHECK_OK(ct_manual_seed(g, 8));
+    a = ct_randn_ex(CT_DIMS(2, 3), g, CT_F64);
+    CHECK_OK(ct_manual_seed(g, 8));
+    b = ct_randn_like_ex(ct_t(ct_zeros(CT_DIMS(3, 2), CT_F32)), CT_F64, g);
+    CHECK(b && b->dtype == CT_F64 && ct_same_shape(a, b) && ct_is_contiguous(b));
+    for (i = 0; b && i < 6; i++) CHECK(ct_get(a, i) == ct_get(b, i));
+    CHECK_OK(ct_manual_seed(g, 8));
+    a = ct_rand_ex(CT_DIMS(5), g, CT_F32);
+    CHECK_OK(ct_manual_seed(g, 8));
+    b = ct_rand_like_ex(ct_ones(CT_DIMS(5), CT_F32), CT_DTYPE_NONE, g);
+    for (i = 0; b && i < 5; i++) CHECK(ct_get(a, i) == ct_get(b, i));
+    {
+      ct_tensor *x = ct_ones(CT_DIMS(3), CT_F64);
+      CHECK_OK(ct_set_requires_grad(x, true));
+      b = ct_randn_like(x);
+      CHECK(b && !ct_requires_grad(b));
+    }
     /* the default generator follows ct_manual_seed_all */
     ct_manual_seed_all(77);
     a = ct_rand(CT_DIMS(6));
@@ -190,7 +226,7 @@ TEST(random_statistics) {
     }
     /* random_ with to None on uint8 covers 0..255 */
     t = ct_empty(CT_DIMS(4000), CT_U8);
-    CHECK_OK(ct_random_ex_(t, 0, CT_INT_NONE, g));
+    CHECK_OK(ct_random_ex_(t, g)); /* [0, 255] */
     lo = 1e9, hi = -1e9;
     for (i = 0; i < 4000; i++) lo = fmin(lo, ct_get(t, i)), hi = fmax(hi, ct_get(t, i));
     CHECK(lo == 0 && hi == 255);
@@ -350,7 +386,8 @@ TEST(random_errors) {
     CHECK_ERR(ct_normal_(f, 0, -1), CT_ERR_INVALID, "normal expects std >= 0.0, but found std -1");
     CHECK_ERR(ct_normal_(i64, 0, 1), CT_ERR_DTYPE, "not implemented for 'Long'");
     CHECK_ERR(ct_randint(5, 5, CT_DIMS(3)), CT_ERR_INVALID, "random_ expects 'from' to be less than 'to', but got from=5 >= to=5");
-    CHECK_ERR(ct_random_(f, 0, (int64_t)1 << 30), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1 to be in");
+    CHECK_ERR(ct_random_to_(ct_zeros(CT_DIMS(2), CT_BOOL), 3), CT_ERR_INVALID, "to be in [0, 1]");
+    CHECK_ERR(ct_random_from_(f, 0, (int64_t)1 << 30), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1 to be in");
     CHECK_ERR(ct_randint_ex(0, 300, CT_DIMS(3), NULL, CT_U8), CT_ERR_INVALID, "to be in [0, 255]");
     CHECK_ERR(ct_randperm(-1), CT_ERR_INVALID, "n must be non-negative, got -1");
     CHECK_ERR(ct_randperm_ex(300, NULL, CT_U8), CT_ERR_INVALID, "n is too large for result tensor type: 'Byte'");
@@ -377,3 +414,26 @@ TEST(random_opcheck) {
     CHECK_OK(ct_opcheck("native_dropout_backward", 3, a2, NULL));
   }
 }
+
+#if !defined(CT_NO_THREADS) && !defined(_WIN32)
+#include <pthread.h>
+/* threads sharing a generator get disjoint counter ranges: the offset adds up */
+static void *rn_thread(void *arg) {
+  ct_generator *g = (ct_generator *)arg;
+  int i;
+  for (i = 0; i < 50; i++) {
+    ct_tensor *t = ct_rand_ex(CT_DIMS(8), g, CT_DTYPE_NONE); /* 8 words: 2 blocks */
+    ct_release(t);
+  }
+  return NULL;
+}
+TEST(random_threads_share_a_generator) {
+  ct_generator *g = ct_generator_new(CT_CPU);
+  pthread_t th[4];
+  int i;
+  for (i = 0; i < 4; i++) CHECK(pthread_create(&th[i], NULL, rn_thread, g) == 0);
+  for (i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  CHECK(ct_generator_offset(g) == 4 * 50 * 2);
+  ct_generator_free(g);
+}
+#endif

@@ -21,10 +21,10 @@ typedef struct ct__node_add_Tensor {
 } ct__node_add_Tensor;
 
 static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Tensor *n = (ct__node_add_Tensor *)node;
+  ct__node_add_Tensor *ct__nd = (ct__node_add_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -34,22 +34,22 @@ static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_add_Tensor, NULL};
 
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add_Tensor *n = NULL;
+  ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -61,10 +61,10 @@ typedef struct ct__node_add__Tensor {
 } ct__node_add__Tensor;
 
 static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Tensor *n = (ct__node_add__Tensor *)node;
+  ct__node_add__Tensor *ct__nd = (ct__node_add__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -74,23 +74,23 @@ static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_add__Tensor, NULL};
 
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add__Tensor *n = NULL;
+  ct__node_add__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -112,9 +112,9 @@ typedef struct ct__node_add_Scalar {
 } ct__node_add_Scalar;
 
 static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Scalar *n = (ct__node_add_Scalar *)node;
+  ct__node_add_Scalar *ct__nd = (ct__node_add_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -123,20 +123,20 @@ static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_add_Scalar, NULL};
 
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add_Scalar *n = NULL;
+  ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -147,9 +147,9 @@ typedef struct ct__node_add__Scalar {
 } ct__node_add__Scalar;
 
 static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Scalar *n = (ct__node_add__Scalar *)node;
+  ct__node_add__Scalar *ct__nd = (ct__node_add__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -158,21 +158,21 @@ static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_add__Scalar, NULL};
 
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add__Scalar *n = NULL;
+  ct__node_add__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -184,10 +184,10 @@ typedef struct ct__node_sub_Tensor {
 } ct__node_sub_Tensor;
 
 static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Tensor *n = (ct__node_sub_Tensor *)node;
+  ct__node_sub_Tensor *ct__nd = (ct__node_sub_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -197,22 +197,22 @@ static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_sub_Tensor, NULL};
 
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub_Tensor *n = NULL;
+  ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -224,10 +224,10 @@ typedef struct ct__node_sub__Tensor {
 } ct__node_sub__Tensor;
 
 static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Tensor *n = (ct__node_sub__Tensor *)node;
+  ct__node_sub__Tensor *ct__nd = (ct__node_sub__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -237,23 +237,23 @@ static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_sub__Tensor, NULL};
 
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub__Tensor *n = NULL;
+  ct__node_sub__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -275,9 +275,9 @@ typedef struct ct__node_sub_Scalar {
 } ct__node_sub_Scalar;
 
 static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Scalar *n = (ct__node_sub_Scalar *)node;
+  ct__node_sub_Scalar *ct__nd = (ct__node_sub_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -286,20 +286,20 @@ static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_sub_Scalar, NULL};
 
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub_Scalar *n = NULL;
+  ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -310,9 +310,9 @@ typedef struct ct__node_sub__Scalar {
 } ct__node_sub__Scalar;
 
 static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Scalar *n = (ct__node_sub__Scalar *)node;
+  ct__node_sub__Scalar *ct__nd = (ct__node_sub__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -321,21 +321,21 @@ static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_sub__Scalar, NULL};
 
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub__Scalar *n = NULL;
+  ct__node_sub__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -348,17 +348,17 @@ typedef struct ct__node_mul_Tensor {
 } ct__node_mul_Tensor;
 
 static void ct__release_mul_Tensor(ct_node *node) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -368,23 +368,23 @@ static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mul_Tensor, ct__release_mul_Tensor};
 
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul_Tensor *n = NULL;
+  ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -397,17 +397,17 @@ typedef struct ct__node_mul__Tensor {
 } ct__node_mul__Tensor;
 
 static void ct__release_mul__Tensor(ct_node *node) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -417,24 +417,24 @@ static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_mul__Tensor, ct__release_mul__Tensor};
 
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul__Tensor *n = NULL;
+  ct__node_mul__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -457,10 +457,10 @@ typedef struct ct__node_mul_Scalar {
 } ct__node_mul_Scalar;
 
 static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Scalar *n = (ct__node_mul_Scalar *)node;
+  ct__node_mul_Scalar *ct__nd = (ct__node_mul_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -469,21 +469,21 @@ static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mul_Scalar, NULL};
 
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul_Scalar *n = NULL;
+  ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -495,10 +495,10 @@ typedef struct ct__node_mul__Scalar {
 } ct__node_mul__Scalar;
 
 static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Scalar *n = (ct__node_mul__Scalar *)node;
+  ct__node_mul__Scalar *ct__nd = (ct__node_mul__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -507,22 +507,22 @@ static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_mul__Scalar, NULL};
 
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul__Scalar *n = NULL;
+  ct__node_mul__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -535,17 +535,17 @@ typedef struct ct__node_div_Tensor {
 } ct__node_div_Tensor;
 
 static void ct__release_div_Tensor(ct_node *node) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -555,23 +555,23 @@ static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_div_Tensor, ct__release_div_Tensor};
 
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div_Tensor *n = NULL;
+  ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -584,17 +584,17 @@ typedef struct ct__node_div__Tensor {
 } ct__node_div__Tensor;
 
 static void ct__release_div__Tensor(ct_node *node) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -604,24 +604,24 @@ static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_div__Tensor, ct__release_div__Tensor};
 
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div__Tensor *n = NULL;
+  ct__node_div__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -644,10 +644,10 @@ typedef struct ct__node_div_Scalar {
 } ct__node_div_Scalar;
 
 static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Scalar *n = (ct__node_div_Scalar *)node;
+  ct__node_div_Scalar *ct__nd = (ct__node_div_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -656,21 +656,21 @@ static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_div_Scalar, NULL};
 
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div_Scalar *n = NULL;
+  ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -682,10 +682,10 @@ typedef struct ct__node_div__Scalar {
 } ct__node_div__Scalar;
 
 static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Scalar *n = (ct__node_div__Scalar *)node;
+  ct__node_div__Scalar *ct__nd = (ct__node_div__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -694,191 +694,22 @@ static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_div__Scalar, NULL};
 
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div__Scalar *n = NULL;
+  ct__node_div__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg(Tensor self) -> Tensor ---- */
-typedef struct ct__node_neg {
-  ct_node base;
-} ct__node_neg;
-
-static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg *n = (ct__node_neg *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
-
-static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_neg_ {
-  ct_node base;
-} ct__node_neg_;
-
-static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg_ *n = (ct__node_neg_ *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
-
-static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- relu(Tensor self) -> Tensor ---- */
-typedef struct ct__node_relu {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu;
-
-static void ct__release_relu(ct_node *node) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
-
-static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_relu_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu_;
-
-static void ct__release_relu_(ct_node *node) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
-
-static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -891,16 +722,16 @@ typedef struct ct__node_threshold_backward {
 } ct__node_threshold_backward;
 
 static void ct__release_threshold_backward(ct_node *node) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar threshold = n->threshold;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar threshold = ct__nd->threshold;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
@@ -910,318 +741,24 @@ static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackward0", ct__backward_threshold_backward, ct__release_threshold_backward};
 
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  ct__node_threshold_backward *n = NULL;
+  ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    n->threshold = threshold;
+    ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, threshold);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
-  return r;
-}
-
-/* ---- exp(Tensor self) -> Tensor ---- */
-typedef struct ct__node_exp {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp;
-
-static void ct__release_exp(ct_node *node) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
-
-static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_exp_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp_;
-
-static void ct__release_exp_(ct_node *node) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
-
-static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- tanh(Tensor self) -> Tensor ---- */
-typedef struct ct__node_tanh {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh;
-
-static void ct__release_tanh(ct_node *node) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
-
-static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_tanh_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh_;
-
-static void ct__release_tanh_(ct_node *node) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
-
-static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- sigmoid(Tensor self) -> Tensor ---- */
-typedef struct ct__node_sigmoid {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid;
-
-static void ct__release_sigmoid(ct_node *node) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
-
-static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_sigmoid_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid_;
-
-static void ct__release_sigmoid_(ct_node *node) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
-
-static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -1232,10 +769,10 @@ typedef struct ct__node_sum {
 } ct__node_sum;
 
 static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *n = (ct__node_sum *)node;
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
@@ -1244,21 +781,21 @@ static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
 
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *n = NULL;
+  ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1272,12 +809,12 @@ typedef struct ct__node_sum_dim_IntList {
 } ct__node_sum_dim_IntList;
 
 static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&n->dim);
-  bool keepdim = n->keepdim;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
@@ -1286,23 +823,23 @@ static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
 
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *n = NULL;
+  ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->keepdim = keepdim;
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1324,9 +861,9 @@ typedef struct ct__node_copy_ {
 } ct__node_copy_;
 
 static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_copy_ *n = (ct__node_copy_ *)node;
+  ct__node_copy_ *ct__nd = (ct__node_copy_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -1336,22 +873,22 @@ static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
 
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  ct__node_copy_ *n = NULL;
+  ct__node_copy_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
-    n = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, src);
+    ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1362,9 +899,9 @@ typedef struct ct__node_fill__Scalar {
 } ct__node_fill__Scalar;
 
 static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_fill__Scalar *n = (ct__node_fill__Scalar *)node;
+  ct__node_fill__Scalar *ct__nd = (ct__node_fill__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -1373,21 +910,21 @@ static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward_fill__Scalar, NULL};
 
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
-  ct__node_fill__Scalar *n = NULL;
+  ct__node_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1398,9 +935,9 @@ typedef struct ct__node_clone {
 } ct__node_clone;
 
 static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_clone *n = (ct__node_clone *)node;
+  ct__node_clone *ct__nd = (ct__node_clone *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -1409,20 +946,20 @@ static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone, NULL};
 
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
-  ct__node_clone *n = NULL;
+  ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1434,10 +971,10 @@ typedef struct ct__node__to_copy {
 } ct__node__to_copy;
 
 static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__to_copy *n = (ct__node__to_copy *)node;
+  ct__node__to_copy *ct__nd = (ct__node__to_copy *)node;
   ct_tensor *grad = grads[0];
-  const ct_dtype self_dtype = n->self_dtype;
-  (void)n;
+  const ct_dtype self_dtype = ct__nd->self_dtype;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
@@ -1446,21 +983,21 @@ static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
 
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node__to_copy *n = NULL;
+  ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->self_dtype = (ct_dtype)self->dtype;
+    ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1472,10 +1009,10 @@ typedef struct ct__node_view {
 } ct__node_view;
 
 static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_view *n = (ct__node_view *)node;
+  ct__node_view *ct__nd = (ct__node_view *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1484,22 +1021,22 @@ static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, NULL};
 
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  ct__node_view *n = NULL;
+  ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_view(ks & CT__BELOW_AUTOGRAD, self, size);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1512,11 +1049,11 @@ typedef struct ct__node_transpose_int {
 } ct__node_transpose_int;
 
 static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_transpose_int *n = (ct__node_transpose_int *)node;
+  ct__node_transpose_int *ct__nd = (ct__node_transpose_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim0 = n->dim0;
-  int64_t dim1 = n->dim1;
-  (void)n;
+  int64_t dim0 = ct__nd->dim0;
+  int64_t dim1 = ct__nd->dim1;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_transpose(grad, dim0, dim1);
@@ -1525,23 +1062,23 @@ static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__backward_transpose_int, NULL};
 
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
-  ct__node_transpose_int *n = NULL;
+  ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim0 = dim0;
-    n->dim1 = dim1;
+    ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim0 = dim0;
+    ct__nd->dim1 = dim1;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_transpose_int(ks & CT__BELOW_AUTOGRAD, self, dim0, dim1);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1552,9 +1089,9 @@ typedef struct ct__node_t {
 } ct__node_t;
 
 static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_t *n = (ct__node_t *)node;
+  ct__node_t *ct__nd = (ct__node_t *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_t(grad);
@@ -1563,21 +1100,21 @@ static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tenso
 static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
-  ct__node_t *n = NULL;
+  ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1589,10 +1126,10 @@ typedef struct ct__node_permute {
 } ct__node_permute;
 
 static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_permute *n = (ct__node_permute *)node;
+  ct__node_permute *ct__nd = (ct__node_permute *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dims = ct__ints(&n->dims);
-  (void)n;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__permute_backward(grad, dims);
@@ -1601,22 +1138,22 @@ static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_permute, NULL};
 
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_permute *n = NULL;
+  ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1628,10 +1165,10 @@ typedef struct ct__node_expand {
 } ct__node_expand;
 
 static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expand *n = (ct__node_expand *)node;
+  ct__node_expand *ct__nd = (ct__node_expand *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_to(grad, &self_sizes);
@@ -1640,22 +1177,22 @@ static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_expand, NULL};
 
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
-  ct__node_expand *n = NULL;
+  ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expand(ks & CT__BELOW_AUTOGRAD, self, size, implicit);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1667,10 +1204,10 @@ typedef struct ct__node_unsqueeze {
 } ct__node_unsqueeze;
 
 static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_unsqueeze *n = (ct__node_unsqueeze *)node;
+  ct__node_unsqueeze *ct__nd = (ct__node_unsqueeze *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_squeeze_dim(grad, dim);
@@ -1679,22 +1216,22 @@ static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backward_unsqueeze, NULL};
 
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_unsqueeze *n = NULL;
+  ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_unsqueeze(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1706,10 +1243,10 @@ typedef struct ct__node_squeeze {
 } ct__node_squeeze;
 
 static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze *n = (ct__node_squeeze *)node;
+  ct__node_squeeze *ct__nd = (ct__node_squeeze *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1718,22 +1255,22 @@ static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_squeeze, NULL};
 
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
-  ct__node_squeeze *n = NULL;
+  ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1745,10 +1282,10 @@ typedef struct ct__node_squeeze_dim {
 } ct__node_squeeze_dim;
 
 static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze_dim *n = (ct__node_squeeze_dim *)node;
+  ct__node_squeeze_dim *ct__nd = (ct__node_squeeze_dim *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1757,22 +1294,22 @@ static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backward_squeeze_dim, NULL};
 
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_squeeze_dim *n = NULL;
+  ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze_dim(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1786,12 +1323,12 @@ typedef struct ct__node_select_int {
 } ct__node_select_int;
 
 static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_int *n = (ct__node_select_int *)node;
+  ct__node_select_int *ct__nd = (ct__node_select_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_backward(grad, CT__SHAPE(self_sizes), dim, index);
@@ -1800,24 +1337,24 @@ static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward_select_int, NULL};
 
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
-  ct__node_select_int *n = NULL;
+  ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_int(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1830,11 +1367,11 @@ typedef struct ct__node_select_backward {
 } ct__node_select_backward;
 
 static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_backward *n = (ct__node_select_backward *)node;
+  ct__node_select_backward *ct__nd = (ct__node_select_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select(grad, dim, index);
@@ -1843,22 +1380,22 @@ static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0", ct__backward_select_backward, NULL};
 
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
-  ct__node_select_backward *n = NULL;
+  ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1874,14 +1411,14 @@ typedef struct ct__node_slice_Tensor {
 } ct__node_slice_Tensor;
 
 static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_Tensor *n = (ct__node_slice_Tensor *)node;
+  ct__node_slice_Tensor *ct__nd = (ct__node_slice_Tensor *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
@@ -1890,26 +1427,26 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
 
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_Tensor *n = NULL;
+  ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1924,13 +1461,13 @@ typedef struct ct__node_slice_backward {
 } ct__node_slice_backward;
 
 static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_backward *n = (ct__node_slice_backward *)node;
+  ct__node_slice_backward *ct__nd = (ct__node_slice_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice(grad, dim, start, end, step);
@@ -1939,24 +1476,24 @@ static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", ct__backward_slice_backward, NULL};
 
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_backward *n = NULL;
+  ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1967,8 +1504,8 @@ typedef struct ct__node_as_strided {
 } ct__node_as_strided;
 
 static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_as_strided *n = (ct__node_as_strided *)node;
-  (void)n;
+  ct__node_as_strided *ct__nd = (ct__node_as_strided *)node;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0))
@@ -1978,21 +1515,21 @@ static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
 
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
-  ct__node_as_strided *n = NULL;
+  ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2003,9 +1540,9 @@ typedef struct ct__node_alias {
 } ct__node_alias;
 
 static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_alias *n = (ct__node_alias *)node;
+  ct__node_alias *ct__nd = (ct__node_alias *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -2014,21 +1551,21 @@ static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias, NULL};
 
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
-  ct__node_alias *n = NULL;
+  ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2043,6 +1580,6425 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- neg(Tensor self) -> Tensor ---- */
+typedef struct ct__node_neg {
+  ct_node base;
+} ct__node_neg;
+
+static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg *ct__nd = (ct__node_neg *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
+
+static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_neg_ {
+  ct_node base;
+} ct__node_neg_;
+
+static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg_ *ct__nd = (ct__node_neg_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
+
+static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- abs(Tensor self) -> Tensor ---- */
+typedef struct ct__node_abs {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs;
+
+static void ct__release_abs(ct_node *node) {
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
+
+static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- abs_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_abs_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs_;
+
+static void ct__release_abs_(ct_node *node) {
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
+
+static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("abs.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sign(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sign {
+  ct_node base;
+} ct__node_sign;
+
+static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign *ct__nd = (ct__node_sign *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
+
+static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sign_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sign_ {
+  ct_node base;
+} ct__node_sign_;
+
+static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign_ *ct__nd = (ct__node_sign_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
+
+static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sign.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- square(Tensor self) -> Tensor ---- */
+typedef struct ct__node_square {
+  ct_node base;
+  ct__saved self;
+} ct__node_square;
+
+static void ct__release_square(ct_node *node) {
+  ct__node_square *ct__nd = (ct__node_square *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square *ct__nd = (ct__node_square *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
+
+static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
+  ct__node_square *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- square_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_square_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_square_;
+
+static void ct__release_square_(ct_node *node) {
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
+
+static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
+  ct__node_square_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("square.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp;
+
+static void ct__release_exp(ct_node *node) {
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
+
+static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp_;
+
+static void ct__release_exp_(ct_node *node) {
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
+
+static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp2 {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2;
+
+static void ct__release_exp2(ct_node *node) {
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
+
+static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- exp2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp2_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2_;
+
+static void ct__release_exp2_(ct_node *node) {
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
+
+static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log {
+  ct_node base;
+  ct__saved self;
+} ct__node_log;
+
+static void ct__release_log(ct_node *node) {
+  ct__node_log *ct__nd = (ct__node_log *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log *ct__nd = (ct__node_log *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
+
+static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
+  ct__node_log *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log_;
+
+static void ct__release_log_(ct_node *node) {
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
+
+static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log2 {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2;
+
+static void ct__release_log2(ct_node *node) {
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
+
+static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log2_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2_;
+
+static void ct__release_log2_(ct_node *node) {
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
+
+static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log1p(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log1p {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p;
+
+static void ct__release_log1p(ct_node *node) {
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
+
+static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log1p_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log1p_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p_;
+
+static void ct__release_log1p_(ct_node *node) {
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
+
+static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log1p.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- expm1(Tensor self) -> Tensor ---- */
+typedef struct ct__node_expm1 {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1;
+
+static void ct__release_expm1(ct_node *node) {
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
+
+static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- expm1_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_expm1_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1_;
+
+static void ct__release_expm1_(ct_node *node) {
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
+
+static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("expm1.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt;
+
+static void ct__release_sqrt(ct_node *node) {
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
+
+static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt_;
+
+static void ct__release_sqrt_(ct_node *node) {
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
+
+static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rsqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_rsqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt;
+
+static void ct__release_rsqrt(ct_node *node) {
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
+
+static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_rsqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt_;
+
+static void ct__release_rsqrt_(ct_node *node) {
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
+
+static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rsqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reciprocal(Tensor self) -> Tensor ---- */
+typedef struct ct__node_reciprocal {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal;
+
+static void ct__release_reciprocal(ct_node *node) {
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
+
+static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_reciprocal_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal_;
+
+static void ct__release_reciprocal_(ct_node *node) {
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
+
+static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reciprocal.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sin(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sin {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin;
+
+static void ct__release_sin(ct_node *node) {
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
+
+static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sin_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sin_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin_;
+
+static void ct__release_sin_(ct_node *node) {
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
+
+static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cos(Tensor self) -> Tensor ---- */
+typedef struct ct__node_cos {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos;
+
+static void ct__release_cos(ct_node *node) {
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
+
+static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cos_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_cos_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos_;
+
+static void ct__release_cos_(ct_node *node) {
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
+
+static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cos.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tan(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tan {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan;
+
+static void ct__release_tan(ct_node *node) {
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
+
+static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tan_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tan_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan_;
+
+static void ct__release_tan_(ct_node *node) {
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
+
+static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tan.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tanh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tanh {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh;
+
+static void ct__release_tanh(ct_node *node) {
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
+
+static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tanh_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh_;
+
+static void ct__release_tanh_(ct_node *node) {
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
+
+static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- erf(Tensor self) -> Tensor ---- */
+typedef struct ct__node_erf {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf;
+
+static void ct__release_erf(ct_node *node) {
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
+
+static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erf_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_erf_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf_;
+
+static void ct__release_erf_(ct_node *node) {
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
+
+static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("erf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sigmoid {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid;
+
+static void ct__release_sigmoid(ct_node *node) {
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
+
+static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sigmoid_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid_;
+
+static void ct__release_sigmoid_(ct_node *node) {
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
+
+static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- relu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_relu {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu;
+
+static void ct__release_relu(ct_node *node) {
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
+
+static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_relu_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu_;
+
+static void ct__release_relu_(ct_node *node) {
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
+
+static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor ---- */
+typedef struct ct__node_hardtanh {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh;
+
+static void ct__release_hardtanh(ct_node *node) {
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
+
+static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) ---- */
+typedef struct ct__node_hardtanh_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh_;
+
+static void ct__release_hardtanh_(ct_node *node) {
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
+
+static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardtanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_out(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor ---- */
+typedef struct ct__node_leaky_relu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu;
+
+static void ct__release_leaky_relu(ct_node *node) {
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
+
+static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) ---- */
+typedef struct ct__node_leaky_relu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu_;
+
+static void ct__release_leaky_relu_(ct_node *node) {
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
+
+static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("leaky_relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_out(ks & CT__BELOW_AUTOGRAD, self, negative_slope, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor ---- */
+typedef struct ct__node_elu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu;
+
+static void ct__release_elu(ct_node *node) {
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
+
+static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) ---- */
+typedef struct ct__node_elu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu_;
+
+static void ct__release_elu_(ct_node *node) {
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
+
+static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("elu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_out(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
+typedef struct ct__node__gelu_int {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int;
+
+static void ct__release__gelu_int(ct_node *node) {
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+
+static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
+typedef struct ct__node__gelu_int_ {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int_;
+
+static void ct__release__gelu_int_(ct_node *node) {
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+
+static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
+    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- silu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_silu {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu;
+
+static void ct__release_silu(ct_node *node) {
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
+
+static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- silu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_silu_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu_;
+
+static void ct__release_silu_(ct_node *node) {
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
+
+static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("silu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor ---- */
+typedef struct ct__node_softplus {
+  ct_node base;
+  ct__saved self;
+  ct_scalar beta;
+  ct_scalar threshold;
+} ct__node_softplus;
+
+static void ct__release_softplus(ct_node *node) {
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar threshold = ct__nd->threshold;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_softplus_backward(grad, self, beta, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
+
+static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct__node_softplus *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->beta = beta;
+    ct__nd->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softplus.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus_out(ks & CT__BELOW_AUTOGRAD, self, beta, threshold, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mish(Tensor self) -> Tensor ---- */
+typedef struct ct__node_mish {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish;
+
+static void ct__release_mish(ct_node *node) {
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
+
+static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mish_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_mish_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish_;
+
+static void ct__release_mish_(ct_node *node) {
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
+
+static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mish.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor(Tensor self) -> Tensor ---- */
+typedef struct ct__node_floor {
+  ct_node base;
+} ct__node_floor;
+
+static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor *ct__nd = (ct__node_floor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
+
+static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_ {
+  ct_node base;
+} ct__node_floor_;
+
+static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_ *ct__nd = (ct__node_floor_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
+
+static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("floor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ceil(Tensor self) -> Tensor ---- */
+typedef struct ct__node_ceil {
+  ct_node base;
+} ct__node_ceil;
+
+static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil *ct__nd = (ct__node_ceil *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
+
+static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- ceil_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_ceil_ {
+  ct_node base;
+} ct__node_ceil_;
+
+static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil_ *ct__nd = (ct__node_ceil_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
+
+static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ceil.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round(Tensor self) -> Tensor ---- */
+typedef struct ct__node_round {
+  ct_node base;
+} ct__node_round;
+
+static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round *ct__nd = (ct__node_round *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
+
+static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
+  ct__node_round *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- round_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_round_ {
+  ct_node base;
+} ct__node_round_;
+
+static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_ *ct__nd = (ct__node_round_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
+
+static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
+  ct__node_round_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round.decimals(Tensor self, *, int decimals) -> Tensor ---- */
+typedef struct ct__node_round_decimals {
+  ct_node base;
+} ct__node_round_decimals;
+
+static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_decimals *ct__nd = (ct__node_round_decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
+
+static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round_decimals *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) ---- */
+typedef struct ct__node_round__decimals {
+  ct_node base;
+} ct__node_round__decimals;
+
+static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round__decimals *ct__nd = (ct__node_round__decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
+
+static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round__decimals *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
+    ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.decimals_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals_out(ks & CT__BELOW_AUTOGRAD, self, decimals, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- trunc(Tensor self) -> Tensor ---- */
+typedef struct ct__node_trunc {
+  ct_node base;
+} ct__node_trunc;
+
+static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc *ct__nd = (ct__node_trunc *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
+
+static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- trunc_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_trunc_ {
+  ct_node base;
+} ct__node_trunc_;
+
+static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc_ *ct__nd = (ct__node_trunc_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
+
+static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("trunc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor ---- */
+typedef struct ct__node_nan_to_num {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num;
+
+static void ct__release_nan_to_num(ct_node *node) {
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
+
+static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) ---- */
+typedef struct ct__node_nan_to_num_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num_;
+
+static void ct__release_nan_to_num_(ct_node *node) {
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
+
+static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_out(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
+
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
+
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
+
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
+
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
+
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *ct__nd = (ct__node_div_Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
+
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *ct__nd = (ct__node_div__Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
+
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_floor_divide {
+  ct_node base;
+} ct__node_floor_divide;
+
+static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide *ct__nd = (ct__node_floor_divide *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
+
+static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *ct__nd = (ct__node_floor_divide__Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
+static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("floor_divide.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor_divide.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_floor_divide_Scalar {
+  ct_node base;
+} ct__node_floor_divide_Scalar;
+
+static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide_Scalar *ct__nd = (ct__node_floor_divide_Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
+
+static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Scalar {
+  ct_node base;
+} ct__node_floor_divide__Scalar;
+
+static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Scalar *ct__nd = (ct__node_floor_divide__Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
+
+static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Tensor_Tensor;
+
+static void ct__release_pow_Tensor_Tensor(ct_node *node) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
+
+static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow__Tensor;
+
+static void ct__release_pow__Tensor(ct_node *node) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
+
+static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow_Tensor_Scalar;
+
+static void ct__release_pow_Tensor_Scalar(ct_node *node) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
+
+static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow_Tensor_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow__Scalar;
+
+static void ct__release_pow__Scalar(ct_node *node) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
+
+static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Scalar(Scalar self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Scalar {
+  ct_node base;
+  ct_scalar self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Scalar;
+
+static void ct__release_pow_Scalar(ct_node *node) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = ct__nd->self;
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_base_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
+
+static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  ct__node_pow_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, exponent);
+    ct__nd->self = self;
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder_Tensor;
+
+static void ct__release_remainder_Tensor(ct_node *node) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
+
+static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder__Tensor;
+
+static void ct__release_remainder__Tensor(ct_node *node) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
+
+static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar {
+  ct_node base;
+} ct__node_remainder_Scalar;
+
+static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar *ct__nd = (ct__node_remainder_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Scalar {
+  ct_node base;
+} ct__node_remainder__Scalar;
+
+static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Scalar *ct__nd = (ct__node_remainder__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
+
+static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar_Tensor {
+  ct_node base;
+} ct__node_remainder_Scalar_Tensor;
+
+static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = (ct__node_remainder_Scalar_Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "remainder.Scalar_Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmod_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod_Tensor;
+
+static void ct__release_fmod_Tensor(ct_node *node) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
+
+static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod__Tensor;
+
+static void ct__release_fmod__Tensor(ct_node *node) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
+
+static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_fmod_Scalar {
+  ct_node base;
+} ct__node_fmod_Scalar;
+
+static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Scalar *ct__nd = (ct__node_fmod_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
+
+static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Scalar {
+  ct_node base;
+} ct__node_fmod__Scalar;
+
+static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Scalar *ct__nd = (ct__node_fmod__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
+
+static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- maximum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_maximum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_maximum;
+
+static void ct__release_maximum(ct_node *node) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
+
+static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_maximum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("maximum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- minimum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_minimum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_minimum;
+
+static void ct__release_minimum(ct_node *node) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
+
+static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_minimum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("minimum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_atan2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2;
+
+static void ct__release_atan2(ct_node *node) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
+
+static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_atan2_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2_;
+
+static void ct__release_atan2_(ct_node *node) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
+
+static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("atan2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_and.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_or.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_xor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_not(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.self(Tensor condition, Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_self {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_self;
+
+static void ct__release_where_self(ct_node *node) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
+
+static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct__node_where_self *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("where.self_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self_out(ks & CT__BELOW_AUTOGRAD, condition, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarSelf {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarSelf;
+
+static void ct__release_where_ScalarSelf(ct_node *node) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
+
+static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct__node_where_ScalarSelf *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarOther {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarOther;
+
+static void ct__release_where_ScalarOther(ct_node *node) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
+
+static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct__node_where_ScalarOther *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
+    ct__node_set_input(ct__nd, 0, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Scalar;
+
+static void ct__release_masked_fill_Scalar(ct_node *node) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
+
+static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Scalar;
+
+static void ct__release_masked_fill__Scalar(ct_node *node) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
+
+static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Tensor;
+
+static void ct__release_masked_fill_Tensor(ct_node *node) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
+
+static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Tensor;
+
+static void ct__release_masked_fill__Tensor(ct_node *node) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
+
+static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp_Scalar;
+
+static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Scalar *ct__nd = (ct__node_lerp_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
+
+static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp__Scalar;
+
+static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Scalar *ct__nd = (ct__node_lerp__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
+
+static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp_Tensor;
+
+static void ct__release_lerp_Tensor(ct_node *node) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
+
+static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp__Tensor;
+
+static void ct__release_lerp__Tensor(ct_node *node) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
+
+static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcmul {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul;
+
+static void ct__release_addcmul(ct_node *node) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
+
+static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcmul_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul_;
+
+static void ct__release_addcmul_(ct_node *node) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
+
+static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcmul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcdiv {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv;
+
+static void ct__release_addcdiv(ct_node *node) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
+
+static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcdiv_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv_;
+
+static void ct__release_addcdiv_(ct_node *node) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
+
+static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcdiv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp;
+
+static void ct__release_clamp(ct_node *node) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
+
+static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp_;
+
+static void ct__release_clamp_(ct_node *node) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
+
+static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp_Tensor;
+
+static void ct__release_clamp_Tensor(ct_node *node) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
+
+static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp__Tensor;
+
+static void ct__release_clamp__Tensor(ct_node *node) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
+
+static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min(Tensor self, Scalar min) -> Tensor ---- */
+typedef struct ct__node_clamp_min {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min;
+
+static void ct__release_clamp_min(ct_node *node) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
+
+static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min_;
+
+static void ct__release_clamp_min_(ct_node *node) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
+
+static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min.Tensor(Tensor self, Tensor min) -> Tensor ---- */
+typedef struct ct__node_clamp_min_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min_Tensor;
+
+static void ct__release_clamp_min_Tensor(ct_node *node) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
+
+static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min__Tensor;
+
+static void ct__release_clamp_min__Tensor(ct_node *node) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
+
+static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max(Tensor self, Scalar max) -> Tensor ---- */
+typedef struct ct__node_clamp_max {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max;
+
+static void ct__release_clamp_max(ct_node *node) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
+
+static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max_;
+
+static void ct__release_clamp_max_(ct_node *node) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
+
+static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max.Tensor(Tensor self, Tensor max) -> Tensor ---- */
+typedef struct ct__node_clamp_max_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max_Tensor;
+
+static void ct__release_clamp_max_Tensor(ct_node *node) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
+
+static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max__Tensor;
+
+static void ct__release_clamp_max__Tensor(ct_node *node) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
+
+static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
 typedef struct ct__node_dot {
   ct_node base;
@@ -2051,17 +8007,17 @@ typedef struct ct__node_dot {
 } ct__node_dot;
 
 static void ct__release_dot(ct_node *node) {
-  ct__node_dot *n = (ct__node_dot *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->tensor);
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->tensor);
 }
 static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_dot *n = (ct__node_dot *)node;
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *tensor = ct__unpack(&n->tensor, node, "tensor");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
   if (!self || !tensor) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
@@ -2071,23 +8027,23 @@ static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
 
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
-  ct__node_dot *n = NULL;
+  ct__node_dot *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
-    n = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, tensor);
-    ct__save(&n->self, self);
-    ct__save(&n->tensor, tensor);
+    ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->tensor, tensor);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2111,17 +8067,17 @@ typedef struct ct__node_mv {
 } ct__node_mv;
 
 static void ct__release_mv(ct_node *node) {
-  ct__node_mv *n = (ct__node_mv *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->vec);
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->vec);
 }
 static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mv *n = (ct__node_mv *)node;
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *vec = ct__unpack(&n->vec, node, "vec");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *vec = ct__unpack(&ct__nd->vec, node, "vec");
   if (!self || !vec) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
@@ -2131,23 +8087,23 @@ static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tens
 static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
 
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
-  ct__node_mv *n = NULL;
+  ct__node_mv *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
-    n = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, vec);
-    ct__save(&n->self, self);
-    ct__save(&n->vec, vec);
+    ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, vec);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->vec, vec);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2171,17 +8127,17 @@ typedef struct ct__node_mm {
 } ct__node_mm;
 
 static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
 }
 static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
   if (!self || !mat2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
@@ -2191,23 +8147,23 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
 static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
 
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
+  ct__node_mm *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
+    ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2231,17 +8187,17 @@ typedef struct ct__node_bmm {
 } ct__node_bmm;
 
 static void ct__release_bmm(ct_node *node) {
-  ct__node_bmm *n = (ct__node_bmm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
 }
 static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
   if (!self || !mat2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
@@ -2251,23 +8207,23 @@ static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
 
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_bmm *n = NULL;
+  ct__node_bmm *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
+    ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2293,19 +8249,19 @@ typedef struct ct__node_addmm {
 } ct__node_addmm;
 
 static void ct__release_addmm(ct_node *node) {
-  ct__node_addmm *n = (ct__node_addmm *)node;
-  ct__saved_reset(&n->mat1);
-  ct__saved_reset(&n->mat2);
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
 }
 static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  ct_scalar beta = n->beta;
-  ct_scalar alpha = n->alpha;
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
   if (!mat1 || !mat2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
@@ -2316,26 +8272,26 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
 
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_addmm *n = NULL;
+  ct__node_addmm *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
-    n = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat1);
-    ct__node_set_input(&n->base, 2, mat2);
-    ct__save(&n->mat1, mat1);
-    ct__save(&n->mat2, mat2);
-    n->beta = beta;
-    n->alpha = alpha;
+    ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2350,19 +8306,19 @@ typedef struct ct__node_addmm_ {
 } ct__node_addmm_;
 
 static void ct__release_addmm_(ct_node *node) {
-  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
-  ct__saved_reset(&n->mat1);
-  ct__saved_reset(&n->mat2);
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
 }
 static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  ct_scalar beta = n->beta;
-  ct_scalar alpha = n->alpha;
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
   if (!mat1 || !mat2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
@@ -2373,27 +8329,27 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
 
 static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_addmm_ *n = NULL;
+  ct__node_addmm_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
-    n = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat1);
-    ct__node_set_input(&n->base, 2, mat2);
-    ct__save(&n->mat1, mat1);
-    ct__save(&n->mat2, mat2);
-    n->beta = beta;
-    n->alpha = alpha;
+    ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2419,19 +8375,19 @@ typedef struct ct__node_baddbmm {
 } ct__node_baddbmm;
 
 static void ct__release_baddbmm(ct_node *node) {
-  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
-  ct__saved_reset(&n->batch1);
-  ct__saved_reset(&n->batch2);
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
 }
 static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
-  ct_scalar beta = n->beta;
-  ct_scalar alpha = n->alpha;
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
   if (!batch1 || !batch2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
@@ -2442,26 +8398,26 @@ static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
 
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_baddbmm *n = NULL;
+  ct__node_baddbmm *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
-    n = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, batch1);
-    ct__node_set_input(&n->base, 2, batch2);
-    ct__save(&n->batch1, batch1);
-    ct__save(&n->batch2, batch2);
-    n->beta = beta;
-    n->alpha = alpha;
+    ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2476,19 +8432,19 @@ typedef struct ct__node_baddbmm_ {
 } ct__node_baddbmm_;
 
 static void ct__release_baddbmm_(ct_node *node) {
-  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
-  ct__saved_reset(&n->batch1);
-  ct__saved_reset(&n->batch2);
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
 }
 static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
-  ct_scalar beta = n->beta;
-  ct_scalar alpha = n->alpha;
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
   if (!batch1 || !batch2) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
@@ -2499,27 +8455,27 @@ static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
 
 static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_baddbmm_ *n = NULL;
+  ct__node_baddbmm_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
-    n = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, batch1);
-    ct__node_set_input(&n->base, 2, batch2);
-    ct__save(&n->batch1, batch1);
-    ct__save(&n->batch2, batch2);
-    n->beta = beta;
-    n->alpha = alpha;
+    ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2535,15 +8491,431 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_softmax_int;
+
+static void ct__release_softmax_int(ct_node *node) {
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
+
+static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_softmax_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_log_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_log_softmax_int;
+
+static void ct__release_log_softmax_int(ct_node *node) {
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
+
+static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_log_softmax_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
+typedef struct ct__node_nll_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+} ct__node_nll_loss;
+
+static void ct__release_nll_loss(ct_node *node) {
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
+  if (!self || !target) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
+
+static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct__node_nll_loss *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
+typedef struct ct__node_nll_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
+} ct__node_nll_loss_backward;
+
+static void ct__release_nll_loss_backward(ct_node *node) {
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->total_weight);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
+
+static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct__node_nll_loss_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
+    ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, target);
+    ct__node_set_input(&ct__nd->base, 3, weight);
+    ct__node_set_input(&ct__nd->base, 4, total_weight);
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
+    ct__save(&ct__nd->total_weight, total_weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy;
+
+static void ct__release_binary_cross_entropy(ct_node *node) {
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
+
+static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct__node_binary_cross_entropy *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy_with_logits {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  ct__saved pos_weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy_with_logits;
+
+static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->pos_weight);
+}
+static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+  int64_t reduction = ct__nd->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
+
+static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
+    ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__node_set_input(&ct__nd->base, 3, pos_weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__save(&ct__nd->pos_weight, pos_weight);
+    ct__nd->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_uniform_ {
   ct_node base;
 } ct__node_uniform_;
 
 static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_uniform_ *n = (ct__node_uniform_ *)node;
+  ct__node_uniform_ *ct__nd = (ct__node_uniform_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2552,21 +8924,21 @@ static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
 
 static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
-  ct__node_uniform_ *n = NULL;
+  ct__node_uniform_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
-    n = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2577,9 +8949,9 @@ typedef struct ct__node_normal_ {
 } ct__node_normal_;
 
 static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_normal_ *n = (ct__node_normal_ *)node;
+  ct__node_normal_ *ct__nd = (ct__node_normal_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2588,21 +8960,21 @@ static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
 
 static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
-  ct__node_normal_ *n = NULL;
+  ct__node_normal_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
-    n = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2613,9 +8985,9 @@ typedef struct ct__node_random__from {
 } ct__node_random__from;
 
 static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_random__from *n = (ct__node_random__from *)node;
+  ct__node_random__from *ct__nd = (ct__node_random__from *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2624,21 +8996,93 @@ static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
 
 static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
-  ct__node_random__from *n = NULL;
+  ct__node_random__from *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
-    n = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__to {
+  ct_node base;
+} ct__node_random__to;
+
+static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__to *ct__nd = (ct__node_random__to *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
+
+static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct__node_random__to *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random_ {
+  ct_node base;
+} ct__node_random_;
+
+static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random_ *ct__nd = (ct__node_random_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
+
+static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_random_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2649,9 +9093,9 @@ typedef struct ct__node_bernoulli__float {
 } ct__node_bernoulli__float;
 
 static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_bernoulli__float *n = (ct__node_bernoulli__float *)node;
+  ct__node_bernoulli__float *ct__nd = (ct__node_bernoulli__float *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2660,21 +9104,21 @@ static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
 
 static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  ct__node_bernoulli__float *n = NULL;
+  ct__node_bernoulli__float *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
-    n = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2685,9 +9129,9 @@ typedef struct ct__node_bernoulli {
 } ct__node_bernoulli;
 
 static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_bernoulli *n = (ct__node_bernoulli *)node;
+  ct__node_bernoulli *ct__nd = (ct__node_bernoulli *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2696,20 +9140,20 @@ static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
 
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
-  ct__node_bernoulli *n = NULL;
+  ct__node_bernoulli *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2720,9 +9164,9 @@ typedef struct ct__node_bernoulli_p {
 } ct__node_bernoulli_p;
 
 static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_bernoulli_p *n = (ct__node_bernoulli_p *)node;
+  ct__node_bernoulli_p *ct__nd = (ct__node_bernoulli_p *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -2731,21 +9175,148 @@ static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
 
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  ct__node_bernoulli_p *n = NULL;
+  ct__node_bernoulli_p *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_float {
+  ct_node base;
+} ct__node_normal_Tensor_float;
+
+static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_float *ct__nd = (ct__node_normal_Tensor_float *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct__node_normal_Tensor_float *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean))) {
+    ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_float_Tensor {
+  ct_node base;
+} ct__node_normal_float_Tensor;
+
+static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_float_Tensor *ct__nd = (ct__node_normal_float_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_float_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_Tensor {
+  ct_node base;
+} ct__node_normal_Tensor_Tensor;
+
+static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_Tensor *ct__nd = (ct__node_normal_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+    ct__node_set_input(&ct__nd->base, 1, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -2835,17 +9406,17 @@ typedef struct ct__node_native_dropout {
 } ct__node_native_dropout;
 
 static void ct__release_native_dropout(ct_node *node) {
-  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
-  ct__saved_reset(&n->mask);
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
+  ct__saved_reset(&ct__nd->mask);
 }
 static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
   ct_tensor *grad = grads[0];
-  double p = n->p;
-  bool train = n->train;
-  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  double p = ct__nd->p;
+  bool train = ct__nd->train;
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
   if (!mask) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
@@ -2854,23 +9425,23 @@ static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
 
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
-  ct__node_native_dropout *n = NULL;
+  ct__node_native_dropout *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input))) {
-    n = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, input);
-    n->p = p;
-    n->train = train;
+    ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, input);
+    ct__nd->p = p;
+    ct__nd->train = train;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->mask, *mask) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->mask, *mask);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }

@@ -64,38 +64,9 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
-/* neg(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_neg(ct_tensor *self);
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_neg_(ct_tensor *self);
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
-/* relu(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_relu(ct_tensor *self);
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_relu_(ct_tensor *self);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* exp(Tensor self) -> Tensor
- * integers give float32 */
-CTDEF ct_tensor *ct_exp(ct_tensor *self);
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_exp_(ct_tensor *self);
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
-/* tanh(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_tanh(ct_tensor *self);
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_(ct_tensor *self);
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
-/* sigmoid(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_(ct_tensor *self);
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
@@ -180,6 +151,534 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* neg(Tensor self) -> Tensor
+ * integers wrap; bool is an error */
+CTDEF ct_tensor *ct_neg(ct_tensor *self);
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_neg_(ct_tensor *self);
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* abs(Tensor self) -> Tensor
+ * integers keep their dtype (abs of the minimum wraps); bool is an error */
+CTDEF ct_tensor *ct_abs(ct_tensor *self);
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_abs_(ct_tensor *self);
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self);
+/* sign(Tensor self) -> Tensor
+ * -1, 0 or 1 (0 for NaN); bool stays bool */
+CTDEF ct_tensor *ct_sign(ct_tensor *self);
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sign_(ct_tensor *self);
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self);
+/* square(Tensor self) -> Tensor
+ * self * self; integers wrap, bool gives int64 (PyTorch: pow(self, 2)) */
+CTDEF ct_tensor *ct_square(ct_tensor *self);
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_square_(ct_tensor *self);
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self);
+/* exp(Tensor self) -> Tensor
+ * integers and bool give float32 */
+CTDEF ct_tensor *ct_exp(ct_tensor *self);
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp_(ct_tensor *self);
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
+/* exp2(Tensor self) -> Tensor
+ * 2^self */
+CTDEF ct_tensor *ct_exp2(ct_tensor *self);
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_(ct_tensor *self);
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self);
+/* log(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log(ct_tensor *self);
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log_(ct_tensor *self);
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self);
+/* log2(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log2(ct_tensor *self);
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log2_(ct_tensor *self);
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self);
+/* log1p(Tensor self) -> Tensor
+ * log(1 + self), accurate near 0 */
+CTDEF ct_tensor *ct_log1p(ct_tensor *self);
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_(ct_tensor *self);
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self);
+/* expm1(Tensor self) -> Tensor
+ * exp(self) - 1, accurate near 0 */
+CTDEF ct_tensor *ct_expm1(ct_tensor *self);
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_(ct_tensor *self);
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self);
+/* sqrt(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self);
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_(ct_tensor *self);
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self);
+/* rsqrt(Tensor self) -> Tensor
+ * 1 / sqrt(self) */
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self);
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_(ct_tensor *self);
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self);
+/* reciprocal(Tensor self) -> Tensor
+ * 1 / self */
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self);
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_(ct_tensor *self);
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self);
+/* sin(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sin(ct_tensor *self);
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sin_(ct_tensor *self);
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self);
+/* cos(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_cos(ct_tensor *self);
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_cos_(ct_tensor *self);
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self);
+/* tan(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tan(ct_tensor *self);
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tan_(ct_tensor *self);
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self);
+/* tanh(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tanh(ct_tensor *self);
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_(ct_tensor *self);
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
+/* erf(Tensor self) -> Tensor
+ * the error function */
+CTDEF ct_tensor *ct_erf(ct_tensor *self);
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_erf_(ct_tensor *self);
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self);
+/* sigmoid(Tensor self) -> Tensor
+ * 1 / (1 + exp(-self)) */
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_(ct_tensor *self);
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* relu(Tensor self) -> Tensor
+ * max(self, 0); NaN stays NaN; integers keep their dtype */
+CTDEF ct_tensor *ct_relu(ct_tensor *self);
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu_(ct_tensor *self);
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self);
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor
+ * clamp to [min_val, max_val]; integer tensors take the bounds truncated to integers */
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* relu6(Tensor self) -> Tensor
+ * hardtanh(self, 0, 6) */
+CTDEF ct_tensor *ct_relu6(ct_tensor *self);
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu6_(ct_tensor *self);
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+ * self if self > 0 else self * negative_slope */
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope);
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+ * scale * self if self > 0 else scale * alpha * (exp(self * input_scale) - 1) */
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* gelu(Tensor self, *, str approximate='none') -> Tensor
+ * self * Phi(self) (approximate "none" or NULL, with erf) or its tanh approximation ("tanh"); ct_gelu_ex takes approximate */
+CTDEF ct_tensor *ct_gelu(ct_tensor *self);
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate);
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+CTDEF ct_status ct_gelu_(ct_tensor *self);
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
+/* _gelu_int(Tensor self, int approximate) -> Tensor
+ * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
+/* silu(Tensor self) -> Tensor
+ * self * sigmoid(self) */
+CTDEF ct_tensor *ct_silu(ct_tensor *self);
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_silu_(ct_tensor *self);
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self);
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+ * log(1 + exp(beta * self)) / beta; self where beta * self > threshold */
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* mish(Tensor self) -> Tensor
+ * self * tanh(softplus(self)) */
+CTDEF ct_tensor *ct_mish(ct_tensor *self);
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_mish_(ct_tensor *self);
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self);
+/* floor(Tensor self) -> Tensor
+ * integers: the values themselves */
+CTDEF ct_tensor *ct_floor(ct_tensor *self);
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_floor_(ct_tensor *self);
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self);
+/* ceil(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_ceil(ct_tensor *self);
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_(ct_tensor *self);
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self);
+/* round(Tensor self) -> Tensor
+ * half to even */
+CTDEF ct_tensor *ct_round(ct_tensor *self);
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_round_(ct_tensor *self);
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self);
+/* round.decimals(Tensor self, *, int decimals) -> Tensor
+ * half to even at 10^-decimals, in the tensor's precision; floating tensors only */
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals);
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals);
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals);
+/* trunc(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_trunc(ct_tensor *self);
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_(ct_tensor *self);
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self);
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+ * NaN -> nan (0), +inf -> posinf, -inf -> neginf (None, NaN in C: the dtype's largest finite values) */
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+ * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* floor_divide(Tensor self, Tensor other) -> Tensor
+ * div with rounding_mode "floor" (PyTorch 1.13); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other);
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other);
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other);
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other);
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent);
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent);
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor
+ * Python-style modulus: the result has the sign of other */
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other);
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other);
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other);
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other);
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor
+ * C-style modulus: the result has the sign of self */
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other);
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other);
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other);
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other);
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* maximum(Tensor self, Tensor other) -> Tensor
+ * elementwise max; NaN propagates */
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other);
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* minimum(Tensor self, Tensor other) -> Tensor
+ * elementwise min; NaN propagates */
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other);
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* atan2(Tensor self, Tensor other) -> Tensor
+ * atan(self / other) in the right quadrant; integers give float32 */
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other);
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other);
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor
+ * self == other (bool) */
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other);
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other);
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other);
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other);
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor
+ * self != other (bool) */
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other);
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other);
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other);
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other);
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self < other (bool) */
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other);
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other);
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other);
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other);
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* le.Tensor(Tensor self, Tensor other) -> Tensor
+ * self <= other (bool) */
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other);
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other);
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other);
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other);
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self > other (bool) */
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other);
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other);
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other);
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other);
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >= other (bool) */
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other);
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other);
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other);
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other);
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* logical_and(Tensor self, Tensor other) -> Tensor
+ * and of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other);
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other);
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_or(Tensor self, Tensor other) -> Tensor
+ * or of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other);
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other);
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_xor(Tensor self, Tensor other) -> Tensor
+ * xor of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other);
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other);
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_not(Tensor self) -> Tensor
+ * not of the truth value (bool) */
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self);
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_(ct_tensor *self);
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self);
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+ * self where condition (bool) else other, promoted and broadcast */
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other);
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other);
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other);
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+ * self with value where mask (bool) is true; keeps self's dtype */
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
+ * masked_fill with a 0-dim value tensor */
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ * self + weight * (end - self); floating only */
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+ * lerp with a tensor weight */
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 * tensor2 */
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 / tensor2; integer tensor1 and tensor2 are an error */
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+ * clamp with tensor bounds (NULL for none) */
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_min(Tensor self, Scalar min) -> Tensor
+ * clamp with only min */
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min);
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min);
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min);
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+ * clamp with only a tensor min */
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min);
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min);
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min);
+/* clamp_max(Tensor self, Scalar max) -> Tensor
+ * clamp with only max */
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max);
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max);
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max);
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+ * clamp with only a tensor max */
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
 /* dot(Tensor self, Tensor tensor) -> Tensor
  * inner product of two 1-D tensors of one dtype (0-dim result) */
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
@@ -223,12 +722,78 @@ CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *ba
 /* outer(Tensor self, Tensor vec2) -> Tensor
  * self[i] * vec2[j] (promotes like mul) */
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2);
 /* matmul(Tensor self, Tensor other) -> Tensor
  * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
  * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * dtype casts self first (integers need it); a zero-size dim gives an empty result */
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * x - max - log(sum(exp(x - max))) */
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * nll_loss (which takes every rank here) */
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight);
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor
+ * log_softmax over dim 1 (dim 0 of 1-D input) + nll_loss; target class indices (int64) or probabilities (self's shape) */
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * (self - target)^2, broadcasting */
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
+ * beta = 0 is l1_loss */
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor
+ * self is log-probabilities; target probabilities (log-probabilities with log_target) */
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction);
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target);
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * self in [0, 1]; logs clamped at -100 */
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
+ * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled);
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -238,9 +803,17 @@ CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
 CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
- * integers in [from, to); to None: up to the dtype's largest (exact) integer */
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to);
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
  * 1 with probability p, else 0, in self's dtype */
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
@@ -253,6 +826,26 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
  * self-shaped: 1 with probability p */
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
  * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
@@ -315,21 +908,7 @@ static struct {
   ct_op *div_out;
   ct_op *div_Scalar;
   ct_op *div__Scalar;
-  ct_op *neg;
-  ct_op *neg_;
-  ct_op *neg_out;
-  ct_op *relu;
-  ct_op *relu_;
   ct_op *threshold_backward;
-  ct_op *exp;
-  ct_op *exp_;
-  ct_op *exp_out;
-  ct_op *tanh;
-  ct_op *tanh_;
-  ct_op *tanh_out;
-  ct_op *sigmoid;
-  ct_op *sigmoid_;
-  ct_op *sigmoid_out;
   ct_op *sum;
   ct_op *sum_dim_IntList;
   ct_op *sum_IntList_out;
@@ -360,6 +939,237 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *neg;
+  ct_op *neg_;
+  ct_op *neg_out;
+  ct_op *abs;
+  ct_op *abs_;
+  ct_op *abs_out;
+  ct_op *sign;
+  ct_op *sign_;
+  ct_op *sign_out;
+  ct_op *square;
+  ct_op *square_;
+  ct_op *square_out;
+  ct_op *exp;
+  ct_op *exp_;
+  ct_op *exp_out;
+  ct_op *exp2;
+  ct_op *exp2_;
+  ct_op *exp2_out;
+  ct_op *log;
+  ct_op *log_;
+  ct_op *log_out;
+  ct_op *log2;
+  ct_op *log2_;
+  ct_op *log2_out;
+  ct_op *log1p;
+  ct_op *log1p_;
+  ct_op *log1p_out;
+  ct_op *expm1;
+  ct_op *expm1_;
+  ct_op *expm1_out;
+  ct_op *sqrt;
+  ct_op *sqrt_;
+  ct_op *sqrt_out;
+  ct_op *rsqrt;
+  ct_op *rsqrt_;
+  ct_op *rsqrt_out;
+  ct_op *reciprocal;
+  ct_op *reciprocal_;
+  ct_op *reciprocal_out;
+  ct_op *sin;
+  ct_op *sin_;
+  ct_op *sin_out;
+  ct_op *cos;
+  ct_op *cos_;
+  ct_op *cos_out;
+  ct_op *tan;
+  ct_op *tan_;
+  ct_op *tan_out;
+  ct_op *tanh;
+  ct_op *tanh_;
+  ct_op *tanh_out;
+  ct_op *erf;
+  ct_op *erf_;
+  ct_op *erf_out;
+  ct_op *sigmoid;
+  ct_op *sigmoid_;
+  ct_op *sigmoid_out;
+  ct_op *relu;
+  ct_op *relu_;
+  ct_op *relu_out;
+  ct_op *hardtanh;
+  ct_op *hardtanh_;
+  ct_op *hardtanh_out;
+  ct_op *relu6;
+  ct_op *relu6_;
+  ct_op *leaky_relu;
+  ct_op *leaky_relu_;
+  ct_op *leaky_relu_out;
+  ct_op *elu;
+  ct_op *elu_;
+  ct_op *elu_out;
+  ct_op *gelu;
+  ct_op *gelu_;
+  ct_op *gelu_out;
+  ct_op *_gelu_int;
+  ct_op *_gelu_int_;
+  ct_op *_gelu_int_out;
+  ct_op *silu;
+  ct_op *silu_;
+  ct_op *silu_out;
+  ct_op *softplus;
+  ct_op *softplus_out;
+  ct_op *mish;
+  ct_op *mish_;
+  ct_op *mish_out;
+  ct_op *floor;
+  ct_op *floor_;
+  ct_op *floor_out;
+  ct_op *ceil;
+  ct_op *ceil_;
+  ct_op *ceil_out;
+  ct_op *round;
+  ct_op *round_;
+  ct_op *round_out;
+  ct_op *round_decimals;
+  ct_op *round__decimals;
+  ct_op *round_decimals_out;
+  ct_op *trunc;
+  ct_op *trunc_;
+  ct_op *trunc_out;
+  ct_op *nan_to_num;
+  ct_op *nan_to_num_;
+  ct_op *nan_to_num_out;
+  ct_op *div_Tensor_mode;
+  ct_op *div__Tensor_mode;
+  ct_op *div_out_mode;
+  ct_op *div_Scalar_mode;
+  ct_op *div__Scalar_mode;
+  ct_op *floor_divide;
+  ct_op *floor_divide__Tensor;
+  ct_op *floor_divide_out;
+  ct_op *floor_divide_Scalar;
+  ct_op *floor_divide__Scalar;
+  ct_op *pow_Tensor_Tensor;
+  ct_op *pow__Tensor;
+  ct_op *pow_Tensor_Tensor_out;
+  ct_op *pow_Tensor_Scalar;
+  ct_op *pow__Scalar;
+  ct_op *pow_Tensor_Scalar_out;
+  ct_op *pow_Scalar;
+  ct_op *pow_Scalar_out;
+  ct_op *remainder_Tensor;
+  ct_op *remainder__Tensor;
+  ct_op *remainder_Tensor_out;
+  ct_op *remainder_Scalar;
+  ct_op *remainder__Scalar;
+  ct_op *remainder_Scalar_out;
+  ct_op *remainder_Scalar_Tensor;
+  ct_op *remainder_Scalar_Tensor_out;
+  ct_op *fmod_Tensor;
+  ct_op *fmod__Tensor;
+  ct_op *fmod_Tensor_out;
+  ct_op *fmod_Scalar;
+  ct_op *fmod__Scalar;
+  ct_op *fmod_Scalar_out;
+  ct_op *maximum;
+  ct_op *maximum_out;
+  ct_op *minimum;
+  ct_op *minimum_out;
+  ct_op *atan2;
+  ct_op *atan2_;
+  ct_op *atan2_out;
+  ct_op *eq_Tensor;
+  ct_op *eq__Tensor;
+  ct_op *eq_Tensor_out;
+  ct_op *eq_Scalar;
+  ct_op *eq__Scalar;
+  ct_op *eq_Scalar_out;
+  ct_op *ne_Tensor;
+  ct_op *ne__Tensor;
+  ct_op *ne_Tensor_out;
+  ct_op *ne_Scalar;
+  ct_op *ne__Scalar;
+  ct_op *ne_Scalar_out;
+  ct_op *lt_Tensor;
+  ct_op *lt__Tensor;
+  ct_op *lt_Tensor_out;
+  ct_op *lt_Scalar;
+  ct_op *lt__Scalar;
+  ct_op *lt_Scalar_out;
+  ct_op *le_Tensor;
+  ct_op *le__Tensor;
+  ct_op *le_Tensor_out;
+  ct_op *le_Scalar;
+  ct_op *le__Scalar;
+  ct_op *le_Scalar_out;
+  ct_op *gt_Tensor;
+  ct_op *gt__Tensor;
+  ct_op *gt_Tensor_out;
+  ct_op *gt_Scalar;
+  ct_op *gt__Scalar;
+  ct_op *gt_Scalar_out;
+  ct_op *ge_Tensor;
+  ct_op *ge__Tensor;
+  ct_op *ge_Tensor_out;
+  ct_op *ge_Scalar;
+  ct_op *ge__Scalar;
+  ct_op *ge_Scalar_out;
+  ct_op *logical_and;
+  ct_op *logical_and_;
+  ct_op *logical_and_out;
+  ct_op *logical_or;
+  ct_op *logical_or_;
+  ct_op *logical_or_out;
+  ct_op *logical_xor;
+  ct_op *logical_xor_;
+  ct_op *logical_xor_out;
+  ct_op *logical_not;
+  ct_op *logical_not_;
+  ct_op *logical_not_out;
+  ct_op *where_self;
+  ct_op *where_self_out;
+  ct_op *where_ScalarSelf;
+  ct_op *where_ScalarOther;
+  ct_op *where_Scalar;
+  ct_op *masked_fill_Scalar;
+  ct_op *masked_fill__Scalar;
+  ct_op *masked_fill_Scalar_out;
+  ct_op *masked_fill_Tensor;
+  ct_op *masked_fill__Tensor;
+  ct_op *masked_fill_Tensor_out;
+  ct_op *lerp_Scalar;
+  ct_op *lerp__Scalar;
+  ct_op *lerp_Scalar_out;
+  ct_op *lerp_Tensor;
+  ct_op *lerp__Tensor;
+  ct_op *lerp_Tensor_out;
+  ct_op *addcmul;
+  ct_op *addcmul_;
+  ct_op *addcmul_out;
+  ct_op *addcdiv;
+  ct_op *addcdiv_;
+  ct_op *addcdiv_out;
+  ct_op *clamp;
+  ct_op *clamp_;
+  ct_op *clamp_out;
+  ct_op *clamp_Tensor;
+  ct_op *clamp__Tensor;
+  ct_op *clamp_Tensor_out;
+  ct_op *clamp_min;
+  ct_op *clamp_min_;
+  ct_op *clamp_min_out;
+  ct_op *clamp_min_Tensor;
+  ct_op *clamp_min__Tensor;
+  ct_op *clamp_min_Tensor_out;
+  ct_op *clamp_max;
+  ct_op *clamp_max_;
+  ct_op *clamp_max_out;
+  ct_op *clamp_max_Tensor;
+  ct_op *clamp_max__Tensor;
+  ct_op *clamp_max_Tensor_out;
   ct_op *dot;
   ct_op *dot_out;
   ct_op *mv;
@@ -375,14 +1185,46 @@ static struct {
   ct_op *baddbmm_;
   ct_op *baddbmm_out;
   ct_op *outer;
+  ct_op *outer_out;
   ct_op *matmul;
+  ct_op *matmul_out;
   ct_op *linear;
+  ct_op *linear_out;
+  ct_op *softmax_int;
+  ct_op *softmax_int_out;
+  ct_op *log_softmax_int;
+  ct_op *log_softmax_int_out;
+  ct_op *nll_loss;
+  ct_op *nll_loss_out;
+  ct_op *nll_loss_nd;
+  ct_op *nll_loss_backward;
+  ct_op *cross_entropy_loss;
+  ct_op *mse_loss;
+  ct_op *mse_loss_out;
+  ct_op *l1_loss;
+  ct_op *smooth_l1_loss;
+  ct_op *smooth_l1_loss_out;
+  ct_op *kl_div;
+  ct_op *binary_cross_entropy;
+  ct_op *binary_cross_entropy_out;
+  ct_op *binary_cross_entropy_with_logits;
+  ct_op *layer_norm;
+  ct_op *group_norm;
+  ct_op *batch_norm;
+  ct_op *rms_norm;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
+  ct_op *rand_like;
+  ct_op *randn_like;
   ct_op *rand_generator_out;
   ct_op *randn_generator_out;
   ct_op *randint_low_generator_out;
@@ -769,92 +1611,6 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   ct__tls.depth--;
   return r;
 }
-/* neg(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.neg_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
 static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   const ct_op *op = ct__op.threshold_backward;
@@ -870,162 +1626,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     v[1] = ct_value_tensor(self);
     v[2] = ct_value_scalar(threshold);
     r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.exp_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.tanh_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sigmoid_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -1589,6 +2189,4214 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* neg(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.neg_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.abs_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sign_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.square_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log1p_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.expm1_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.rsqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.reciprocal_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.cos_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tan_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.erf_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sigmoid_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
+static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  const ct_op *op = ct__op.hardtanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min_val, max_val, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
+static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  const ct_op *op = ct__op.leaky_relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, negative_slope, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
+static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  const ct_op *op = ct__op.elu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, alpha, scale, input_scale, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu(Tensor self, *, str approximate='none') -> Tensor */
+static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
+  const ct_op *op = ct__op.gelu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int(Tensor self, int approximate) -> Tensor */
+static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  const ct_op *op = ct__op._gelu_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.silu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
+static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  const ct_op *op = ct__op.softplus;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, beta, threshold);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  const ct_op *op = ct__op.softplus_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, beta, threshold, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.mish_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.ceil_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.round_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals(Tensor self, *, int decimals) -> Tensor */
+static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round_decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round__decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  const ct_op *op = ct__op.round_decimals_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, decimals, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.trunc_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
+static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  const ct_op *op = ct__op.nan_to_num_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_divide_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.maximum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.maximum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.minimum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.minimum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.atan2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_and_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_or_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_xor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_not_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_self;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.where_self_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_ScalarSelf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.where_ScalarOther;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  const ct_op *op = ct__op.where_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcdiv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min(Tensor self, Scalar min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max(Tensor self, Scalar max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* dot(Tensor self, Tensor tensor) -> Tensor */
 static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   const ct_op *op = ct__op.dot;
@@ -1883,6 +6691,25 @@ static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *v
   ct__tls.depth--;
   return r;
 }
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
+  const ct_op *op = ct__op.outer_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* matmul(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *op = ct__op.matmul;
@@ -1897,6 +6724,25 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_tensor(other);
     r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.matmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
   return r;
@@ -1916,6 +6762,483 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
     v[1] = ct_value_tensor(weight);
     v[2] = ct_value_tensor(bias);
     r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  const ct_op *op = ct__op.linear_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.log_softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.log_softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  const ct_op *op = ct__op.nll_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss_nd;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  const ct_op *op = ct__op.nll_loss_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(target);
+    v[3] = ct_value_tensor(weight);
+    v[4] = ct_value_int(reduction);
+    v[5] = ct_value_int(ignore_index);
+    v[6] = ct_value_tensor(total_weight);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
+static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  const ct_op *op = ct__op.cross_entropy_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_double(label_smoothing);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.mse_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.mse_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  const ct_op *op = ct__op.smooth_l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  const ct_op *op = ct__op.smooth_l1_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
+static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  const ct_op *op = ct__op.kl_div;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_bool(log_target);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.binary_cross_entropy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy_with_logits;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(pos_weight);
+    v[4] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  const ct_op *op = ct__op.layer_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enable);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.group_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_int(num_groups);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.batch_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  } else {
+    ct_value v[9];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(running_mean);
+    v[4] = ct_value_tensor(running_var);
+    v[5] = ct_value_bool(training);
+    v[6] = ct_value_double(momentum);
+    v[7] = ct_value_double(eps);
+    v[8] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
@@ -1980,6 +7303,43 @@ static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_
   ct__tls.depth--;
   return r;
 }
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   const ct_op *op = ct__op.bernoulli__float;
@@ -2030,6 +7390,101 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
     ct_value v[3];
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.rand_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.randn_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
     v[2] = ct_value_generator(generator);
     r = ct__finish_new(op, k, ks, v, 3);
   }
@@ -2416,38 +7871,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   keys |= self->keys;
   return ct__dispatch_div__Scalar(ct__call_keys(keys), self, other);
 }
-CTDEF ct_tensor *ct_neg(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_neg_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_neg_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_relu(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_relu_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_relu_(ct__call_keys(keys), self);
-}
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
@@ -2455,66 +7878,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_exp(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_exp_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_exp_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_tanh_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_tanh_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset keys = 0;
@@ -2796,6 +8159,1759 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
 }
+CTDEF ct_tensor *ct_neg(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_neg_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_neg_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_abs(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_abs(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_abs_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_abs_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_abs_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sign(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sign(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sign_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sign_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sign_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_square(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_square(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_square_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_square_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_square_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log1p(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log1p_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log1p_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log1p_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_expm1(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_expm1_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_expm1_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_expm1_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rsqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_rsqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rsqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_reciprocal(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_reciprocal_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reciprocal_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sin(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sin(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sin_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sin_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sin_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_cos(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cos(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_cos_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cos_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cos_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tan(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tan(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tan_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tan_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tan_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tanh_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tanh_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_erf(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_erf(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_erf_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_erf_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_erf_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_relu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_relu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_hardtanh(ct__call_keys(keys), self, min_val, max_val));
+}
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_hardtanh_(ct__call_keys(keys), self, min_val, max_val);
+}
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_hardtanh_out(ct__call_keys(keys), self, min_val, max_val, out);
+}
+CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu6(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu6_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu6_(ct__call_keys(keys), self);
+}
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_leaky_relu(ct__call_keys(keys), self, negative_slope));
+}
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_leaky_relu_(ct__call_keys(keys), self, negative_slope);
+}
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_leaky_relu_out(ct__call_keys(keys), self, negative_slope, out);
+}
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_elu(ct__call_keys(keys), self, alpha, scale, input_scale));
+}
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_elu_(ct__call_keys(keys), self, alpha, scale, input_scale);
+}
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_elu_out(ct__call_keys(keys), self, alpha, scale, input_scale, out);
+}
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gelu(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
+  return ct_gelu_ex(self, "none");
+}
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gelu_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct_gelu_(ct_tensor *self) {
+  return ct_gelu_ex_(self, "none");
+}
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gelu_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
+  return ct_gelu_out_ex(out, self, "none");
+}
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch__gelu_int(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch__gelu_int_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch__gelu_int_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_tensor *ct_silu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_silu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_silu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_silu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_silu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softplus(ct__call_keys(keys), self, beta, threshold));
+}
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softplus_out(ct__call_keys(keys), self, beta, threshold, out);
+}
+CTDEF ct_tensor *ct_mish(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mish(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_mish_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_mish_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mish_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_floor(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_floor_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ceil(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_ceil_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ceil_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ceil_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_round_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round_decimals(ct__call_keys(keys), self, decimals));
+}
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round__decimals(ct__call_keys(keys), self, decimals);
+}
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_decimals_out(ct__call_keys(keys), self, decimals, out);
+}
+CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_trunc(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_trunc_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_trunc_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_trunc_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nan_to_num(ct__call_keys(keys), self, nan, posinf, neginf));
+}
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_nan_to_num_(ct__call_keys(keys), self, nan, posinf, neginf);
+}
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
+}
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+}
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_logical_not_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+}
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
+  keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
+  keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
+  keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
+  keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
+  keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
+  keys |= min->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
+  keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
+  keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
+  keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+}
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
@@ -2958,6 +10074,16 @@ CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
   keys |= vec2->keys;
   return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
 }
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
+  keys |= vec2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_outer_out(ct__call_keys(keys), self, vec2, out);
+}
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
@@ -2965,6 +10091,16 @@ CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
   keys |= other->keys;
   return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_matmul_out(ct__call_keys(keys), self, other, out);
 }
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   ct_keyset keys = 0;
@@ -2974,6 +10110,235 @@ CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias)
   keys |= weight->keys;
   if (bias) keys |= bias->keys;
   return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linear_out(ct__call_keys(keys), input, weight, bias, out);
+}
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+}
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
+  keys |= total_weight->keys;
+  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+}
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index, label_smoothing));
+}
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_l1_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+}
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
+}
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_kl_div(ct__call_keys(keys), self, target, reduction, log_target));
+}
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  return ct_kl_div_ex(self, target, reduction, false);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+}
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (pos_weight) keys |= pos_weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_layer_norm(ct__call_keys(keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
+}
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_layer_norm_ex(input, normalized_shape_len, normalized_shape, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_group_norm(ct__call_keys(keys), input, num_groups, weight, bias, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_group_norm_ex(input, num_groups, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (running_mean) keys |= running_mean->keys;
+  if (running_var) keys |= running_var->keys;
+  return ct__track(ct__dispatch_batch_norm(ct__call_keys(keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
+  return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset keys = 0;
@@ -2993,14 +10358,32 @@ CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
   return ct_normal_ex_(self, mean, std, NULL);
 }
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
 }
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to) {
-  return ct_random_ex_(self, from, to, NULL);
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
 }
 CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
   ct_keyset keys = 0;
@@ -3028,6 +10411,53 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
   return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
+  return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
+  return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
 }
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;

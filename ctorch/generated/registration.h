@@ -118,38 +118,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T->T */
-static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw->Tw */
-static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,Tw->Tw */
-static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[1].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  ct_stack_drop(s, 2);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -191,6 +159,16 @@ static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T->T */
+static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
 }
 /* T,I->T */
 static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -282,6 +260,380 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* Tw->Tw */
+static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,Tw->Tw */
+static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,Tw->Tw */
+static ct_status ct__adapt_TSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S->T */
+static ct_status ct__adapt_TSSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,S,S->Tw */
+static ct_status ct__adapt_TwSSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s->T */
+static ct_status ct__adapt_Ts_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,s->Tw */
+static ct_status ct__adapt_Tws_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s,Tw->Tw */
+static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?->T */
+static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f?,f?,f?->Tw */
+static ct_status ct__adapt_Twfofofo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T->T */
+static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,Tw->Tw */
+static ct_status ct__adapt_STTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T->T */
+static ct_status ct__adapt_TTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,Tw->Tw */
+static ct_status ct__adapt_TTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,T->T */
+static ct_status ct__adapt_TST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T->Tw */
+static ct_status ct__adapt_TwTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S->T */
+static ct_status ct__adapt_TTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S->Tw */
+static ct_status ct__adapt_TwTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?->T */
+static ct_status ct__adapt_TSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S?,S?->Tw */
+static ct_status ct__adapt_TwSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?,Tw->Tw */
+static ct_status ct__adapt_TSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?->T */
+static ct_status ct__adapt_TToTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T?,T?->Tw */
+static ct_status ct__adapt_TwToTo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?,Tw->Tw */
+static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,T,S,S->T */
 static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -324,6 +676,202 @@ static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T?,Tw->Tw */
+static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,i,i->T */
+static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,T?,i,i,T->T */
+static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,f->T */
+static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,f->T */
+static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b->T */
+static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i->T */
+static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,T?,i->T */
+static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,T?,f,b->T */
+static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T?,T?,f,b->T */
+static ct_status ct__adapt_TiToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,T?,T?,b,f,f,b->T */
+static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -343,6 +891,28 @@ static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_key
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,G->Tw */
+static ct_status ct__adapt_TwiG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,G->Tw */
+static ct_status ct__adapt_TwG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
@@ -373,6 +943,36 @@ static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   ct_tensor *r;
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* f,T,G->T */
+static ct_status ct__adapt_fTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,G->T */
+static ct_status ct__adapt_TTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D,G->T */
+static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   ct_stack_drop(s, 3);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
@@ -496,13 +1096,11 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T->T", ct__adapt_T_T},
-    {"Tw->Tw", ct__adapt_Tw_Tw},
-    {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,D->T", ct__adapt_TD_T},
     {"T,I,b,D->T", ct__adapt_TIbD_T},
     {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T->T", ct__adapt_T_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -512,15 +1110,74 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"Tw->Tw", ct__adapt_Tw_Tw},
+    {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
+    {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
+    {"T,S,S,S->T", ct__adapt_TSSS_T},
+    {"Tw,S,S,S->Tw", ct__adapt_TwSSS_Tw},
+    {"T,S,S,S,Tw->Tw", ct__adapt_TSSSTw_Tw},
+    {"T,s->T", ct__adapt_Ts_T},
+    {"Tw,s->Tw", ct__adapt_Tws_Tw},
+    {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
+    {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
+    {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
+    {"S,T->T", ct__adapt_ST_T},
+    {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
+    {"T,T,T->T", ct__adapt_TTT_T},
+    {"T,T,T,Tw->Tw", ct__adapt_TTTTw_Tw},
+    {"T,S,T->T", ct__adapt_TST_T},
+    {"Tw,T,T->Tw", ct__adapt_TwTT_Tw},
+    {"T,T,T,S->T", ct__adapt_TTTS_T},
+    {"Tw,T,T,S->Tw", ct__adapt_TwTTS_Tw},
+    {"T,T,T,S,Tw->Tw", ct__adapt_TTTSTw_Tw},
+    {"T,S?,S?->T", ct__adapt_TSoSo_T},
+    {"Tw,S?,S?->Tw", ct__adapt_TwSoSo_Tw},
+    {"T,S?,S?,Tw->Tw", ct__adapt_TSoSoTw_Tw},
+    {"T,T?,T?->T", ct__adapt_TToTo_T},
+    {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
+    {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
     {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
     {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
     {"T,T,T?->T", ct__adapt_TTTo_T},
+    {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
+    {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
+    {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
+    {"T,T,i,b->T", ct__adapt_TTib_T},
+    {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
+    {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
+    {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
+    {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
+    {"Tw,G->Tw", ct__adapt_TwG_Tw},
     {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
     {"T,G->T", ct__adapt_TG_T},
     {"T,f,G->T", ct__adapt_TfG_T},
+    {"f,T,G->T", ct__adapt_fTG_T},
+    {"T,T,G->T", ct__adapt_TTG_T},
+    {"T,D,G->T", ct__adapt_TDG_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
     {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
@@ -625,74 +1282,9 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
-  *r = ct_neg(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
-  *r = ct_relu(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_exp(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_tanh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
 }
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
@@ -817,6 +1409,1079 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
+  *r = ct_neg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs(const ct_value *a, ct_tensor **r) {
+  *r = ct_abs(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_abs_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign(const ct_value *a, ct_tensor **r) {
+  *r = ct_sign(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sign_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square(const ct_value *a, ct_tensor **r) {
+  *r = ct_square(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_square_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log(const ct_value *a, ct_tensor **r) {
+  *r = ct_log(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2(const ct_value *a, ct_tensor **r) {
+  *r = ct_log2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p(const ct_value *a, ct_tensor **r) {
+  *r = ct_log1p(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log1p_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1(const ct_value *a, ct_tensor **r) {
+  *r = ct_expm1(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_expm1_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_sqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_rsqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rsqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal(const ct_value *a, ct_tensor **r) {
+  *r = ct_reciprocal(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reciprocal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin(const ct_value *a, ct_tensor **r) {
+  *r = ct_sin(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sin_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos(const ct_value *a, ct_tensor **r) {
+  *r = ct_cos(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cos_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan(const ct_value *a, ct_tensor **r) {
+  *r = ct_tan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tan_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf(const ct_value *a, ct_tensor **r) {
+  *r = ct_erf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardtanh(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardtanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu6(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu6(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu6_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu6_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_leaky_relu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_leaky_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu(const ct_value *a, ct_tensor **r) {
+  *r = ct_elu(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_elu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
+  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
+  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
+  *r = ct_silu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_silu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softplus(const ct_value *a, ct_tensor **r) {
+  *r = ct_softplus(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softplus_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softplus_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish(const ct_value *a, ct_tensor **r) {
+  *r = ct_mish(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mish_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil(const ct_value *a, ct_tensor **r) {
+  *r = ct_ceil(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ceil_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round(const ct_value *a, ct_tensor **r) {
+  *r = ct_round(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals(const ct_value *a, ct_tensor **r) {
+  *r = ct_round_decimals(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round__decimals(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc(const ct_value *a, ct_tensor **r) {
+  *r = ct_trunc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_trunc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
+  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
+  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
+  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
+  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
   *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -885,12 +2550,121 @@ static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
   *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_outer_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_outer_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
   *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_matmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_matmul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
   *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
+  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
@@ -904,7 +2678,17 @@ static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_status st = ct_random_from_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__to(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_to_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
@@ -919,6 +2703,26 @@ static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
   *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
@@ -995,21 +2799,7 @@ static const struct {
     {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
@@ -1040,6 +2830,237 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
+    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs},
+    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_},
+    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out},
+    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign},
+    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_},
+    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out},
+    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square},
+    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_},
+    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
+    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2},
+    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_},
+    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out},
+    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log},
+    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_},
+    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out},
+    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2},
+    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_},
+    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out},
+    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p},
+    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_},
+    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out},
+    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1},
+    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_},
+    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out},
+    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt},
+    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_},
+    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out},
+    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt},
+    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_},
+    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out},
+    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal},
+    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_},
+    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out},
+    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin},
+    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_},
+    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out},
+    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos},
+    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_},
+    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out},
+    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan},
+    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_},
+    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
+    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf},
+    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_},
+    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
+    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out},
+    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh},
+    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_},
+    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out},
+    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6},
+    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_},
+    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu},
+    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_},
+    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out},
+    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu},
+    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_},
+    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out},
+    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
+    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
+    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
+    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
+    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
+    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
+    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
+    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
+    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
+    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus},
+    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out},
+    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish},
+    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_},
+    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out},
+    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor},
+    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_},
+    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out},
+    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil},
+    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_},
+    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out},
+    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round},
+    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_},
+    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out},
+    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals},
+    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals},
+    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out},
+    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
+    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
+    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
     {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
     {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
     {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
@@ -1055,14 +3076,46 @@ static const struct {
     {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
     {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
     {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.outer_out, "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_outer_out},
     {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
     {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
+    {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to},
+    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_},
     {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
     {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
     {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
+    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
+    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
     {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
     {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
@@ -1142,51 +3195,9 @@ static const struct {
     {"div_.Scalar", CT_KEY_CPU, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_META, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar), "autograd"},
-    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
-    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
-    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
-    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
-    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
-    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
-    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
-    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
-    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
-    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
-    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
-    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
-    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
     {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -1244,6 +3255,689 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
+    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
+    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
+    {"abs", CT_KEY_CPU, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_META, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs), "autograd"},
+    {"abs_", CT_KEY_CPU, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_META, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_), "autograd"},
+    {"abs.out", CT_KEY_CPU, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_META, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_out), "autograd"},
+    {"sign", CT_KEY_CPU, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_META, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign), "autograd"},
+    {"sign_", CT_KEY_CPU, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_META, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_), "autograd"},
+    {"sign.out", CT_KEY_CPU, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_META, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_out), "autograd"},
+    {"square", CT_KEY_CPU, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_META, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square), "autograd"},
+    {"square_", CT_KEY_CPU, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_META, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_), "autograd"},
+    {"square.out", CT_KEY_CPU, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_META, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_out), "autograd"},
+    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
+    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
+    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
+    {"exp2", CT_KEY_CPU, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_META, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2), "autograd"},
+    {"exp2_", CT_KEY_CPU, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_META, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_), "autograd"},
+    {"exp2.out", CT_KEY_CPU, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_META, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_out), "autograd"},
+    {"log", CT_KEY_CPU, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_META, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log), "autograd"},
+    {"log_", CT_KEY_CPU, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_META, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_), "autograd"},
+    {"log.out", CT_KEY_CPU, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_META, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_out), "autograd"},
+    {"log2", CT_KEY_CPU, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_META, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2), "autograd"},
+    {"log2_", CT_KEY_CPU, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_META, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_), "autograd"},
+    {"log2.out", CT_KEY_CPU, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_META, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_out), "autograd"},
+    {"log1p", CT_KEY_CPU, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_META, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p), "autograd"},
+    {"log1p_", CT_KEY_CPU, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_META, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_), "autograd"},
+    {"log1p.out", CT_KEY_CPU, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_META, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_out), "autograd"},
+    {"expm1", CT_KEY_CPU, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_META, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1), "autograd"},
+    {"expm1_", CT_KEY_CPU, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_META, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_), "autograd"},
+    {"expm1.out", CT_KEY_CPU, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_META, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_out), "autograd"},
+    {"sqrt", CT_KEY_CPU, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_META, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt), "autograd"},
+    {"sqrt_", CT_KEY_CPU, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_META, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_), "autograd"},
+    {"sqrt.out", CT_KEY_CPU, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_META, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_out), "autograd"},
+    {"rsqrt", CT_KEY_CPU, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_META, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt), "autograd"},
+    {"rsqrt_", CT_KEY_CPU, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_META, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_), "autograd"},
+    {"rsqrt.out", CT_KEY_CPU, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_META, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_out), "autograd"},
+    {"reciprocal", CT_KEY_CPU, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_META, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal), "autograd"},
+    {"reciprocal_", CT_KEY_CPU, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_META, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_), "autograd"},
+    {"reciprocal.out", CT_KEY_CPU, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_META, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_out), "autograd"},
+    {"sin", CT_KEY_CPU, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_META, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin), "autograd"},
+    {"sin_", CT_KEY_CPU, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_META, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_), "autograd"},
+    {"sin.out", CT_KEY_CPU, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_META, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_out), "autograd"},
+    {"cos", CT_KEY_CPU, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_META, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos), "autograd"},
+    {"cos_", CT_KEY_CPU, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_META, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_), "autograd"},
+    {"cos.out", CT_KEY_CPU, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_META, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_out), "autograd"},
+    {"tan", CT_KEY_CPU, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_META, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan), "autograd"},
+    {"tan_", CT_KEY_CPU, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_META, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_), "autograd"},
+    {"tan.out", CT_KEY_CPU, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_META, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_out), "autograd"},
+    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
+    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
+    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
+    {"erf", CT_KEY_CPU, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_META, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf), "autograd"},
+    {"erf_", CT_KEY_CPU, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_META, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_), "autograd"},
+    {"erf.out", CT_KEY_CPU, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_META, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_out), "autograd"},
+    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
+    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
+    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
+    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
+    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
+    {"relu.out", CT_KEY_CPU, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_META, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_out), "autograd"},
+    {"hardtanh", CT_KEY_CPU, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_META, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh), "autograd"},
+    {"hardtanh_", CT_KEY_CPU, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_META, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_), "autograd"},
+    {"hardtanh.out", CT_KEY_CPU, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_META, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_out), "autograd"},
+    {"relu6", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6), "composite"},
+    {"relu6_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6_), "composite"},
+    {"leaky_relu", CT_KEY_CPU, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_META, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu), "autograd"},
+    {"leaky_relu_", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_META, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_), "autograd"},
+    {"leaky_relu.out", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_META, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_out), "autograd"},
+    {"elu", CT_KEY_CPU, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_META, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu), "autograd"},
+    {"elu_", CT_KEY_CPU, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_META, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_), "autograd"},
+    {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
+    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
+    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
+    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
+    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
+    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
+    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
+    {"silu_", CT_KEY_CPU, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_META, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_), "autograd"},
+    {"silu.out", CT_KEY_CPU, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_META, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_out), "autograd"},
+    {"softplus", CT_KEY_CPU, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_META, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus), "autograd"},
+    {"softplus.out", CT_KEY_CPU, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_META, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus_out), "autograd"},
+    {"mish", CT_KEY_CPU, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_META, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish), "autograd"},
+    {"mish_", CT_KEY_CPU, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_META, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_), "autograd"},
+    {"mish.out", CT_KEY_CPU, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_META, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_out), "autograd"},
+    {"floor", CT_KEY_CPU, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_META, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor), "autograd"},
+    {"floor_", CT_KEY_CPU, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_META, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_), "autograd"},
+    {"floor.out", CT_KEY_CPU, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_META, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_out), "autograd"},
+    {"ceil", CT_KEY_CPU, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_META, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil), "autograd"},
+    {"ceil_", CT_KEY_CPU, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_META, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_), "autograd"},
+    {"ceil.out", CT_KEY_CPU, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_META, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_out), "autograd"},
+    {"round", CT_KEY_CPU, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_META, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round), "autograd"},
+    {"round_", CT_KEY_CPU, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_META, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_), "autograd"},
+    {"round.out", CT_KEY_CPU, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_META, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_out), "autograd"},
+    {"round.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals), "autograd"},
+    {"round_.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round__decimals), "autograd"},
+    {"round.decimals_out", CT_KEY_CPU, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_META, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals_out), "autograd"},
+    {"trunc", CT_KEY_CPU, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_META, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc), "autograd"},
+    {"trunc_", CT_KEY_CPU, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_META, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_), "autograd"},
+    {"trunc.out", CT_KEY_CPU, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_META, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_out), "autograd"},
+    {"nan_to_num", CT_KEY_CPU, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_META, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num), "autograd"},
+    {"nan_to_num_", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_META, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_), "autograd"},
+    {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
+    {"floor_divide", CT_KEY_CPU, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_META, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide), "autograd"},
+    {"floor_divide_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_META, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Tensor), "autograd"},
+    {"floor_divide.out", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_META, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_out), "autograd"},
+    {"floor_divide.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_Scalar), "autograd"},
+    {"floor_divide_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Scalar), "autograd"},
+    {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},
+    {"pow_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_META, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Tensor), "autograd"},
+    {"pow.Tensor_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_META, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor_out), "autograd"},
+    {"pow.Tensor_Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar), "autograd"},
+    {"pow_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Scalar), "autograd"},
+    {"pow.Tensor_Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar_out), "autograd"},
+    {"pow.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar), "autograd"},
+    {"pow.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar_out), "autograd"},
+    {"remainder.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor), "autograd"},
+    {"remainder_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Tensor), "autograd"},
+    {"remainder.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor_out), "autograd"},
+    {"remainder.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar), "autograd"},
+    {"remainder_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Scalar), "autograd"},
+    {"remainder.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_out), "autograd"},
+    {"remainder.Scalar_Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor), "autograd"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor_out), "autograd"},
+    {"fmod.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor), "autograd"},
+    {"fmod_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Tensor), "autograd"},
+    {"fmod.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_META, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor_out), "autograd"},
+    {"fmod.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar), "autograd"},
+    {"fmod_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Scalar), "autograd"},
+    {"fmod.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar_out), "autograd"},
+    {"maximum", CT_KEY_CPU, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_META, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum), "autograd"},
+    {"maximum.out", CT_KEY_CPU, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_META, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum_out), "autograd"},
+    {"minimum", CT_KEY_CPU, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_META, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum), "autograd"},
+    {"minimum.out", CT_KEY_CPU, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_META, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum_out), "autograd"},
+    {"atan2", CT_KEY_CPU, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_META, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2), "autograd"},
+    {"atan2_", CT_KEY_CPU, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_META, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_), "autograd"},
+    {"atan2.out", CT_KEY_CPU, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_META, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_out), "autograd"},
+    {"eq.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_META, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor), "autograd"},
+    {"eq_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_META, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Tensor), "autograd"},
+    {"eq.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_META, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor_out), "autograd"},
+    {"eq.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar), "autograd"},
+    {"eq_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Scalar), "autograd"},
+    {"eq.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_META, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar_out), "autograd"},
+    {"ne.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_META, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor), "autograd"},
+    {"ne_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_META, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Tensor), "autograd"},
+    {"ne.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor_out), "autograd"},
+    {"ne.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar), "autograd"},
+    {"ne_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Scalar), "autograd"},
+    {"ne.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar_out), "autograd"},
+    {"lt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_META, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor), "autograd"},
+    {"lt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_META, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Tensor), "autograd"},
+    {"lt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor_out), "autograd"},
+    {"lt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar), "autograd"},
+    {"lt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Scalar), "autograd"},
+    {"lt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar_out), "autograd"},
+    {"le.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_META, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor), "autograd"},
+    {"le_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_META, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Tensor), "autograd"},
+    {"le.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_META, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor_out), "autograd"},
+    {"le.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar), "autograd"},
+    {"le_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Scalar), "autograd"},
+    {"le.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_META, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar_out), "autograd"},
+    {"gt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_META, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor), "autograd"},
+    {"gt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_META, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Tensor), "autograd"},
+    {"gt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor_out), "autograd"},
+    {"gt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar), "autograd"},
+    {"gt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Scalar), "autograd"},
+    {"gt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar_out), "autograd"},
+    {"ge.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_META, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor), "autograd"},
+    {"ge_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_META, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Tensor), "autograd"},
+    {"ge.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor_out), "autograd"},
+    {"ge.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar), "autograd"},
+    {"ge_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Scalar), "autograd"},
+    {"ge.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar_out), "autograd"},
+    {"logical_and", CT_KEY_CPU, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_META, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and), "autograd"},
+    {"logical_and_", CT_KEY_CPU, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_META, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_), "autograd"},
+    {"logical_and.out", CT_KEY_CPU, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_META, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_out), "autograd"},
+    {"logical_or", CT_KEY_CPU, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_META, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or), "autograd"},
+    {"logical_or_", CT_KEY_CPU, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_META, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_), "autograd"},
+    {"logical_or.out", CT_KEY_CPU, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_META, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_out), "autograd"},
+    {"logical_xor", CT_KEY_CPU, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_META, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor), "autograd"},
+    {"logical_xor_", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_META, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_), "autograd"},
+    {"logical_xor.out", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_META, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_out), "autograd"},
+    {"logical_not", CT_KEY_CPU, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_META, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not), "autograd"},
+    {"logical_not_", CT_KEY_CPU, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_META, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_), "autograd"},
+    {"logical_not.out", CT_KEY_CPU, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_META, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_out), "autograd"},
+    {"where.self", CT_KEY_CPU, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_META, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self), "autograd"},
+    {"where.self_out", CT_KEY_CPU, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_META, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self_out), "autograd"},
+    {"where.ScalarSelf", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_META, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarSelf), "autograd"},
+    {"where.ScalarOther", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_META, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarOther), "autograd"},
+    {"where.Scalar", CT_KEY_CPU, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_META, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_Scalar), "autograd"},
+    {"masked_fill.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar), "autograd"},
+    {"masked_fill_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Scalar), "autograd"},
+    {"masked_fill.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar_out), "autograd"},
+    {"masked_fill.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor), "autograd"},
+    {"masked_fill_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Tensor), "autograd"},
+    {"masked_fill.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor_out), "autograd"},
+    {"lerp.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar), "autograd"},
+    {"lerp_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Scalar), "autograd"},
+    {"lerp.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar_out), "autograd"},
+    {"lerp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor), "autograd"},
+    {"lerp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Tensor), "autograd"},
+    {"lerp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor_out), "autograd"},
+    {"addcmul", CT_KEY_CPU, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_META, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul), "autograd"},
+    {"addcmul_", CT_KEY_CPU, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_META, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_), "autograd"},
+    {"addcmul.out", CT_KEY_CPU, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_META, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_out), "autograd"},
+    {"addcdiv", CT_KEY_CPU, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_META, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv), "autograd"},
+    {"addcdiv_", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_META, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_), "autograd"},
+    {"addcdiv.out", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_META, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_out), "autograd"},
+    {"clamp", CT_KEY_CPU, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_META, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp), "autograd"},
+    {"clamp_", CT_KEY_CPU, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_META, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_), "autograd"},
+    {"clamp.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_META, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_out), "autograd"},
+    {"clamp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor), "autograd"},
+    {"clamp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp__Tensor), "autograd"},
+    {"clamp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor_out), "autograd"},
+    {"clamp_min", CT_KEY_CPU, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_META, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min), "autograd"},
+    {"clamp_min_", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_META, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_), "autograd"},
+    {"clamp_min.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_META, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_out), "autograd"},
+    {"clamp_min.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor), "autograd"},
+    {"clamp_min_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min__Tensor), "autograd"},
+    {"clamp_min.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor_out), "autograd"},
+    {"clamp_max", CT_KEY_CPU, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_META, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max), "autograd"},
+    {"clamp_max_", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_META, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_), "autograd"},
+    {"clamp_max.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_META, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_out), "autograd"},
+    {"clamp_max.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor), "autograd"},
+    {"clamp_max_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max__Tensor), "autograd"},
+    {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
     {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
@@ -1287,8 +3981,57 @@ static const struct {
     {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
     {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
     {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"outer.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer_out), "composite"},
     {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
+    {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
+    {"softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_META, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int_out), "autograd"},
+    {"log_softmax.int", CT_KEY_CPU, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_META, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int), "autograd"},
+    {"log_softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
+    {"nll_loss_nd", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
+    {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
+    {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
+    {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
+    {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
+    {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
+    {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
+    {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
+    {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
+    {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
@@ -1298,6 +4041,12 @@ static const struct {
     {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
     {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
     {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"random_.to", CT_KEY_CPU, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_META, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__to), "autograd"},
+    {"random_", CT_KEY_CPU, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_META, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random_), "autograd"},
     {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
     {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
     {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},
@@ -1307,6 +4056,21 @@ static const struct {
     {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"normal.Tensor_float", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
+    {"normal.float_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
+    {"normal.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
+    {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},
+    {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
     {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},

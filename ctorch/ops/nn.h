@@ -3,6 +3,15 @@
  *
  * The ops are declared in gen/ops/nn.spec and their derivatives in
  * gen/derivatives/nn.spec; the frontends are generated (docs/ops.md).
+ *
+ * Explicit kernels (softmax, log_softmax, nll_loss, nll_loss_backward,
+ * binary_cross_entropy[_with_logits]) compute in float64 whatever the
+ * input's floating dtype (so f16/bf16 accumulate in more than f32) and
+ * round once into the result. The other losses and the normalisations are
+ * CompositeImplicitAutograd over ct ops, so their gradients (and double
+ * backward) come from the ops they call.
+ *
+ * Reductions are PyTorch's ints: 0 none, 1 mean, 2 sum.
  */
 #ifndef CT_OPS_NN_H
 #define CT_OPS_NN_H
@@ -14,8 +23,938 @@
 /* ==== implementation ==== */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_NN_IMPL)
 #define CT__OPS_NN_IMPL
+#include <float.h>
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+enum { CT__NN_NONE = 0, CT__NN_MEAN = 1, CT__NN_SUM = 2 };
+
+static ct_status ct__nn_check_reduction(const char *op, int64_t reduction) {
+  if (reduction < 0 || reduction > 2)
+    return ct_fail(CT_ERR_INVALID, op, "%lld is not a valid value for reduction (0 none, 1 mean, 2 sum)", (long long)reduction);
+  return CT_OK;
+}
+static ct_status ct__nn_check_floating(const char *op, const char *kernel, ct_dtype d) {
+  if (!ct_dtype_is_floating(d))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", kernel, ct__dtype_torch_name(d));
+  return CT_OK;
+}
+static const char *ct__nn_shape(const ct_tensor *t, char *buf, size_t cap) { return ct_shape_format(t->ndim, t->sizes, buf, cap); }
+
+/* A contiguous float64 copy of t (t itself when it already is one). */
+static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
+  ct_tensor *c;
+  if (t->dtype == CT_F64 && ct_is_contiguous(t)) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, CT_F64, t->device);
+  if (c && !ct__is_meta(c) && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
+static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, const int64_t *shape, int *failed) {
+  ct_tensor *v, *c;
+  int64_t strides[CT_MAX_DIMS];
+  int i, ok = t ? t->ndim <= ndim : 1;
+  if (!t) return NULL;
+  for (i = ndim - 1; ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    strides[i] = 0;
+    if (j >= 0 && t->sizes[j] == shape[i]) strides[i] = t->strides[j];
+    else if (j >= 0 && t->sizes[j] != 1) ok = 0;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    *failed = 1;
+    return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  v = ct__make_view(t, ndim, shape, strides, t->offset);
+  c = v ? ct__nn_f64(op, v) : NULL;
+  ct_release(v);
+  if (!c) *failed = 1;
+  return c;
+}
+static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
+
+/* The tensor an explicit kernel writes: `out` (checked and resized) or a new one. */
+static ct_tensor *ct__nn_dst(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device device) {
+  if (!out) return ct__empty(op, ndim, shape, dtype, device);
+  if (out->dtype != dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
+                   ct_dtype_name((ct_dtype)out->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_device_eq(out->device, device))
+    return ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)out->device.type),
+                   ct_device_type_name((ct_device_type)device.type)),
+           (ct_tensor *)NULL;
+  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+  return ct_retain(out);
+}
+/* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
+static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, ct_tensor **result, ct_status st) {
+  if (st == CT_OK && buf && !ct__is_meta(dst) && dst->numel) st = ct__copy_impl(dst, buf);
+  ct_release(buf);
+  if (st == CT_OK && out) ct__bump_version(out);
+  if (st == CT_OK && !out && result) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  return st;
+}
+/* A new float64 buffer of dst's shape, or NULL (no error) when dst needs no data. */
+static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st) {
+  ct_tensor *b;
+  if (ct__is_meta(dst) || dst->numel == 0) return NULL;
+  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+  if (!b) *st = ct_last_error();
+  return b;
+}
+
+/* ================= softmax and log_softmax ================= */
+static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
+  const char *op = is_log ? "log_softmax" : "softmax";
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
+  ct_tensor *dst, *x = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  int64_t d, outer = 1, n, inner = 1, o, i, k;
+  int j;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+  if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
+    return ct_last_error();
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
+  dst = ct__nn_dst(op, out, self->ndim, self->sizes, rd, self->device);
+  if (!dst) return ct_last_error();
+  y = ct__nn_buf(op, dst, &st);
+  if (y) x = ct__nn_f64(op, self);
+  if (y && !x) st = ct_last_error();
+  if (x) {
+    const double *X = (const double *)ct_data_ptr(x);
+    double *Y = (double *)ct_data_ptr(y);
+    n = self->ndim ? self->sizes[d] : 1;
+    for (j = 0; j < self->ndim; j++) {
+      if (j < d) outer *= self->sizes[j];
+      if (j > d) inner *= self->sizes[j];
+    }
+    for (o = 0; o < outer; o++)
+      for (i = 0; i < inner; i++) {
+        const double *xp = X + o * n * inner + i;
+        double *yp = Y + o * n * inner + i;
+        double m = -INFINITY, s = 0;
+        for (k = 0; k < n; k++)
+          if (xp[k * inner] > m || xp[k * inner] != xp[k * inner]) m = xp[k * inner];
+        for (k = 0; k < n; k++) s += exp(xp[k * inner] - m);
+        if (is_log) {
+          double ls = m + log(s);
+          for (k = 0; k < n; k++) yp[k * inner] = xp[k * inner] - ls;
+        } else {
+          for (k = 0; k < n; k++) yp[k * inner] = exp(xp[k * inner] - m) / s;
+        }
+      }
+  }
+  ct_release(x);
+  return ct__nn_finish(dst, y, out, result, st);
+}
+static ct_tensor *ct__k_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(0, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(0, self, dim, dtype, out, NULL);
+}
+static ct_tensor *ct__k_log_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(1, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_log_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(1, self, dim, dtype, out, NULL);
+}
+
+/* ================= nll_loss =================
+ * self (C), (N, C) or (N, C, d1, ...), viewed as (N, C, D); target the shape
+ * without the class dim, int64. */
+typedef struct ct__nn_nll_dims {
+  int64_t N, C, D;
+} ct__nn_nll_dims;
+static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                  ct__nn_nll_dims *g) {
+  char b1[160], b2[160];
+  int i, ok;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)");
+  if (ct__nn_check_floating(op, "nll_loss_out_frame", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype));
+  ok = target->ndim == (self->ndim == 1 ? 0 : self->ndim - 1);
+  for (i = 0; ok && i < target->ndim; i++) ok = target->sizes[i] == self->sizes[i == 0 ? 0 : i + 1];
+  if (!ok)
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch (got input: %s, target: %s)", ct__nn_shape(self, b1, sizeof b1),
+                   ct__nn_shape(target, b2, sizeof b2));
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
+  g->N = self->ndim == 1 ? 1 : self->sizes[0];
+  g->C = self->ndim == 1 ? self->sizes[0] : self->sizes[1];
+  g->D = 1;
+  for (i = 2; i < self->ndim; i++) g->D *= self->sizes[i];
+  if (weight && (weight->ndim != 1 || weight->numel != g->C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return ct_last_error();
+  return CT_OK;
+}
+/* Walk the targets: calls back (or fails on an out-of-range target); returns the total weight. */
+static ct_status ct__nn_nll_walk(const char *op, const ct__nn_nll_dims *g, const int64_t *T, const double *W, int64_t ignore_index,
+                                 double *total_weight, const double *X, double *loss_none, double *loss_sum, double *grad_in,
+                                 const double *grad_none, double grad_scale) {
+  int64_t n, d;
+  double tw = 0, sum = 0;
+  for (n = 0; n < g->N; n++)
+    for (d = 0; d < g->D; d++) {
+      int64_t t = T[n * g->D + d], at;
+      double w;
+      if (t == ignore_index) {
+        if (loss_none) loss_none[n * g->D + d] = 0;
+        continue;
+      }
+      if (t < 0 || t >= g->C) return ct_fail(CT_ERR_INDEX, op, "Target %lld is out of bounds.", (long long)t);
+      w = W ? W[t] : 1.0;
+      at = (n * g->C + t) * g->D + d;
+      tw += w;
+      if (X) {
+        double v = -w * X[at];
+        if (loss_none) loss_none[n * g->D + d] = v;
+        sum += v;
+      }
+      if (grad_in) grad_in[at] = -w * (grad_none ? grad_none[n * g->D + d] : grad_scale);
+    }
+  if (total_weight) *total_weight = tw;
+  if (loss_sum) *loss_sum = sum;
+  return CT_OK;
+}
+static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                 int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
+                                 : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (!ct__is_meta(dst)) {
+    int failed = 0;
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct_is_contiguous(target) ? ct_retain(target) : ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!y || !x || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double tw = 0, sum = 0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
+                           reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
+      if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                          ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  static const char *op = "nll_loss_backward";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *go = NULL, *t = NULL, *w = NULL, *y = NULL, *tw = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  if (reduction == CT__NN_NONE ? !ct_same_shape(grad_output, target) : grad_output->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output of shape %s does not match the loss of target %s and reduction %lld",
+                   ct__nn_shape(grad_output, b1, sizeof b1), ct__nn_shape(target, b2, sizeof b2), (long long)reduction),
+           (ct_tensor *)NULL;
+  if (total_weight->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "expected total_weight to be a single element tensor, got: %s (%lld elements)",
+                   ct__nn_shape(total_weight, b1, sizeof b1), (long long)total_weight->numel),
+           (ct_tensor *)NULL;
+  dst = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  y = ct__nn_buf(op, dst, &st);
+  if (y) {
+    int failed = 0;
+    memset(ct_data_ptr(y), 0, sizeof(double) * (size_t)y->numel);
+    go = ct__nn_f64(op, grad_output);
+    tw = ct__nn_f64(op, total_weight);
+    t = ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!go || !tw || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double g0 = *ct__nn_cdata(go), scale = reduction == CT__NN_MEAN ? g0 / *ct__nn_cdata(tw) : g0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, NULL, NULL, NULL, NULL,
+                           (double *)ct_data_ptr(y), reduction == CT__NN_NONE ? ct__nn_cdata(go) : NULL, scale);
+    }
+  }
+  ct_release(go);
+  ct_release(tw);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index) {
+  (void)ks;
+  return ct_nll_loss(self, target, weight, reduction, ignore_index);
+}
+/* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
+static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *r, *t = NULL, *b = NULL;
+  ct_status st = CT_OK;
+  if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
+  r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
+  if (!r || ct__is_meta(r) || !r->numel) return r;
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
+  t = ct__copy_as(op, target, CT_I64);
+  if (!b || !t) st = ct_last_error();
+  if (st == CT_OK) {
+    memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), NULL, ignore_index, NULL, NULL, NULL, NULL,
+                         (double *)ct_data_ptr(b), NULL, -1.0);
+  }
+  if (st == CT_OK) st = ct__copy_impl(r, b);
+  ct_release(b);
+  ct_release(t);
+  return st == CT_OK ? r : NULL;
+}
+/* sum over every dim but the class dim of v * onehot * g, g the loss's
+ * gradient (unsqueezed at the class dim for reduction none) */
+static ct_tensor *ct__nn_nll_class_sum(ct_tensor *v, ct_tensor *g, ct_tensor *self, ct_tensor *target, int64_t reduction,
+                                       int64_t ignore_index) {
+  int64_t cdim = self->ndim == 1 ? 0 : 1, dims[CT_MAX_DIMS];
+  int i, n = 0;
+  ct_tensor *r;
+  if (g && reduction == CT__NN_NONE && self->ndim > 1) g = ct_unsqueeze(g, 1);
+  r = ct_mul(v, ct__nn_nll_onehot(self, target, ignore_index));
+  if (g) r = ct_mul(r, g);
+  for (i = 0; i < self->ndim; i++)
+    if (i != cdim) dims[n++] = i;
+  return n ? ct_sum_dim(r, n, dims, false) : r;
+}
+/* nll_loss's total_weight: the sum of the weights of the non-ignored
+ * targets (their count without weight), 0-dim; differentiable in weight. */
+static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+  ct_tensor *counts;
+  if (!self || !target) return NULL;
+  counts = ct__nn_nll_class_sum(ct_ones_like(self), NULL, self, target, CT__NN_SUM, ignore_index);
+  return weight ? ct_sum(ct_mul(weight, counts)) : ct_sum(counts);
+}
+/* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
+ * for mean (-x - loss) * grad / total_weight. */
+static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction, int64_t ignore_index) {
+  ct_tensor *v = ct_neg(self);
+  if (reduction == CT__NN_MEAN) /* the loss is recomputed: the forward need not save its output */
+    v = ct_div(ct_sub(v, ct_nll_loss(self, target, weight, reduction, ignore_index)),
+               ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
+}
+/* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
+ * <G, grad_input> = sum -w[t] G[t] go (/ tw) */
+static ct_tensor *ct__nn_nllb_weight_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                              int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_tensor *go = reduction == CT__NN_MEAN ? ct_div(grad_output, total_weight) : grad_output;
+  return ct__nn_nll_class_sum(ct_neg(grad), go, self, target, reduction, ignore_index);
+}
+static ct_tensor *ct__nn_nllb_total_weight_backward(ct_tensor *grad, ct_tensor *result, int64_t reduction, ct_tensor *total_weight) {
+  if (reduction != CT__NN_MEAN) return ct_zeros_like(total_weight);
+  return ct_neg(ct_div(ct_sum(ct_mul(grad, result)), total_weight));
+}
+
+/* ================= pointwise helpers for formulas and composites =================
+ * ct__nn_fn(f, v) is f(v) elementwise for functions whose ct op lives in
+ * another area (log, rsqrt, softplus). When v needs a gradient it returns
+ * F + d*(F1 + d*F2) with d = v - detach(v) (exactly 0) and F1 = f'(v),
+ * F2 = f''(v)/2 held constant: the value is f(v), and the first and second
+ * derivatives are exact, so gradients and double backward are right (a
+ * third derivative would not be). Non-finite derivatives count as 0. */
+enum { CT__NN_LOG, CT__NN_LOG_CLAMP, CT__NN_RSQRT, CT__NN_SOFTPLUS, CT__NN_XLOGX };
+static void ct__nn_eval(int fn, double v, double *f) {
+  double r, s;
+  switch (fn) {
+  case CT__NN_LOG_CLAMP: /* log clamped at -100, as binary_cross_entropy */
+    if (!(log(v) >= -100.0)) {
+      f[0] = v != v ? v : -100.0;
+      f[1] = f[2] = 0;
+      return;
+    }
+    /* fall through */
+  case CT__NN_LOG:
+    f[0] = log(v), f[1] = 1.0 / v, f[2] = -0.5 / (v * v);
+    break;
+  case CT__NN_RSQRT:
+    r = 1.0 / sqrt(v);
+    f[0] = r, f[1] = -0.5 * r * r * r, f[2] = 0.375 * r * r * r * r * r;
+    break;
+  case CT__NN_SOFTPLUS:
+    s = v >= 0 ? 1.0 / (1.0 + exp(-v)) : exp(v) / (1.0 + exp(v));
+    f[0] = v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)), f[1] = s, f[2] = 0.5 * s * (1.0 - s);
+    break;
+  default: /* x * log(x), 0 at 0 (xlogy(x, x)) */
+    f[0] = v == 0 ? 0.0 : v * log(v), f[1] = log(v) + 1.0, f[2] = 0.5 / v;
+    break;
+  }
+  if (!isfinite(f[1])) f[1] = 0;
+  if (!isfinite(f[2])) f[2] = 0;
+}
+static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
+  static const char *op = "nn";
+  ct_tensor *x, *F[3] = {NULL, NULL, NULL};
+  int want = 1, k;
+  int64_t i;
+  if (!v) return NULL;
+  if (ct__grad_mode() && ct__needs_grad(v)) want = 3;
+  for (k = 0; k < want; k++)
+    if (!(F[k] = ct__track(ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, v->device)))) return NULL;
+  if (!ct__is_meta(v) && v->numel) {
+    size_t es = ct_dtype_size((ct_dtype)v->dtype);
+    if (!(x = ct__nn_f64(op, v))) return NULL;
+    for (i = 0; i < v->numel; i++) {
+      double f[3];
+      ct__nn_eval(fn, ct__nn_cdata(x)[i], f);
+      for (k = 0; k < want; k++) ct__store_double((char *)ct_data_ptr(F[k]) + (size_t)i * es, (ct_dtype)v->dtype, f[k]);
+    }
+    ct_release(x);
+  }
+  if (want == 1) return F[0];
+  {
+    ct_tensor *d = ct_sub(v, ct_detach(v));
+    return ct_add(F[0], ct_mul(d, ct_add(F[1], ct_mul(d, F[2]))));
+  }
+}
+/* max(a, m) with a's gradient where a > m */
+static ct_tensor *ct__nn_clamp_min(ct_tensor *a, double m) {
+  return ct_add_scalar(ct_relu(ct_add_scalar(a, ct_float(-m))), ct_float(m));
+}
+/* |a| with abs's gradient (0 at 0); unsigned and bool values are their own */
+static ct_tensor *ct__nn_abs(ct_tensor *a) {
+  if (a && (a->dtype == CT_U8 || a->dtype == CT_BOOL)) return a;
+  return ct_add(ct_relu(a), ct_relu(ct_neg(a)));
+}
+static ct_tensor *ct__nn_reduce(ct_tensor *loss, int64_t reduction) {
+  if (!loss) return NULL;
+  return reduction == CT__NN_MEAN ? ct_mean(loss) : reduction == CT__NN_SUM ? ct_sum(loss) : loss;
+}
+/* gradient of a pointwise loss: grad (0-dim for mean/sum) times the local
+ * derivative, divided by the element count for mean */
+static ct_tensor *ct__nn_loss_grad(ct_tensor *grad, ct_tensor *local, int64_t reduction, int64_t numel) {
+  ct_tensor *g = ct_mul(grad, local);
+  return reduction == CT__NN_MEAN ? ct_div_scalar(g, ct_int(numel)) : g;
+}
+
+/* ---- softmax / log_softmax derivatives ---- */
+static ct_tensor *ct__nn_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_mul(result, ct_sub(grad, ct_sum_dim(ct_mul(grad, result), 1, &dim, true)));
+}
+static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_sub(grad, ct_mul(ct_exp(result), ct_sum_dim(grad, 1, &dim, true)));
+}
+
+/* ================= binary_cross_entropy ================= */
+static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (target->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)target->dtype),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
+    ct_release(dst);
+    return NULL;
+  }
+  if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel && st == CT_OK; i++) {
+        double l;
+        if (!(X[i] >= 0 && X[i] <= 1)) {
+          st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
+          break;
+        }
+        l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w (x - t) / max(x (1 - x), 1e-12), as PyTorch */
+static ct_tensor *ct__nn_bce_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *local = ct_div(ct_sub(self, target), ct__nn_clamp_min(ct_mul(self, ct_add_scalar(ct_neg(self), ct_int(1))), 1e-12));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w (log(1 - x) - log(x)), logs clamped at -100 */
+static ct_tensor *ct__nn_bce_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction) {
+  ct_tensor *local = ct_sub(ct__nn_fn(CT__NN_LOG_CLAMP, ct_add_scalar(ct_neg(self), ct_int(1))), ct__nn_fn(CT__NN_LOG_CLAMP, self));
+  (void)target;
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= binary_cross_entropy_with_logits =================
+ * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                         ct_tensor *pos_weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy_with_logits";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *pw = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  ct_dtype rd;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  rd = ct_promote_types((ct_dtype)self->dtype, (ct_dtype)target->dtype);
+  if (weight) rd = ct_promote_types(rd, (ct_dtype)weight->dtype);
+  if (pos_weight) rd = ct_promote_types(rd, (ct_dtype)pos_weight->dtype);
+  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight)) ||
+      (pos_weight && !ct__same_device(op, self, pos_weight)))
+    return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
+  if (!dst) return NULL;
+  w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
+  pw = ct__nn_f64_expand(op, pos_weight, self->ndim, self->sizes, &failed);
+  if (failed) {
+    st = ct_last_error();
+  } else if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel; i++) {
+        double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
+        double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct_release(pw);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w ((pw t + 1 - t) sigmoid(x) - pw t), or w (sigmoid(x) - t) */
+static ct_tensor *ct__nn_bcel_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
+                                       int64_t reduction) {
+  ct_tensor *local;
+  if (pos_weight) {
+    ct_tensor *pt = ct_mul(pos_weight, target);
+    local = ct_sub(ct_mul(ct_sub(ct_add_scalar(pt, ct_int(1)), target), ct_sigmoid(self)), pt);
+  } else {
+    local = ct_sub(ct_sigmoid(self), target);
+  }
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w ((pw - 1) softplus(-x) - x), or -w x */
+static ct_tensor *ct__nn_bcel_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                              ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *local = ct_neg(self);
+  (void)target;
+  if (pos_weight) local = ct_add(local, ct_mul(ct_sub_scalar(pos_weight, ct_int(1)), ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self))));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* d/dpos_weight = w t softplus(-x) */
+static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                  int64_t reduction) {
+  ct_tensor *local = ct_mul(target, ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self)));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= composite losses (CompositeImplicitAutograd) ================= */
+static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
+  return ct__nn_check_reduction(op, reduction);
+}
+static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *d = ct_sub(self, target);
+    r = ct_keep(ct__nn_reduce(ct_mul(d, d), reduction));
+  }
+  return r;
+}
+static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("l1_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_reduce(ct__nn_abs(ct_sub(self, target)), reduction)); }
+  return r;
+}
+/* |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, written as
+ * c^2 / (2 beta) + (|d| - c) with c = min(|d|, beta) */
+static ct_tensor *ct__k_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  static const char *op = "smooth_l1_loss";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return NULL;
+  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta."), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
+    if (beta > 0) {
+      ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
+      l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
+    }
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+/* log_target ? exp(t) (t - x) : xlogy(t, t) - t x */
+static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  static const char *op = "kl_div";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct_dtype_is_floating(ct__result_type(self, target)))
+    return ct_fail(CT_ERR_DTYPE, op, "kl_div: Integral inputs not supported."), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = log_target ? ct_mul(ct_exp(target), ct_sub(target, self))
+                              : ct_sub(ct__nn_fn(CT__NN_XLOGX, ct_to_dtype(target, ct_dtype_is_floating((ct_dtype)target->dtype) ? (ct_dtype)target->dtype : CT_F32)),
+                                       ct_mul(target, self));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ================= cross_entropy_loss (CompositeImplicitAutograd) ================= */
+/* a constant of dtype and target's shape: 1 where target != ignore_index */
+static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
+  int64_t i;
+  if (!m || ct__is_meta(m) || !m->numel) return m;
+  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  for (i = 0; i < target->numel; i++)
+    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
+                     ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
+  ct_release(t);
+  return m;
+}
+static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
+  int64_t sh[CT_MAX_DIMS];
+  int i;
+  for (i = 0; i < ndim; i++) sh[i] = i == cdim ? w->numel : 1;
+  return ct_view(w, ndim, sh);
+}
+static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                           int64_t ignore_index, double label_smoothing) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *r = NULL;
+  int64_t cdim = self->ndim == 1 ? 0 : 1, C;
+  char b1[160];
+  (void)ks;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)"), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
+    return ct_fail(CT_ERR_INVALID, op, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing), (ct_tensor *)NULL;
+  C = self->sizes[cdim];
+  if (weight && (weight->ndim != 1 || weight->numel != C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)C, ct__nn_shape(weight, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (ct_same_shape(self, target)) { /* class probabilities */
+    if (!ct_dtype_is_floating((ct_dtype)target->dtype))
+      return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for target with class probabilities, got %s",
+                     ct__dtype_torch_name((ct_dtype)target->dtype)),
+             (ct_tensor *)NULL;
+    if (ignore_index >= 0)
+      return ct_fail(CT_ERR_INVALID, op, "ignore_index is not supported for floating point target"), (ct_tensor *)NULL;
+    CT_SCOPE {
+      ct_tensor *t = target, *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE), *prod, *l;
+      if (label_smoothing > 0)
+        t = ct_add_scalar(ct_mul_scalar(target, ct_float(1 - label_smoothing)), ct_float(label_smoothing / (double)C));
+      prod = ct_mul(lsm, t);
+      if (weight) prod = ct_mul(prod, ct__nn_class_view(weight, self->ndim, cdim));
+      if (reduction == CT__NN_NONE) l = ct_neg(ct_sum_dim(prod, 1, &cdim, false));
+      else if (reduction == CT__NN_SUM) l = ct_neg(ct_sum(prod));
+      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)(self->numel / C) : 0.0));
+      r = ct_keep(l);
+    }
+    return r;
+  }
+  CT_SCOPE {
+    ct_tensor *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE);
+    ct_tensor *nll = lsm ? ct_nll_loss(lsm, target, weight, reduction, ignore_index) : NULL;
+    if (nll && label_smoothing > 0) {
+      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype);
+      ct_tensor *p = weight ? ct_mul(lsm, ct__nn_class_view(weight, self->ndim, cdim)) : lsm;
+      ct_tensor *smooth = ct_mul(ct_neg(ct_sum_dim(p, 1, &cdim, false)), mask), *ret;
+      if (reduction == CT__NN_MEAN) ret = ct_div(ct_sum(smooth), ct__nn_nll_total_weight(lsm, target, weight, ignore_index));
+      else if (reduction == CT__NN_SUM) ret = ct_sum(smooth);
+      else ret = smooth;
+      nll = ct_add(ct_mul_scalar(nll, ct_float(1 - label_smoothing)), ct_mul_scalar(ret, ct_float(label_smoothing / (double)C)));
+    }
+    r = ct_keep(nll);
+  }
+  return r;
+}
+
+/* ================= normalisation (CompositeImplicitAutograd) =================
+ * Statistics in float32 at least (f16/bf16 inputs are upcast, then the
+ * result is cast back), rstd = 1/sqrt(var + eps) with the biased variance. */
+static ct_tensor *ct__nn_upcast(ct_tensor *x) {
+  return x && (x->dtype == CT_F16 || x->dtype == CT_BF16) ? ct_to_dtype(x, CT_F32) : x;
+}
+/* (x - mean) * rstd over dims (keepdim); *mean_out / *var_out get the statistics */
+static ct_tensor *ct__nn_normalize(ct_tensor *x, int n, const int64_t *dims, double eps, ct_tensor **mean_out, ct_tensor **var_out) {
+  ct_tensor *mu = ct_mean_dim(x, n, dims, true), *xc = ct_sub(x, mu), *var = ct_mean_dim(ct_mul(xc, xc), n, dims, true);
+  if (mean_out) *mean_out = mu;
+  if (var_out) *var_out = var;
+  return ct_mul(xc, ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+}
+static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_int_list shape, ct_tensor *weight, ct_tensor *bias) {
+  char b1[160], b2[160];
+  int64_t i, k = shape.n < 0 ? 0 : shape.n;
+  int ok = k <= input->ndim;
+  if (k < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
+  for (i = 0; ok && i < k; i++) ok = input->sizes[input->ndim - k + i] == shape.data[i];
+  if (!ok) {
+    char b3[160];
+    int kk = (int)(k > CT_MAX_DIMS ? CT_MAX_DIMS : k);
+    ct_shape_format(kk, shape.data, b1, sizeof b1);
+    return ct_fail(CT_ERR_SHAPE, op, "Given normalized_shape=%s, expected input with shape [*, %s, but got input of size%s", b1,
+                   b1 + 1, ct__nn_shape(input, b3, sizeof b3));
+  }
+  for (i = 0; i < 2; i++) {
+    ct_tensor *p = i ? bias : weight;
+    int same = p && p->ndim == k;
+    int64_t j;
+    for (j = 0; same && j < k; j++) same = p->sizes[j] == shape.data[j];
+    if (p && !same)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s",
+                     i ? "bias" : "weight", i ? "bias" : "weight", ct__nn_shape(p, b1, sizeof b1),
+                     ct_shape_format((int)k, shape.data, b2, sizeof b2));
+  }
+  return ct__nn_check_floating(op, "LayerNormKernelImpl", (ct_dtype)input->dtype);
+}
+static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enable) {
+  static const char *op = "layer_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  (void)cudnn_enable;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, bias) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  CT_SCOPE {
+    ct_tensor *y = ct__nn_normalize(ct__nn_upcast(input), k, dims, eps, NULL, NULL);
+    if (weight) y = ct_mul(y, ct__nn_upcast(weight));
+    if (bias) y = ct_add(y, ct__nn_upcast(bias));
+    r = ct_keep(ct_to_dtype(y, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+/* torch 2.x rms_norm: x * rsqrt(mean(x^2) + eps) in the op-math dtype, cast back, times weight;
+ * eps None (NaN) is the op-math dtype's machine epsilon. */
+static ct_tensor *ct__k_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  static const char *op = "rms_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, NULL) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  if (eps != eps) eps = input->dtype == CT_F64 ? DBL_EPSILON : FLT_EPSILON;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input);
+    ct_tensor *ms = ct_add_scalar(ct_mean_dim(ct_mul(x, x), k, dims, true), ct_float(eps));
+    ct_tensor *y = ct_to_dtype(ct_mul(x, ct__nn_fn(CT__NN_RSQRT, ms)), (ct_dtype)input->dtype);
+    if (weight) y = ct_mul(y, weight);
+    r = ct_keep(y);
+  }
+  return r;
+}
+/* weight/bias-like per-channel tensors of (N, C, *) inputs */
+static ct_status ct__nn_check_channels(const char *op, const char *what, ct_tensor *p, ct_tensor *input) {
+  char b1[160], b2[160];
+  if (p && (p->ndim != 1 || p->numel != input->sizes[1]))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s",
+                   what, what, ct__nn_shape(p, b1, sizeof b1), ct__nn_shape(input, b2, sizeof b2));
+  return CT_OK;
+}
+/* y * weight + bias per channel (dim 1), in y's (upcast) dtype, then cast to dtype */
+static ct_tensor *ct__nn_affine(ct_tensor *y, ct_tensor *weight, ct_tensor *bias, int ndim, ct_dtype dtype) {
+  if (weight) y = ct_mul(y, ct__nn_class_view(ct__nn_upcast(weight), ndim, 1));
+  if (bias) y = ct_add(y, ct__nn_class_view(ct__nn_upcast(bias), ndim, 1));
+  return y ? ct_to_dtype(y, dtype) : NULL;
+}
+static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enabled) {
+  static const char *op = "group_norm";
+  ct_tensor *r = NULL;
+  int64_t N, C, sh[3], two = 2;
+  char b1[160];
+  int i;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "GroupNormKernelImpl", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  N = input->sizes[0], C = input->sizes[1];
+  if (num_groups <= 0 || C % num_groups)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
+                   ct__nn_shape(input, b1, sizeof b1), (long long)num_groups),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK)
+    return NULL;
+  sh[0] = N, sh[1] = num_groups, sh[2] = C / num_groups;
+  for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
+    ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean,
+                                   ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  static const char *op = "batch_norm";
+  ct_tensor *r = NULL;
+  int64_t dims[CT_MAX_DIMS], C, count;
+  int i, n = 0;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "batch_norm", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_mean", running_mean, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_var", running_var, input) != CT_OK)
+    return NULL;
+  if (!training && (!running_mean || !running_var))
+    return ct_fail(CT_ERR_INVALID, op, "%s must be defined in evaluation mode", running_mean ? "running_var" : "running_mean"),
+           (ct_tensor *)NULL;
+  C = input->sizes[1];
+  count = C ? input->numel / C : 0;
+  for (i = 0; i < input->ndim; i++)
+    if (i != 1) dims[n++] = i;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input), *y = NULL;
+    if (training) {
+      ct_tensor *mean = NULL, *var = NULL;
+      y = ct__nn_normalize(x, n, dims, eps, &mean, &var);
+      if (y && (running_mean || running_var)) {
+        CT_NO_GRAD { /* running stats: momentum update, unbiased variance; not differentiable */
+          ct_status st = CT_OK;
+          if (running_mean)
+            st = ct_copy_(running_mean, ct_add(ct_mul_scalar(running_mean, ct_float(1 - momentum)),
+                                               ct_mul_scalar(ct_view(mean, 1, &C), ct_float(momentum))));
+          if (st == CT_OK && running_var)
+            st = ct_copy_(running_var, ct_add(ct_mul_scalar(running_var, ct_float(1 - momentum)),
+                                              ct_mul_scalar(ct_view(var, 1, &C), ct_float(momentum * (double)count / (double)(count - 1)))));
+          if (st != CT_OK) y = NULL;
+        }
+      }
+    } else {
+      ct_tensor *mean = ct__nn_class_view(ct_detach(running_mean), input->ndim, 1);
+      ct_tensor *var = ct__nn_class_view(ct_detach(running_var), input->ndim, 1);
+      y = ct_mul(ct_sub(x, mean), ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+    }
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+
+/* ================= out= variants: the functional result copied into out ================= */
+static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
+                 ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index, ct_tensor *out) {
+  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
+}
+static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
+}
+static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
+                                          ct_tensor *out) {
+  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
+}
+static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */

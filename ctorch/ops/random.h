@@ -23,21 +23,27 @@
  *   uniform_ / rand     float32, float16, bfloat16: element i, word i: u24;
  *                       float64: words 2i, 2i+1: u53. value = fma(to - from,
  *                       u, from) in double, rounded to the dtype; a value
- *                       that rounds up to `to` becomes `from` (PyTorch CUDA).
+ *                       that rounds up to `to` becomes `from`.
  *   normal_ / randn     elements 2p and 2p+1 use block p (words 4p..4p+3):
  *                       u1 = u53(w0, w1), u2 = u53(w2, w3),
  *                       r = sqrt(-2 log(1 - u1)), t = 2 pi u2,
  *                       element 2p = fma(std, r cos t, mean), 2p+1 with sin.
- *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from).
+ *                       normal(Tensor mean / std) draws that stream in
+ *                       float64 (mean 0, std 1) and applies fma(std_i, z_i,
+ *                       mean_i): normal(full(m), s) equals normal_(m, s).
+ *   rand_like, randn_like: as uniform_ / normal_ on a new contiguous tensor.
+ *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from)
+ *                       (to None: the dtype's top + 1; a range of 2^64 takes x itself).
  *   bernoulli, dropout  words 2i, 2i+1: u53 < p gives 1 (dropout keeps with p' = 1 - p).
  *   randperm(n)         Fisher-Yates: step i (0 <= i < n) swaps r[i] and
  *                       r[i + x mod (n - i)], x from words 2i, 2i+1.
  * So the same (seed, offset) gives the same numbers on every run, thread
  * count and platform: everything but normal is integer arithmetic and
- * correctly rounded IEEE operations; normal also uses log, cos and sin,
- * whose last bit in float64 depends on the C library (glibc's are within an
- * ulp and the same on every x86-64/AArch64 machine; float32 results are
- * rounded from those). A device's backend may compute the same streams.
+ * correctly rounded IEEE operations (fma included); normal also uses log,
+ * cos and sin, whose last bit in float64 may differ between C libraries
+ * (tests/test_ops_random.c allows 1e-15 there); float32 and lower results
+ * are rounded from the float64 values, so they practically always agree.
+ * A device's backend can compute the same streams.
  *
  * Thread safety: a generator's state is read and advanced under ctorch's
  * lock, so threads sharing a generator get disjoint counter ranges (in an
@@ -371,6 +377,63 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
   return ct__rn_sink_close(&k, CT_OK);
 }
 
+/* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
+ * stream of normal_ over the (broadcast) result, so normal(full(m), s) is
+ * bit for bit normal_(m, s) ---- */
+static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const int64_t *shape) {
+  ct_tensor *r = ct__empty(op, ndim, shape, CT_F64, t->device);
+  if (r && ct__copy_impl(r, t) != CT_OK) ct_release(r), r = NULL; /* broadcasts and converts */
+  return r;
+}
+static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
+  ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
+  int64_t shape[CT_MAX_DIMS], i;
+  int ndim = like->ndim;
+  const double *zp, *mp, *sp;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
+  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
+  memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
+  if (mean && std) {
+    if (!ct__same_device(op, mean, std)) return NULL;
+    if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
+  }
+  r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, r)) ct_release(r), r = NULL;
+    return r;
+  }
+  if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
+  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
+    if (!(sp[i] >= 0)) {
+      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+      goto fail;
+    }
+  z = ct__empty(op, ndim, shape, CT_F64, r->device);
+  if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
+  zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
+  for (i = 0; i < r->numel; i++)
+    ct__store_double((char *)ct_data_ptr(r) + (size_t)i * ct_dtype_size((ct_dtype)r->dtype), (ct_dtype)r->dtype,
+                     fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
+  ct_release(z), ct_release(m), ct_release(sd);
+  return r;
+fail:
+  ct_release(z), ct_release(m), ct_release(sd), ct_release(r);
+  return NULL;
+}
+static ct_tensor *ct__k_normal_tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, NULL, std, gen);
+}
+static ct_tensor *ct__k_normal_float_tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", NULL, mean, std, 0, gen);
+}
+static ct_tensor *ct__k_normal_tensor_tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, std, 0, gen);
+}
+
 /* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
 static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* representable integers [lo, hi] */
   switch (d) {
@@ -414,6 +477,13 @@ static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from,
     ct__rn_put_int(&k, i, (int64_t)((uint64_t)from + (range ? x % range : x)));
   }
   return ct__rn_sink_close(&k, CT_OK);
+}
+
+static ct_status ct__k_random_to_(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, to, gen);
+}
+static ct_status ct__k_random_(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, CT_INT_NONE, gen);
 }
 
 /* ---- bernoulli ---- */
@@ -476,6 +546,23 @@ fail:
   ct_release(p);
   ct_release(r);
   return NULL;
+}
+
+/* ---- rand_like / randn_like: a new contiguous tensor of self's shape ---- */
+static ct_tensor *ct__rn_like(const char *op, ct_tensor *self, ct_dtype dtype, ct_generator *gen, int normal) {
+  ct_tensor *r;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  r = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, self->device);
+  if (r && (normal ? ct__k_normal_(0, r, 0, 1, gen) : ct__k_uniform_(0, r, 0, 1, gen)) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("rand_like", self, dtype, gen, 0);
+}
+static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("randn_like", self, dtype, gen, 1);
 }
 
 /* ---- factories' out= forms ---- */

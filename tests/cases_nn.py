@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""tests/cases_nn.py - PyTorch fixture cases of gen/ops/nn.spec (softmax family,
+losses, normalisation): `/usr/bin/python3 tests/cases_nn.py` writes
+tests/fixtures/cases_nn.h (tests/opcases.py; run by tests/test_opcases.c).
+
+Loss weights get gradients in ctorch but not in PyTorch: they never require
+grad here (the C side's gradcheck still differentiates them). batch_norm's
+running stats are not differentiable: its eval cases skip gradcheck.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+import torch.nn.functional as F
+import opcases
+
+cs = opcases.Cases("nn")
+g = cs.gen
+D, S, H = torch.float64, torch.float32, torch.bfloat16
+
+
+def rn(*shape, dtype=D, grad=True, lo=None, hi=None):
+    if lo is not None:
+        t = (torch.rand(*shape, dtype=torch.float64, generator=g) * (hi - lo) + lo).to(dtype)
+    else:
+        t = torch.randn(*shape, dtype=torch.float64, generator=g).to(dtype)
+    return t.requires_grad_() if grad and dtype.is_floating_point else t
+
+
+def idx(*shape, n, ignore=None):
+    t = torch.randint(0, n, shape, generator=g)
+    if ignore is not None and t.numel() > 1:
+        t.view(-1)[0] = ignore
+    return t
+
+
+# ---- softmax / log_softmax ----
+for op in ("softmax.int", "log_softmax.int"):
+    cs.add(op, rn(3, 4), 1)
+    cs.add(op, rn(3, 4), 0)
+    cs.add(op, rn(2, 3, 4), -1)
+    cs.add(op, rn(2, 3, 4), 1)
+    cs.add(op, rn(4, 3).t(), 1)                        # non-contiguous
+    cs.add(op, rn(2, 6)[:, ::2], 0)                     # strided
+    cs.add(op, rn(3, 1).expand(3, 4), 1)                # broadcast (stride 0)
+    cs.add(op, rn(()), 0)                               # 0-dim
+    cs.add(op, rn(2, 0), 1)                             # zero-size dim
+    cs.add(op, rn(0, 3), 1)
+    cs.add(op, rn(3, 4) * 300, 1)                       # stable: large logits
+    cs.add(op, rn(3, 4, dtype=S), 1)
+    cs.add(op, rn(3, 4, dtype=S), 1, dtype=D)           # dtype casts first
+    cs.add(op, torch.randint(0, 5, (2, 3), generator=g), 1, dtype=S)
+    cs.add(op, rn(3, 4, dtype=H), 1)
+    cs.add(op, rn(3, 4, dtype=torch.float16), 1)       # f16: f32 reference (no CPU Half kernel in torch 1.13)
+    cs.add(op, torch.tensor([[-math.inf, -math.inf], [0.0, 1.0]], dtype=D), 1)   # an all -inf row gives nan
+    cs.error(op, torch.randint(0, 5, (2, 3), generator=g), 1, code="CT_ERR_DTYPE")
+    cs.error(op, rn(3, 4), 2, code="CT_ERR_INDEX")
+    cs.error(op, rn(3, 4), -3, code="CT_ERR_INDEX")
+
+# ---- nll_loss ----
+for red in (0, 1, 2):
+    cs.add("nll_loss", rn(5, 4), idx(5, n=4), None, red)
+    cs.add("nll_loss", rn(5, 4), idx(5, n=4), rn(4, grad=False, lo=0.2, hi=2), red)
+    cs.add("nll_loss", rn(5, 4), idx(5, n=4, ignore=1), rn(4, grad=False, lo=0.2, hi=2), red, ignore_index=1)
+    cs.add("nll_loss", rn(4), torch.tensor(2), None, red)                         # 1-D input, 0-dim target
+    cs.add("nll_loss", rn(2, 3, 4), idx(2, 4, n=3), rn(3, grad=False, lo=0.2, hi=2), red,
+           ref=lambda x, t, w, r: F.nll_loss(x, t, w, reduction=["none", "mean", "sum"][r]))   # N-D
+    cs.add("nll_loss", rn(2, 3, 2, 2), idx(2, 2, 2, n=3, ignore=-100), None, red,
+           ref=lambda x, t, w, r: F.nll_loss(x, t, w, reduction=["none", "mean", "sum"][r]))
+cs.add("nll_loss", rn(4, 5).t(), idx(5, n=4))                                     # non-contiguous
+cs.add("nll_loss", rn(5, 4, dtype=S), idx(5, n=4), rn(4, dtype=S, grad=False, lo=0.5, hi=1))
+cs.add("nll_loss", rn(5, 4, dtype=H), idx(5, n=4))
+cs.add("nll_loss", rn(5, 4, dtype=torch.float16), idx(5, n=4), rn(4, dtype=torch.float16, grad=False, lo=0.5, hi=1))
+cs.add("nll_loss", rn(3, 4), torch.full((3,), -100), gradcheck=False)               # all ignored: nan
+cs.add("nll_loss", rn(0, 4), idx(0, n=4), gradcheck=False)                          # empty mean: nan
+cs.add("nll_loss", rn(0, 4), idx(0, n=4), None, 0)
+cs.error("nll_loss", rn(3, 4), idx(3, n=4).int(), code="CT_ERR_DTYPE")
+cs.error("nll_loss", rn(3, 4), idx(3, n=4).double(), code="CT_ERR_DTYPE")
+cs.error("nll_loss", rn(3, 4), torch.tensor([0, 4, 1]), code="CT_ERR_INDEX")
+cs.error("nll_loss", rn(3, 4), torch.tensor([0, -1, 1]), code="CT_ERR_INDEX")
+cs.error("nll_loss", rn(3, 4), idx(2, n=4), code="CT_ERR_SHAPE")
+cs.error("nll_loss", rn(3, 4), idx(3, n=4), rn(3, grad=False), code="CT_ERR_SHAPE")
+cs.error("nll_loss", rn(()), torch.tensor(0), code="CT_ERR_RANK")
+cs.error("nll_loss", torch.ones(3, 4, dtype=torch.long), idx(3, n=4), code="CT_ERR_DTYPE")
+cs.add("nll_loss_nd", rn(2, 3, 4), idx(2, 4, n=3, ignore=-100), rn(3, grad=False, lo=0.2, hi=2), 1)
+cs.add("nll_loss_nd", rn(2, 3, 2, 2), idx(2, 2, 2, n=3), None, 0)
+cs.add("nll_loss_nd", rn(5, 4), idx(5, n=4), None, 2)
+cs.error("nll_loss_nd", rn(2, 3, 4), idx(2, 5, n=3), code="CT_ERR_SHAPE")
+go = rn(5, grad=True)
+cs.add("nll_loss_backward", go, rn(5, 4), idx(5, n=4), None, 0, -100, torch.tensor(5.0, dtype=D))
+cs.add("nll_loss_backward", rn((), grad=True), rn(5, 4), idx(5, n=4, ignore=2), rn(4, grad=False, lo=0.5, hi=1), 1, 2,
+       torch.tensor(2.5, dtype=D))
+
+# ---- cross_entropy_loss ----
+for red in (0, 1, 2):
+    cs.add("cross_entropy_loss", rn(5, 4), idx(5, n=4), None, red)
+    cs.add("cross_entropy_loss", rn(5, 4), idx(5, n=4, ignore=3), rn(4, grad=False, lo=0.2, hi=2), red, 3)
+    cs.add("cross_entropy_loss", rn(5, 4), idx(5, n=4, ignore=-100), rn(4, grad=False, lo=0.2, hi=2), red, -100, 0.2)
+    cs.add("cross_entropy_loss", rn(5, 4), idx(5, n=4), None, red, -100, 0.1)
+    cs.add("cross_entropy_loss", rn(5, 4), torch.softmax(rn(5, 4, grad=False), 1).requires_grad_(), None, red)   # probabilities
+    cs.add("cross_entropy_loss", rn(5, 4), torch.softmax(rn(5, 4, grad=False), 1), rn(4, grad=False, lo=0.2, hi=2), red, -100, 0.3)
+    cs.add("cross_entropy_loss", rn(2, 3, 4), idx(2, 4, n=3, ignore=-100), None, red, -100, 0.2)    # N-D
+    cs.add("cross_entropy_loss", rn(4), torch.tensor(1), None, red)                               # 1-D
+cs.add("cross_entropy_loss", rn(4, 5).t(), idx(5, n=4))
+cs.add("cross_entropy_loss", rn(5, 4, dtype=S), idx(5, n=4))
+cs.add("cross_entropy_loss", rn(0, 4), torch.rand(0, 4, dtype=D, generator=g), gradcheck=False)     # empty mean: nan
+cs.error("cross_entropy_loss", rn(5, 4), idx(5, n=4), None, 1, -100, 1.5, code="CT_ERR_INVALID")
+cs.error("cross_entropy_loss", rn(5, 4), torch.rand(5, 4, dtype=D, generator=g), None, 1, 1, code="CT_ERR_INVALID")
+cs.error("cross_entropy_loss", rn(5, 4), torch.ones(5, 4, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("cross_entropy_loss", rn(5, 4), idx(5, n=4).int(), code="CT_ERR_DTYPE")
+cs.error("cross_entropy_loss", rn(5, 4), idx(3, n=4), code="CT_ERR_SHAPE")
+cs.error("cross_entropy_loss", rn(5, 4), torch.tensor([0, 1, 2, 3, 4]), code="CT_ERR_INDEX")
+cs.error("cross_entropy_loss", torch.ones(5, 4, dtype=torch.long), idx(5, n=4), code="CT_ERR_DTYPE")
+
+# ---- pointwise losses ----
+for red in (0, 1, 2):
+    cs.add("mse_loss", rn(3, 4), rn(3, 4), red)
+    cs.add("l1_loss", rn(3, 4), rn(3, 4), red)
+    for beta in (1.0, 0.5, 0.0):
+        cs.add("smooth_l1_loss", rn(3, 4), rn(3, 4), red, beta)
+    cs.add("kl_div", rn(3, 4), rn(3, 4, lo=0.05, hi=1), red)
+    cs.add("kl_div", rn(3, 4), rn(3, 4), red, log_target=True)
+cs.add("mse_loss", rn(4, 3).t(), rn(3, 1), 0)                     # broadcast target, non-contiguous
+cs.add("mse_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S))
+cs.add("mse_loss", rn(3, 4, dtype=S, grad=False), rn(3, 4, grad=False))  # promotes to double (torch cannot differentiate it)
+cs.add("mse_loss", rn(()), rn(()))
+cs.add("mse_loss", rn(0, 3), rn(0, 3), gradcheck=False)            # empty mean: nan
+cs.add("l1_loss", rn(3, 4), rn(4), 2)
+cs.add("l1_loss", torch.randint(0, 5, (3,), generator=g), torch.randint(0, 5, (3,), generator=g), 2)
+cs.add("l1_loss", torch.tensor([1, 5, 200], dtype=torch.uint8), torch.tensor([3, 2, 250], dtype=torch.uint8), 0)  # wraps like torch
+cs.add("smooth_l1_loss", rn(2, 3), rn(3), 0, 2.0)
+cs.add("kl_div", rn(2, 3), torch.tensor([0.0, 0.5, 1.0], dtype=D), 0)    # xlogy(0, 0) = 0
+cs.error("mse_loss", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("mse_loss", rn(3), rn(4), code="CT_ERR_SHAPE")
+cs.error("l1_loss", rn(3), rn(2), code="CT_ERR_SHAPE")
+cs.error("smooth_l1_loss", rn(3), rn(3), 1, -1.0, code="CT_ERR_INVALID")
+cs.error("smooth_l1_loss", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("kl_div", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+
+# ---- binary cross entropy ----
+for red in (0, 1, 2):
+    cs.add("binary_cross_entropy", rn(3, 4, lo=0.02, hi=0.98), rn(3, 4, lo=0, hi=1), None, red)
+    cs.add("binary_cross_entropy", rn(3, 4, lo=0.02, hi=0.98), rn(3, 4, lo=0, hi=1), rn(4, grad=False, lo=0.5, hi=2), red)
+    cs.add("binary_cross_entropy_with_logits", rn(3, 4), rn(3, 4, lo=0, hi=1), None, None, red)
+    cs.add("binary_cross_entropy_with_logits", rn(3, 4), rn(3, 4, lo=0, hi=1), rn(3, 1, grad=False, lo=0.5, hi=2),
+           rn(4, grad=False, lo=0.5, hi=3), red)
+cs.add("binary_cross_entropy", torch.tensor([0.0, 1.0, 0.0, 1.0], dtype=D), torch.tensor([0.0, 1.0, 1.0, 0.0], dtype=D), None, 0)  # clamp -100
+cs.add("binary_cross_entropy", rn(4, 3, lo=0.1, hi=0.9).t(), rn(3, 4, lo=0, hi=1), None, 1)
+cs.add("binary_cross_entropy", rn(3, 4, dtype=S, lo=0.1, hi=0.9), rn(3, 4, dtype=S, lo=0, hi=1))
+cs.add("binary_cross_entropy_with_logits", rn(4) * 100, rn(4, lo=0, hi=1), None, None, 0)               # stable
+cs.add("binary_cross_entropy_with_logits", rn(4, 3).t(), rn(3, 4, lo=0, hi=1), None, rn(4, grad=False, lo=1, hi=2), 1)
+cs.add("binary_cross_entropy_with_logits", rn(3, 4, dtype=S), rn(3, 4, dtype=S, lo=0, hi=1))
+cs.add("binary_cross_entropy_with_logits", rn(3, 4, dtype=H), rn(3, 4, dtype=H, lo=0, hi=1))
+cs.add("binary_cross_entropy_with_logits", rn(0, 4), rn(0, 4, lo=0, hi=1), gradcheck=False)
+cs.error("binary_cross_entropy", torch.tensor([1.5], dtype=D), torch.tensor([1.0], dtype=D), code="CT_ERR_INVALID")
+cs.error("binary_cross_entropy", rn(3, lo=0, hi=1), rn(2, lo=0, hi=1), code="CT_ERR_SHAPE")
+cs.error("binary_cross_entropy", rn(3, lo=0, hi=1), rn(3, lo=0, hi=1, dtype=S), code="CT_ERR_DTYPE")
+cs.error("binary_cross_entropy", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("binary_cross_entropy_with_logits", rn(3), rn(2, 1), code="CT_ERR_SHAPE")
+
+# ---- normalisation ----
+cs.add("layer_norm", rn(3, 4), [4], rn(4), rn(4))
+cs.add("layer_norm", rn(2, 3, 4), [3, 4], rn(3, 4), rn(3, 4), 1e-3)
+cs.add("layer_norm", rn(2, 3, 4), [4])
+cs.add("layer_norm", rn(4, 3).t(), [4], rn(4), None)
+cs.add("layer_norm", rn(0, 4), [4], rn(4), rn(4))
+cs.add("layer_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), rn(4, dtype=S))
+cs.add("layer_norm", rn(3, 4, dtype=H), [4], rn(4, dtype=H), rn(4, dtype=H))
+cs.add("layer_norm", rn(3, 4, dtype=torch.float16), [4], rn(4, dtype=torch.float16), rn(4, dtype=torch.float16))
+cs.error("layer_norm", rn(3, 4), [3], code="CT_ERR_SHAPE")
+cs.error("layer_norm", rn(3, 4), [4], rn(3), code="CT_ERR_SHAPE")
+cs.error("layer_norm", rn(3, 4), [], code="CT_ERR_SHAPE")
+cs.error("layer_norm", torch.ones(3, 4, dtype=torch.long), [4], code="CT_ERR_DTYPE")
+
+cs.add("group_norm", rn(2, 4, 3), 2, rn(4), rn(4))
+cs.add("group_norm", rn(2, 6, 2, 2), 3, rn(6), None, 1e-3)
+cs.add("group_norm", rn(3, 4), 4)
+cs.add("group_norm", rn(3, 4, 2).transpose(0, 2), 1, rn(4), rn(4))
+cs.add("group_norm", rn(2, 4, 3, dtype=S), 2, rn(4, dtype=S), rn(4, dtype=S))
+cs.add("group_norm", rn(2, 4, 3, dtype=H), 2, rn(4, dtype=H), rn(4, dtype=H))
+cs.add("group_norm", rn(0, 4, 3), 2, rn(4), rn(4))
+cs.error("group_norm", rn(2, 3, 4), 2, code="CT_ERR_SHAPE")
+cs.error("group_norm", rn(2, 4, 4), 2, rn(3), code="CT_ERR_SHAPE")
+cs.error("group_norm", rn(4), 2, code="CT_ERR_RANK")
+
+# training: running stats updated in place (momentum, unbiased variance)
+cs.add("batch_norm", rn(5, 3), rn(3), rn(3), torch.zeros(3, dtype=D), torch.ones(3, dtype=D), True, 0.1, 1e-5, False)
+cs.add("batch_norm", rn(2, 3, 4), None, None, torch.rand(3, dtype=D, generator=g), torch.rand(3, dtype=D, generator=g) + 0.5,
+       True, 0.3, 1e-5, False)
+cs.add("batch_norm", rn(2, 3, 2, 2), rn(3), rn(3), None, None, True, 0.1, 1e-3, False)
+cs.add("batch_norm", rn(3, 5).t(), rn(3), None, None, None, True, 0.1, 1e-5, False)
+cs.add("batch_norm", rn(4, 3, dtype=S), rn(3, dtype=S), rn(3, dtype=S), torch.zeros(3), torch.ones(3), True, 0.1, 1e-5, False)
+# eval: the running stats normalise (they are constants: no gradcheck)
+cs.add("batch_norm", rn(4, 3), rn(3), rn(3), torch.rand(3, dtype=D, generator=g), torch.rand(3, dtype=D, generator=g) + 0.5,
+       False, 0.1, 1e-5, False, gradcheck=False)
+cs.add("batch_norm", rn(2, 3, 4), None, rn(3), torch.rand(3, dtype=D, generator=g), torch.rand(3, dtype=D, generator=g) + 0.5,
+       False, 0.1, 1e-5, False, gradcheck=False)
+cs.error("batch_norm", rn(4, 3), None, None, None, None, False, 0.1, 1e-5, False, code="CT_ERR_INVALID")
+cs.error("batch_norm", rn(4, 3), rn(2), None, None, None, True, 0.1, 1e-5, False, code="CT_ERR_SHAPE")
+cs.error("batch_norm", torch.ones(4, 3, dtype=torch.long), None, None, None, None, True, 0.1, 1e-5, False, code="CT_ERR_DTYPE")
+
+
+# rms_norm: torch 2.x semantics, written out (PyTorch 1.13 has no rms_norm)
+def rms_norm_ref(x, shape, weight=None, eps=None):
+    if len(shape) == 0 or list(x.shape[x.dim() - len(shape):]) != list(shape):
+        raise RuntimeError("Given normalized_shape=%s, expected input with shape [*, ...], but got input of size%s" % (shape, list(x.shape)))
+    dims = tuple(range(x.dim() - len(shape), x.dim()))
+    opmath = torch.float64 if x.dtype == torch.float64 else torch.float32
+    if eps is None:
+        eps = torch.finfo(opmath).eps
+    xu = x.to(opmath)
+    y = (xu * torch.rsqrt(xu.pow(2).mean(dims, keepdim=True) + eps)).to(x.dtype)
+    return y * weight if weight is not None else y
+
+
+cs.add("rms_norm", rn(3, 4), [4], rn(4), ref=rms_norm_ref)
+cs.add("rms_norm", rn(2, 3, 4), [3, 4], None, 1e-3, ref=rms_norm_ref)
+cs.add("rms_norm", rn(4, 3).t(), [4], rn(4), ref=rms_norm_ref)
+cs.add("rms_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), ref=rms_norm_ref)
+cs.add("rms_norm", rn(3, 4, dtype=H), [4], None, ref=rms_norm_ref)
+cs.error("rms_norm", rn(3, 4), [3], code="CT_ERR_SHAPE", torch_raises=False)  # no aten rms_norm in 1.13
+
+cs.write()

@@ -1,0 +1,194 @@
+"""tests/cases_unary.py - PyTorch cases of gen/ops/unary.spec (tests/opcases.py).
+
+Run with Debian's torch:  /usr/bin/python3 tests/cases_unary.py
+Writes tests/fixtures/cases_unary.h, run by tests/test_opcases.c.
+"""
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import opcases  # noqa: E402
+
+cs = opcases.Cases("unary")
+f64, f32, f16, bf16 = torch.float64, torch.float32, torch.float16, torch.bfloat16
+i64, i32, u8, b8 = torch.int64, torch.int32, torch.uint8, torch.bool
+nan, inf = float("nan"), float("inf")
+
+
+def g(t):
+    return t.detach().clone().requires_grad_()
+
+
+def away_from_zero(t, eps=0.1):
+    """values with |x| >= eps: no kinks (relu, abs) and no 0 (sign, reciprocal) in gradient cases"""
+    return torch.where(t.abs() < eps, torch.where(t < 0, t - eps, t + eps), t)
+
+
+def domain(op):
+    """inputs (3, 4) float64 inside the op's domain"""
+    if op in ("log", "log2", "sqrt", "rsqrt"):
+        return cs.rand(3, 4, lo=0.3, hi=3.0)
+    if op == "log1p":
+        return cs.rand(3, 4, lo=-0.7, hi=3.0)
+    if op == "reciprocal":
+        return away_from_zero(cs.randn(3, 4), 0.3)
+    if op == "tan":
+        return cs.rand(3, 4, lo=-1.2, hi=1.2)
+    return away_from_zero(cs.randn(3, 4) * 1.5)
+
+
+# ---- float functions: integers and bool give float32 ----
+FLOAT_OPS = ["exp", "exp2", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt", "reciprocal",
+             "sin", "cos", "tan", "tanh", "erf", "sigmoid"]
+for op in FLOAT_OPS:
+    x = domain(op)
+    cs.add(op, g(x))                                   # float64 with gradient (opcheck)
+    cs.add(op, g(x.to(f32)).t())                       # non-contiguous float32
+    cs.add(op, g(x[:, ::2].to(f32)))                   # strided slice
+    cs.add(op, x[:1].to(f32).expand(3, 4))             # broadcast (stride 0) input
+    cs.add(op, g(x[0, 0]))                             # 0-dim
+    cs.add(op, torch.empty(0, 3, dtype=f64))           # zero-size
+    cs.add(op, x.to(f16))
+    cs.add(op, x.to(bf16))
+    lo = 1 if op in ("log", "log2", "sqrt", "rsqrt", "reciprocal") else -3
+    cs.add(op, cs.randint(lo, 4, 2, 3))                # int64 -> float32
+    cs.add(op, cs.randint(1, 4, 5, dtype=u8))
+    cs.add(op, torch.tensor([True, False, True]))      # bool -> float32
+    cs.add(op + "_", x.clone().to(f32), opcheck=False)  # in-place (opcheck covers the variants of op)
+    # out= casts within floating types: computed in float32, so float32's tolerance
+    cs.add(op + ".out", x.to(f32), out=torch.empty(3, 4, dtype=f64), atol=1e-5, rtol=1e-5, opcheck=False)
+    cs.add(op + ".out", cs.randint(1, 4, 2, 3), out=torch.empty(0, dtype=f32), opcheck=False)  # resized
+    cs.error(op + "_", cs.randint(1, 4, 3), code="CT_ERR_DTYPE")      # Float can't be cast to Long
+    cs.error(op + ".out", x, out=torch.empty(3, 4, dtype=i64), code="CT_ERR_DTYPE")
+special = torch.tensor([-inf, -30.0, -1.0, -0.0, 0.0, 0.5, 30.0, 100.0, inf, nan], dtype=f64)
+for op in FLOAT_OPS:
+    cs.add(op, special, name=op + "_special")
+    cs.add(op, special.to(f32), name=op + "_special_f32")
+
+# ---- sign and magnitude: integer dtypes kept ----
+for op in ("neg", "abs", "sign", "square"):
+    x = away_from_zero(cs.randn(3, 4) * 2)
+    cs.add(op, g(x))
+    cs.add(op, g(x.to(f32)).t())
+    cs.add(op, x[:1].expand(2, 4))
+    cs.add(op, g(x[1, 1]))
+    cs.add(op, torch.empty(2, 0, dtype=f32))
+    cs.add(op, x.to(f16))
+    cs.add(op, x.to(bf16))
+    cs.add(op, cs.randint(-100, 100, 2, 5))
+    cs.add(op, torch.tensor([-2147483648, -7, 0, 9, 2147483647], dtype=i32))
+    cs.add(op, torch.tensor([0, 1, 5, 200, 255], dtype=u8))
+    cs.add(op, special, name=op + "_special")
+    cs.add(op + "_", x.clone(), opcheck=False)
+    cs.add(op + "_", cs.randint(-9, 9, 4))
+    cs.add(op + ".out", x, out=torch.empty(3, 4, dtype=f64), opcheck=False)
+    cs.error(op + ".out", x, out=torch.empty(3, 4, dtype=f32), code="CT_ERR_DTYPE")  # Found dtype Float but expected Double
+cs.add("sign", torch.tensor([True, False]))
+cs.add("square", torch.tensor([True, False]))       # int64
+cs.error("square_", torch.tensor([True, False]), code="CT_ERR_DTYPE")
+cs.error("neg", torch.tensor([True, False]), code="CT_ERR_DTYPE")
+cs.error("abs", torch.tensor([True, False]), code="CT_ERR_DTYPE")
+
+# ---- activations ----
+x = away_from_zero(cs.randn(3, 4) * 2)
+wide = away_from_zero(cs.randn(4, 5) * 4)           # crosses hardtanh/relu6/softplus bounds
+for dt in (f64, f32):
+    cs.add("relu", g(x.to(dt)))
+    cs.add("relu", g(x.to(dt)).t())
+    cs.add("hardtanh", g(wide.to(dt)))
+    cs.add("hardtanh", g(wide.to(dt)), -0.5, 2.5)
+    cs.add("relu6", g(wide.to(dt) * 2))
+    cs.add("leaky_relu", g(x.to(dt)))
+    cs.add("leaky_relu", g(x.to(dt)).t(), 0.2)
+    cs.add("elu", g(x.to(dt)))
+    cs.add("elu", g(x.to(dt)), 1.5, 2.0, 0.5)
+    cs.add("gelu", g(x.to(dt)))
+    cs.add("gelu", g(x.to(dt)).t(), approximate="tanh")
+    cs.add("silu", g(x.to(dt)))
+    cs.add("mish", g(x.to(dt)))
+    cs.add("softplus", g(wide.to(dt)))
+    cs.add("softplus", g(wide.to(dt)), 2.0, 3.0)
+    cs.add("softplus", g(wide.to(dt)), 0.5, 1)
+for op, args, kw in [("relu", (), {}), ("hardtanh", (-1.0, 2.0), {}), ("relu6", (), {}), ("leaky_relu", (0.1,), {}),
+                     ("elu", (1.0, 1.0, 1.0), {}), ("gelu", (), {}), ("gelu", (), {"approximate": "tanh"}),
+                     ("silu", (), {}), ("mish", (), {}), ("softplus", (1.0, 20.0), {})]:
+    cs.add(op, g(x[0, 0]), *args, **kw)                       # 0-dim
+    cs.add(op, torch.empty(0, dtype=f64), *args, **kw)       # zero-size
+    cs.add(op, x[:1].expand(3, 4), *args, **kw)              # broadcast input
+    cs.add(op, special, *args, name=op + "_special", **kw)
+    cs.add(op, x.to(bf16), *args, **kw)
+    cs.add(op, x.to(f16), *args, **kw)
+    if op != "relu6":
+        cs.add(op + ".out", x, *args, out=torch.empty(0, dtype=f64), opcheck=False, **kw)
+        if op not in ("softplus",):
+            cs.add(op + "_", x.clone(), *args, opcheck=False, **kw)
+for op, args, kw in [("leaky_relu", (), {}), ("elu", (), {}), ("gelu", (), {}), ("silu", (), {}),
+                     ("softplus", (), {}), ("mish", (), {})]:
+    cs.error(op, cs.randint(-3, 3, 4), *args, code="CT_ERR_DTYPE", **kw)            # floating only
+    cs.error(op + ".out", x, *args, out=torch.empty(3, 4, dtype=f32), code="CT_ERR_DTYPE", **kw)
+cs.error("gelu", x, approximate="exact", code="CT_ERR_INVALID")
+# integers: relu, hardtanh, relu6 keep the dtype
+for dt in (i64, i32, u8):
+    xi = cs.randint(0 if dt == u8 else -9, 10, 3, 4, dtype=dt)
+    cs.add("relu", xi)
+    cs.add("relu6", xi)
+    cs.add("hardtanh", xi, 0, 5)
+cs.add("hardtanh", cs.randint(-9, 10, 3, 4), -1.5, 2.5)     # bounds truncated to integers
+cs.add("relu_", cs.randint(-9, 10, 6), opcheck=False)
+cs.error("relu", torch.tensor([True, False]), code="CT_ERR_DTYPE")
+cs.error("hardtanh", torch.tensor([True, False]), code="CT_ERR_DTYPE")
+cs.error("hardtanh", torch.tensor([1, 2], dtype=u8), -1, 1, code="CT_ERR_INVALID")
+cs.add("_gelu_int", g(x), 1, ref=lambda t, a: F.gelu(t, approximate=["none", "tanh"][a]))
+cs.add("_gelu_int", g(x).t(), 0, ref=lambda t, a: F.gelu(t, approximate=["none", "tanh"][a]))
+
+# ---- rounding: integer tensors return their values ----
+halves = torch.tensor([[-2.5, -1.5, -0.5, 0.5], [1.5, 2.5, 3.49, -3.51], [0.2, -0.7, 7.0, 1e10]], dtype=f64)
+smooth = cs.randn(3, 4) * 3   # gradients away from the steps
+for op in ("floor", "ceil", "round", "trunc"):
+    cs.add(op, g(smooth))
+    cs.add(op, halves)
+    cs.add(op, g(halves.to(f32)).t())
+    cs.add(op, halves.to(bf16))
+    cs.add(op, halves.to(f16)[:, :3])
+    cs.add(op, g(halves[0, 0]))
+    cs.add(op, torch.empty(0, 2, dtype=f64))
+    cs.add(op, special, name=op + "_special")
+    for dt in (i64, i32, u8):
+        cs.add(op, cs.randint(0 if dt == u8 else -50, 50, 2, 3, dtype=dt))
+    cs.add(op + "_", halves.clone(), opcheck=False)
+    cs.add(op + ".out", halves, out=torch.empty(0, dtype=f64), opcheck=False)
+    cs.error(op, torch.tensor([True, False]), code="CT_ERR_DTYPE")
+    cs.error(op + ".out", halves, out=torch.empty(3, 4, dtype=f32), code="CT_ERR_DTYPE")
+dec = torch.tensor([1.25, 0.125, -2.675, 15.0, 25.0, 1234.5678, -0.05, 2.5], dtype=f64)
+cs.add("round.decimals", g(smooth), decimals=1)
+for d in (0, 1, 2, -1, -2):
+    cs.add("round.decimals", dec, decimals=d)
+    cs.add("round.decimals", dec.to(f32), decimals=d)
+for d in (1, -1):
+    cs.add("round.decimals", dec.to(bf16), decimals=d)   # bfloat16 arithmetic, as torch
+    cs.add("round.decimals", dec.to(f16), decimals=d)    # float32 arithmetic (torch has no half kernel)
+cs.add("round_.decimals", dec.clone(), decimals=2, opcheck=False)
+cs.add("round.decimals_out", dec, decimals=1, out=torch.empty(0, dtype=f64), opcheck=False)
+cs.error("round.decimals", cs.randint(0, 9, 3), decimals=1, code="CT_ERR_DTYPE")
+
+# ---- nan_to_num ----
+nonfinite = torch.tensor([[nan, inf, -inf, 1.5], [-2.0, nan, 0.25, inf]], dtype=f64)
+for dt in (f64, f32, f16, bf16):
+    cs.add("nan_to_num", nonfinite.to(dt))
+    cs.add("nan_to_num", nonfinite.to(dt), 1.0, 2.0, -3.0)
+    cs.add("nan_to_num", nonfinite.to(dt).t(), posinf=100.0)
+cs.add("nan_to_num", g(nonfinite))
+cs.add("nan_to_num", g(nonfinite), 0.5, None, -7.0)
+cs.add("nan_to_num", nonfinite.to(f32), 1e300, 1e300, 1e300)   # overflows to inf in float32
+cs.add("nan_to_num", cs.randint(-5, 5, 2, 3), 1.0, 2.0, 3.0)
+cs.add("nan_to_num", torch.tensor([True, False]))
+cs.add("nan_to_num", torch.empty(0, dtype=f32))
+cs.add("nan_to_num_", nonfinite.clone(), 9.0, opcheck=False)
+cs.add("nan_to_num.out", nonfinite, out=torch.empty(0, dtype=f64), opcheck=False)
+cs.error("nan_to_num.out", nonfinite, out=torch.empty(2, 4, dtype=f32), code="CT_ERR_DTYPE")
+
+cs.write()
