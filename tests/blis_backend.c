@@ -105,6 +105,13 @@ static void test_mm(void) {
       }
     }
   }
+  CT_SCOPE { /* through BLIS, the bits do not depend on how the operands are stored */
+    ct_tensor *a = randt(7, 33, CT_F32), *b = randt(33, 300, CT_F32);
+    ct_tensor *at = ct_t(ct_contiguous(ct_t(a))), *bt = ct_t(ct_contiguous(ct_t(b)));
+    ct_tensor *r = ct_mm(a, b), *r2 = ct_mm(at, bt), *r3 = ct_mm(a, bt), *r4 = ct_mm(at, b);
+    CHECK(r && r2 && r3 && r4 && memcmp(ct_data_ptr(r), ct_data_ptr(r2), 7 * 300 * 4) == 0 &&
+          memcmp(ct_data_ptr(r), ct_data_ptr(r3), 7 * 300 * 4) == 0 && memcmp(ct_data_ptr(r), ct_data_ptr(r4), 7 * 300 * 4) == 0);
+  }
   CT_SCOPE { /* fallbacks to the reference kernel */
     int64_t s22[2] = {2, 2};
     int64_t vi[4] = {1, 2, 3, 4};

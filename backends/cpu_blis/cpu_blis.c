@@ -255,8 +255,23 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
     else ctb__small_gemm_f64(g);
     return;
   }
+  if (g->rsa == 1 && g->rsb == 1 && g->rsc != 1) {
+    /* Both operands stored by columns: BLIS would run the transposed problem
+     * and round differently from the row-stored case; run C^T = B^T A^T. */
+    ctb__gemm_args t = *g;
+    t.m = g->n, t.n = g->m;
+    t.a = g->b, t.rsa = g->csb, t.csa = g->rsb;
+    t.b = g->a, t.rsb = g->csa, t.csb = g->rsa;
+    t.rsc = g->csc, t.csc = g->rsc;
+    *g = t;
+  }
   bli_rntm_init(&rntm);
   bli_rntm_set_num_threads(work >= ctb__thread_flops ? (dim_t)ct_get_num_threads() : 1, &rntm);
+  /* Packed operands: the micro-kernel, and so the rounding, no longer depends on
+   * whether A and B are stored by rows or by columns (a transposed operand gives
+   * the same bits as its contiguous copy). */
+  bli_rntm_set_pack_a(TRUE, &rntm);
+  bli_rntm_set_pack_b(TRUE, &rntm);
   if (dt == CT_F32) {
     float alpha = (float)g->alpha, beta = (float)g->beta;
     bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (float *)g->a, g->rsa, g->csa,
