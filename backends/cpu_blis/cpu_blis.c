@@ -240,6 +240,7 @@ static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *c
 
 static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   rntm_t rntm;
+  int pack;
   int64_t work = g->m * g->n * g->k;
   if (g->m == 0 || g->n == 0) return;
   if (g->k == 0) { /* C = beta * C */
@@ -255,6 +256,7 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
     else ctb__small_gemm_f64(g);
     return;
   }
+  pack = g->csa != 1 || g->csb != 1; /* any operand not stored by rows */
   if (g->rsa == 1 && g->rsb == 1 && g->rsc != 1) {
     /* Both operands stored by columns: BLIS would run the transposed problem
      * and round differently from the row-stored case; run C^T = B^T A^T. */
@@ -267,11 +269,14 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   }
   bli_rntm_init(&rntm);
   bli_rntm_set_num_threads(work >= ctb__thread_flops ? (dim_t)ct_get_num_threads() : 1, &rntm);
-  /* Packed operands: the micro-kernel, and so the rounding, no longer depends on
-   * whether A and B are stored by rows or by columns (a transposed operand gives
-   * the same bits as its contiguous copy). */
-  bli_rntm_set_pack_a(TRUE, &rntm);
-  bli_rntm_set_pack_b(TRUE, &rntm);
+  /* Operands not stored by rows are packed: the micro-kernel, and so the
+   * rounding, is then usually the one of the row-stored case (a transposed
+   * operand gives the same bits as its contiguous copy for most shapes);
+   * row-stored ones skip it. */
+  if (pack) {
+    bli_rntm_set_pack_a(TRUE, &rntm);
+    bli_rntm_set_pack_b(TRUE, &rntm);
+  }
   if (dt == CT_F32) {
     float alpha = (float)g->alpha, beta = (float)g->beta;
     bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (float *)g->a, g->rsa, g->csa,
