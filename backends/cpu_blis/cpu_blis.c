@@ -140,16 +140,40 @@ typedef struct {
     }                                                                                                                \
     for (v = 0; v < NV; v++) *(VU *)(acc[0] + v * VL) = (c0[v] + c1[v]) + (c2[v] + c3[v]);                           \
   }
+#define CTB__WIDE(T) ((int64_t)(256 / sizeof(T))) /* columns of the one-row kernel: 8 vectors */
+/* One row, 8 vectors of columns at a time (the batch-1 case): 8 accumulators
+ * (enough to hide the FMA latency), one broadcast of A per k step; writes
+ * C = alpha acc + beta C directly. */
+#define CTB__GEMM_WIDE(NAME, T, V, VU)                                                                               \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t csa, const T *B, int64_t rsb, int64_t k, T *C, T alpha,     \
+                                    T beta) {                                                                        \
+    enum { VL = 32 / (int)sizeof(T), NV = 8 };                                                                       \
+    V c[NV], zero = {0};                                                                                             \
+    int64_t p;                                                                                                       \
+    int v;                                                                                                           \
+    for (v = 0; v < NV; v++) c[v] = zero;                                                                            \
+    for (p = 0; p < k; p++) {                                                                                        \
+      V a = zero + A[p * csa];                                                                                       \
+      for (v = 0; v < NV; v++) c[v] += a * *(const VU *)(B + p * rsb + v * VL);                                      \
+    }                                                                                                                \
+    for (v = 0; v < NV; v++) {                                                                                       \
+      V r = c[v] * (zero + alpha);                                                                                   \
+      if (beta != 0) r += (zero + beta) * *(const VU *)(C + v * VL);                                                 \
+      *(VU *)(C + v * VL) = r;                                                                                       \
+    }                                                                                                                \
+  }
 typedef float ctb__v8f __attribute__((vector_size(32)));
 typedef double ctb__v4d __attribute__((vector_size(32)));
 typedef float ctb__v8fu __attribute__((vector_size(32), aligned(4), may_alias));
 typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias));
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 2)
+CTB__GEMM_WIDE(ctb__small_gemm_f32_wide, float, ctb__v8f, ctb__v8fu)
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 4)
+CTB__GEMM_WIDE(ctb__small_gemm_f64_wide, double, ctb__v4d, ctb__v4du)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
 
@@ -182,7 +206,10 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
     int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
     if (g->csb == 1 && g->csc == 1) {                                                                               \
       int64_t i0, j0, r, mi, nj;                                                                                    \
-      for (j0 = 0; j0 < n; j0 += CTB__NR) {                                                                          \
+      j0 = 0;                                                                                                        \
+      if (m == 1) /* one row: 8 vectors of columns at a time, straight into C */                                               \
+        for (; j0 + CTB__WIDE(T) <= n; j0 += CTB__WIDE(T)) NAME##_wide(A, g->csa, B + j0, g->rsb, k, C + j0, alpha, beta);               \
+      for (; j0 < n; j0 += CTB__NR) {                                                                          \
         nj = n - j0 < CTB__NR ? n - j0 : CTB__NR;                                                                     \
         for (i0 = 0; i0 < m; i0 += CTB__MR) {                                                                        \
           T acc[CTB__MR][CTB__NR];                                                                                    \
