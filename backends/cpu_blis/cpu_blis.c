@@ -204,7 +204,15 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
     const T *A = (const T *)g->a, *B = (const T *)g->b;                                                             \
     T *C = (T *)g->c, alpha = (T)g->alpha, beta = (T)g->beta;                                                      \
     int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
-    if (g->csb == 1 && g->csc == 1) {                                                                               \
+    if (g->csb == 1 && g->csc == 1 && k == 1) { /* outer product (a batch-1 weight gradient) */                      \
+      for (i = 0; i < m; i++) {                                                                                      \
+        T *restrict c = C + i * g->rsc;                                                                              \
+        const T *restrict b = B;                                                                                     \
+        T a = alpha * A[i * g->rsa];                                                                                 \
+        if (beta == 0) for (j = 0; j < n; j++) c[j] = a * b[j];                                                      \
+        else for (j = 0; j < n; j++) c[j] = a * b[j] + beta * c[j];                                                  \
+      }                                                                                                              \
+    } else if (g->csb == 1 && g->csc == 1) {                                                                         \
       int64_t i0, j0, r, mi, nj;                                                                                    \
       j0 = 0;                                                                                                        \
       if (m == 1) /* one row: 8 vectors of columns at a time, straight into C */                                               \
