@@ -213,6 +213,18 @@ static void test_pointwise(void) {
       CHECK(ct_fill_(x, ct_float(-2)) == CT_OK && ct_get(x, 999999) == -2 && ct_relu_(x) == CT_OK && ct_get(x, 7) == 0);
       CHECK(x->storage->version >= v0 + 5);
     }
+    { /* sum over dim 0 (bias gradients), keepdim or not */
+      ct_tensor *m = randt(37, 21, CT_F64), *c0 = ct_sum_dim(m, 1, (const int64_t[]){0}, false),
+                *c1 = ct_sum_dim(m, 1, (const int64_t[]){-2}, true);
+      int64_t i, j;
+      int ok = c0 && c1 && c0->ndim == 1 && c1->ndim == 2 && c1->sizes[0] == 1;
+      for (j = 0; ok && j < 21; j++) {
+        double ref = 0;
+        for (i = 0; i < 37; i++) ref += ct_get(m, i * 21 + j);
+        ok &= fabs(ct_get(c0, j) - ref) < 1e-12 && ct_get(c1, j) == ct_get(c0, j);
+      }
+      CHECK(ok);
+    }
     /* broadcast and mixed dtypes still go to the reference kernels */
     CHECK(ct_get(ct_add(ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(3), CT_F64)), 5) == 2.0);
   }

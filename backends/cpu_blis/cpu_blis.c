@@ -55,7 +55,7 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
-  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_COUNT
+  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -349,6 +349,7 @@ static ct_status k_mul_(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_status k_fill_(ct_keyset, ct_tensor *, ct_scalar);
 static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
+static ct_tensor *k_sum_dim(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype);
 
 #define CTB__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
 static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
@@ -377,6 +378,7 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CTB__BK("fill_.Scalar", "Tw,S->Tw", k_fill_),
     CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
     CTB__BK("sum", "T,D->T", k_sum),
+    CTB__BK("sum.dim_IntList", "T,I,b,D->T", k_sum_dim),
 };
 static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
@@ -955,4 +957,30 @@ static ct_tensor *ctb__sum_common(ct_tensor *a, int mean, const char *name) {
 static ct_tensor *k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   if (!ctb__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CTB__PREV(K_SUM, ctb__fn_td)(ks, a, dtype);
   return ctb__sum_common(a, 0, "sum");
+}
+
+/* sum over dim 0 of a contiguous matrix (bias gradients: sum_to over the
+ * batch): rows added in order into the first, vectorised over columns. */
+#define CTB__COLSUM(NAME, T)                                                                 \
+  CTB__BLIS_CLONES static void NAME(const T *restrict x, int64_t rows, int64_t n, T *restrict r) { \
+    int64_t i, j;                                                                            \
+    for (j = 0; j < n; j++) r[j] = x[j];                                                     \
+    for (i = 1; i < rows; i++)                                                               \
+      for (j = 0; j < n; j++) r[j] += x[i * n + j];                                          \
+  }
+CTB__COLSUM(ctb__colsum_f32, float)
+CTB__COLSUM(ctb__colsum_f64, double)
+static ct_tensor *k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  int64_t shape[2];
+  ct_tensor *r;
+  if (!ctb__pw_ok(a, NULL) || a->ndim != 2 || dims.n != 1 || !dims.data || (dims.data[0] != 0 && dims.data[0] != -2) ||
+      a->sizes[0] < 1 || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype))
+    return CTB__PREV(K_SUM_DIM, ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype))(ks, a, dims, keepdim, dtype);
+  shape[0] = 1;
+  shape[1] = a->sizes[1];
+  r = ct_backend_empty("sum", keepdim ? 2 : 1, keepdim ? shape : shape + 1, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  if (a->dtype == CT_F32) ctb__colsum_f32((const float *)ctb__base(a), a->sizes[0], a->sizes[1], (float *)ct_data_ptr(r));
+  else ctb__colsum_f64((const double *)ctb__base(a), a->sizes[0], a->sizes[1], (double *)ct_data_ptr(r));
+  return r;
 }
