@@ -261,8 +261,33 @@ static const char *ct__copy_message(char *buf, size_t cap) {
   return buf;
 }
 
-/* Boxed call on a copy of args; the single result (tracked), or NULL. */
-static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *args) { return ct_call_op(op, nargs, args); }
+/* Boxed call on a copy of args; the first result (tracked), or NULL. A
+ * Tensor[] result (split, unbind, ...) comes back as one tensor: its
+ * elements flattened and concatenated, which keeps values, shapes (through
+ * the count) and gradients comparable. */
+#define CT__OPCHECK_MAX_LIST 64
+static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *args) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_tensor *r = NULL, *flat[CT__OPCHECK_MAX_LIST];
+  int64_t i, n;
+  if (op->schema.nrets != 1 || op->schema.rets[0].type != CT_TYPE_TENSOR_LIST) return ct_call_op(op, nargs, args);
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
+  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1 && s.items[0].tag == CT_VALUE_TENSOR_LIST) {
+    n = s.items[0].v.tensors.n;
+    if (n > CT__OPCHECK_MAX_LIST) ct_fail(CT_ERR_UNSUPPORTED, "opcheck", "%s returned %lld tensors (at most %d are checked)",
+                                          op->full_name, (long long)n, CT__OPCHECK_MAX_LIST);
+    else {
+      static const int64_t minus_one = -1;
+      for (i = 0; i < n; i++) flat[i] = ct_reshape(s.items[0].v.tensors.data[i], 1, &minus_one);
+      r = n ? ct_cat((int)n, flat, 0) : NULL;
+      if (!n) ct_fail(CT_ERR_UNSUPPORTED, "opcheck", "%s returned no tensors", op->full_name);
+    }
+  }
+  ct_stack_free(&s);
+  return r;
+}
 
 /* The registry's in-place (name_.overload) and out= (same args + out) variants. */
 static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
@@ -284,19 +309,24 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
   return NULL;
 }
 
+#define CT__OPCHECK_MAX_INPUTS (CT_MAX_ARGS + CT__OPCHECK_MAX_LIST)
 typedef struct ct__opcheck_gc {
   const ct_op *op;
   int nargs;
   ct_value args[CT_MAX_ARGS];
-  int tensor_arg[CT_MAX_ARGS]; /* input i of gradcheck is argument tensor_arg[i] */
+  int tensor_arg[CT__OPCHECK_MAX_INPUTS]; /* input i of gradcheck is argument tensor_arg[i] ... */
+  int list_elem[CT__OPCHECK_MAX_INPUTS];  /* ... or element list_elem[i] (>= 0) of that Tensor[] argument */
+  ct_tensor *lists[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST];
 } ct__opcheck_gc;
 static ct_tensor *ct__opcheck_gc_fn(ct_tensor *const *inputs, void *vctx) {
   ct__opcheck_gc *c = (ct__opcheck_gc *)vctx;
   ct_value a[CT_MAX_ARGS];
   int i, t = 0;
-  for (i = 0; i < c->nargs; i++) {
-    a[i] = c->args[i];
-    if (a[i].tag == CT_VALUE_TENSOR && c->tensor_arg[t] == i) a[i].v.tensor = inputs[t++];
+  for (i = 0; i < c->nargs; i++) a[i] = c->args[i];
+  for (t = 0; t < CT__OPCHECK_MAX_INPUTS && c->tensor_arg[t] >= 0; t++) {
+    i = c->tensor_arg[t];
+    if (c->list_elem[t] < 0) a[i].v.tensor = inputs[t];
+    else c->lists[i][c->list_elem[t]] = inputs[t], a[i].v.tensors.data = c->lists[i];
   }
   return ct__opcheck_call(c->op, c->nargs, a);
 }
@@ -331,13 +361,22 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
     /* 2. the meta kernel predicts the kernel's output */
     if (st == CT_OK) {
       ct_value m[CT_MAX_ARGS];
+      static ct_tensor *ml[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST]; /* (opcheck is not reentrant across threads) */
       ct_tensor *r;
+      int64_t e;
       for (i = 0; i < nargs; i++) {
         m[i] = a[i];
         if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
           ct_tensor *t = a[i].v.tensor;
           m[i].v.tensor = ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
           if (!m[i].v.tensor) st = ct_last_error();
+        } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n <= CT__OPCHECK_MAX_LIST) {
+          for (e = 0; e < a[i].v.tensors.n; e++) {
+            ct_tensor *t = a[i].v.tensors.data[e];
+            ml[i][e] = ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
+            if (!ml[i][e]) st = ct_last_error();
+          }
+          m[i].v.tensors.data = ml[i];
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;
@@ -378,16 +417,20 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
     /* 4. the derivative: gradcheck in float64 on the floating tensor arguments */
     if (st == CT_OK && !(opts && opts->skip_gradcheck) && ct_dtype_is_floating((ct_dtype)ref->dtype) && !op->schema.args[0].is_write) {
       ct__opcheck_gc c;
-      ct_tensor *inputs[CT_MAX_ARGS];
-      int n = 0, differentiable = 0;
+      ct_tensor *inputs[CT__OPCHECK_MAX_INPUTS];
+      int n = 0, differentiable = 0, e;
       memset(&c, 0, sizeof c);
+      memset(c.tensor_arg, -1, sizeof c.tensor_arg);
       c.op = op;
       c.nargs = nargs;
-      for (i = 0; i < nargs; i++) {
+      for (i = 0; i < nargs && st == CT_OK; i++) { /* tensors, and the elements of Tensor[] arguments */
+        int count = a[i].tag == CT_VALUE_TENSOR ? (a[i].v.tensor ? 1 : 0)
+                    : a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n <= CT__OPCHECK_MAX_LIST ? (int)a[i].v.tensors.n
+                                                                                                    : 0;
         c.args[i] = a[i];
-        if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
+        for (e = 0; e < count && n < CT__OPCHECK_MAX_INPUTS; e++) {
           ct_tensor *t = NULL;
-          ct_tensor *src = a[i].v.tensor;
+          ct_tensor *src = a[i].tag == CT_VALUE_TENSOR ? a[i].v.tensor : a[i].v.tensors.data[e];
           CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype); }
           if (!t) {
             st = ct_last_error();
@@ -398,9 +441,12 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             differentiable = 1;
           }
           c.tensor_arg[n] = i;
+          c.list_elem[n] = a[i].tag == CT_VALUE_TENSOR ? -1 : e;
+          if (c.list_elem[n] >= 0) c.lists[i][e] = t;
           inputs[n++] = t;
         }
       }
+      if (n > CT_MAX_ARGS) differentiable = 0; /* more inputs than ct_gradcheck takes: not checked */
       if (st == CT_OK && differentiable) {
         ct_tensor *probe = ct__opcheck_gc_fn(inputs, &c);
         if (probe && ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */

@@ -379,8 +379,8 @@ typedef struct ct__adapter_entry {
 static struct {
   ct_op **ops;
   int nops, cap;
-  ct__adapter_entry adapters[128];
-  int nadapters;
+  ct__adapter_entry *adapters; /* grows like ops; kept for the process's life */
+  int nadapters, adapters_cap;
   ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
   ct_keyset fallthrough; /* global fallthrough keys */
 } ct__registry;
@@ -632,10 +632,15 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
       return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
     }
   }
-  if (ct__registry.nadapters == (int)(sizeof ct__registry.adapters / sizeof ct__registry.adapters[0]))
-    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "too many adapters");
   if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
     return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
+  if (ct__registry.nadapters == ct__registry.adapters_cap) {
+    int cap = ct__registry.adapters_cap ? ct__registry.adapters_cap * 2 : 256;
+    ct__adapter_entry *a = (ct__adapter_entry *)CT_REALLOC(ct__registry.adapters, sizeof(ct__adapter_entry) * (size_t)cap);
+    if (!a) return ct_fail(CT_ERR_OOM, "ct_register_adapter", "out of memory growing the adapter table");
+    ct__registry.adapters = a;
+    ct__registry.adapters_cap = cap;
+  }
   strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
   ct__registry.adapters[ct__registry.nadapters++].fn = adapter;
   for (i = 0; i < ct__registry.nops; i++) {

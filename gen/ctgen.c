@@ -479,30 +479,30 @@ static void gen_functions(void) {
     p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
     p(") {\n");
-    p("  const ct_op *op = ct__op.%s;\n  const ct_kernel *k = ct__kernel_for(op, &ks);\n  %sr;\n", o->handle, ret_ctype(o));
-    p("  if (CT_UNLIKELY(!k)) return %s;\n", fail_value(o));
-    p("  ct__tls.depth++;\n  if (CT_LIKELY(k->unboxed != NULL)) {\n    r = (");
+    p("  const ct_op *ct__o = ct__op.%s;\n  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);\n  %sct__res;\n", o->handle, ret_ctype(o));
+    p("  if (CT_UNLIKELY(!ct__k)) return %s;\n", fail_value(o));
+    p("  ct__tls.depth++;\n  if (CT_LIKELY(ct__k->unboxed != NULL)) {\n    ct__res = (");
     fnptr_cast(o);
-    p("k->unboxed)(ks");
+    p("ct__k->unboxed)(ks");
     call_args(o);
     p(");\n  } else {\n");
     if (returns_list(o)) {
-      p("    r = ct__finish_list(op);\n");
+      p("    ct__res = ct__finish_list(ct__o);\n");
     } else {
-      p("    ct_value v[%d];\n", o->s.nargs ? o->s.nargs : 1);
+      p("    ct_value ct__v[%d];\n", o->s.nargs ? o->s.nargs : 1);
       if (nextra(o)) {
-        p("    ct_tensor **extra[%d];\n", nextra(o));
-        for (j = 1; j <= nextra(o); j++) p("    extra[%d] = %s;\n", j - 1, ret_name(o, j));
+        p("    ct_tensor **ct__extra[%d];\n", nextra(o));
+        for (j = 1; j <= nextra(o); j++) p("    ct__extra[%d] = %s;\n", j - 1, ret_name(o, j));
       }
       for (j = 0; j < o->s.nargs; j++) {
-        p("    v[%d] = ", j);
+        p("    ct__v[%d] = ", j);
         box_value(&o->s.args[j]);
         p(";\n");
       }
-      if (nextra(o)) p("    r = ct__finish_tuple(op, k, ks, v, %d, %d, extra);\n", o->s.nargs, o->s.nrets);
-      else p("    r = %s(op, k, ks, v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
+      if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
+      else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     }
-    p("  }\n  ct__tls.depth--;\n  return r;\n}\n");
+    p("  }\n  ct__tls.depth--;\n  return ct__res;\n}\n");
   }
 
   /* frontends */
@@ -523,7 +523,7 @@ static void gen_functions(void) {
         p("  ct_int_list %s_l;\n", a->name);
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
-    p("  ct_keyset keys = 0;\n");
+    p("  ct_keyset ct__keys = 0;\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
       for (j = 1; j < nextra(o); j++) p(", NULL");
@@ -535,9 +535,9 @@ static void gen_functions(void) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_TENSOR && !a->optional) {
         p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
-        p("  keys |= %s->keys;\n", a->name);
+        p("  ct__keys |= %s->keys;\n", a->name);
       } else if (a->type == CT_TYPE_TENSOR) {
-        p("  if (%s) keys |= %s->keys;\n", a->name, a->name);
+        p("  if (%s) ct__keys |= %s->keys;\n", a->name, a->name);
       } else if (a->type == CT_TYPE_INT_LIST) {
         p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
           a->name, fail);
@@ -552,13 +552,13 @@ static void gen_functions(void) {
         p("  for (%s_i = 0; %s_i < %s_len; %s_i++) {\n", a->name, a->name, a->name, a->name);
         p("    if (CT_UNLIKELY(!%s[%s_i])) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full, a->name,
           fail);
-        p("    keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
+        p("    ct__keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
         p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
       }
     }
-    if (st) p("  return ct__dispatch_%s(ct__call_keys(keys)", o->handle);
-    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(keys)", lst ? "ct__n" : "ct__r", o->handle);
-    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(keys)", o->handle);
+    if (st) p("  return ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
+    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(ct__keys)", lst ? "ct__n" : "ct__r", o->handle);
+    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
@@ -1117,6 +1117,18 @@ static void area_of(const op *o, char *buf, size_t cap) {
   snprintf(buf, cap, "%.*s", (int)(dot ? dot - b : (long)strlen(b)), b);
   if (!strcmp(buf, "ops")) snprintf(buf, cap, "core");
 }
+/* Listed by name in the README: functional ops and views, and in-place or
+ * out= ops that have no functional form (copy_, uniform_, the factories). */
+static int listed(const op *o) {
+  size_t nl;
+  int j;
+  if (o->kind == K_FUNCTIONAL || o->kind == K_VIEW) return 1;
+  nl = strlen(o->s.name) - (o->kind == K_INPLACE);
+  for (j = 0; j < nops; j++)
+    if ((ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW) && strlen(ops[j].s.name) == nl && !strncmp(ops[j].s.name, o->s.name, nl))
+      return 0;
+  return 1;
+}
 static void gen_readme_list(void) {
   static const char *begin = "<!-- ops:begin (generated by make gen from gen/ops.spec) -->", *end = "<!-- ops:end -->";
   char path[1024], area[64], prev[64] = "";
@@ -1143,17 +1155,9 @@ static void gen_readme_list(void) {
   for (i = 0; i < nops; i++) {
     const op *o = &ops[i];
     int inplace = 0, outv = 0, first = 1;
-    if (o->kind == K_OUT) continue;
-    if (o->kind == K_INPLACE) { /* listed with its functional op, unless it has none (copy_, fill_) */
-      size_t nl = strlen(o->s.name) - 1;
-      for (j = 0; j < nops; j++)
-        if ((ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW) && strlen(ops[j].s.name) == nl &&
-            !strncmp(ops[j].s.name, o->s.name, nl))
-          break;
-      if (j < nops) continue;
-    }
-    for (j = 0; j < i; j++) /* each name once, at its first functional overload */
-      if ((ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW) && !strcmp(ops[j].s.name, o->s.name)) break;
+    if (!listed(o)) continue;
+    for (j = 0; j < i; j++) /* each name once, at its first listed overload */
+      if (listed(&ops[j]) && !strcmp(ops[j].s.name, o->s.name)) break;
     if (j < i) continue;
     area_of(o, area, sizeof area);
     if (strcmp(area, prev)) p("%s- **%s**:", prev[0] ? "\n" : "\n", area), strcpy(prev, area);
@@ -1162,7 +1166,7 @@ static void gen_readme_list(void) {
     for (j = 0; j < nops; j++) {
       const op *v = &ops[j];
       size_t nl = strlen(o->s.name);
-      if ((v->kind == K_FUNCTIONAL || v->kind == K_VIEW) && !strcmp(v->s.name, o->s.name) && v->s.overload[0])
+      if (listed(v) && !strcmp(v->s.name, o->s.name) && v->s.overload[0])
         p("%s%s", first ? " (" : " ", v->s.overload), first = 0;
       if (v->kind == K_INPLACE && !strncmp(v->s.name, o->s.name, nl) && !strcmp(v->s.name + nl, "_")) inplace = 1;
       if (v->kind == K_OUT && !strcmp(v->s.name, o->s.name)) outv = 1;

@@ -222,4 +222,33 @@ cs.add("rms_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), ref=rms_norm_ref)
 cs.add("rms_norm", rn(3, 4, dtype=H), [4], None, ref=rms_norm_ref)
 cs.error("rms_norm", rn(3, 4), [3], code="CT_ERR_SHAPE", torch_raises=False)  # no aten rms_norm in 1.13
 
+
+# scaled_dot_product_attention: PyTorch 2.x's math path written out (1.13 has none)
+def sdpa_ref(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    L, S = q.size(-2), k.size(-2)
+    s = 1.0 / math.sqrt(q.size(-1)) if scale is None else scale
+    attn = q @ k.transpose(-2, -1) * s
+    if is_causal:
+        attn = attn.masked_fill(~torch.ones(L, S, dtype=torch.bool).tril(), float("-inf"))
+    if attn_mask is not None:
+        attn = attn.masked_fill(~attn_mask, float("-inf")) if attn_mask.dtype == torch.bool else attn + attn_mask
+    return torch.softmax(attn, -1) @ v
+
+
+cs.add("scaled_dot_product_attention", rn(3, 4), rn(5, 4), rn(5, 2), ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(2, 3, 4), rn(2, 5, 4), rn(2, 5, 3), None, 0.0, False, scale=0.3, ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(2, 2, 4, 3), rn(2, 2, 4, 3), rn(2, 2, 4, 3), None, 0.0, True, ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(2, 3, 4), rn(5, 4, grad=False).expand(2, 5, 4), rn(2, 5, 2),
+       torch.tensor([[True, False, True, True, False]] * 3), ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(1, 3, 4), rn(1, 4, 4), rn(1, 4, 2), rn(3, 4, grad=False), ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(3, 4, dtype=S), rn(5, 4, dtype=S), rn(5, 2, dtype=S), None, 0.0, True, ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(4, 3).t(), rn(5, 4), rn(2, 5).t(), ref=sdpa_ref)
+cs.add("scaled_dot_product_attention", rn(3, 4, grad=False), rn(5, 4, grad=False), rn(5, 2, grad=False), None, 1.0,
+       ref=lambda q, k, v, m, p: torch.zeros(3, 2, dtype=D), opcheck=False)  # dropout_p=1 drops everything
+cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 3), rn(5, 2), code="CT_ERR_SHAPE", torch_raises=False)
+cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4), rn(5, 2), torch.ones(3, 5, dtype=torch.bool), 0.0, True,
+         code="CT_ERR_INVALID", torch_raises=False)
+cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4), rn(5, 2), None, 1.5, code="CT_ERR_INVALID", torch_raises=False)
+cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4, dtype=S), rn(5, 2), code="CT_ERR_DTYPE", torch_raises=False)
+
 cs.write()

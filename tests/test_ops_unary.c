@@ -371,7 +371,6 @@ static int un_cases(un_case *cs, ct_tensor *A, ct_tensor *P, ct_tensor *R) {
   UN("elu", UT(A), US(ct_float(1.5)), US(ct_int(2)), US(ct_float(0.5)));
   UN("gelu", UT(A), ct_value_string("none"));
   UN("gelu", UT(A), ct_value_string("tanh"));
-  UN("_gelu_int", UT(A), ct_value_int(1));
   UN("silu", UT(A));
   UN("softplus", UT(R), US(ct_int(2)), US(ct_int(3)));
   UN("mish", UT(A));

@@ -762,99 +762,6 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
   return r;
 }
 
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *ct__nd = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&ct__nd->dim);
-  bool keepdim = ct__nd->keepdim;
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    ct__nd->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
@@ -3838,44 +3745,47 @@ static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
   return r;
 }
 
-/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
-typedef struct ct__node__gelu_int {
+/* ---- gelu(Tensor self, *, str approximate='none') -> Tensor ---- */
+typedef struct ct__node_gelu {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu;
 
-static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static void ct__release_gelu(ct_node *node) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, ct__release_gelu};
 
-static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *ct__nd = NULL;
+static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
     ct__node_set_input(&ct__nd->base, 0, self);
     ct__save(&ct__nd->self, self);
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -3884,45 +3794,48 @@ static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
-typedef struct ct__node__gelu_int_ {
+/* ---- gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) ---- */
+typedef struct ct__node_gelu_ {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int_;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu_;
 
-static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static void ct__release_gelu_(ct_node *node) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_, ct__release_gelu_};
 
-static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *ct__nd = NULL;
+static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     ct__node_set_input(&ct__nd->base, 0, self);
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
@@ -3931,13 +3844,13 @@ static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+/* ---- gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gelu.out");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  r = ct__dispatch_gelu_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -7999,6 +7912,2105 @@ static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
   return r;
 }
 
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *ct__nd = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *ct__nd = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar ord = ct__nd->ord;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->ord = ord;
+    if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *ct__nd = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *ct__nd = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  bool keepdim = ct__nd->keepdim;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
 typedef struct ct__node_dot {
   ct_node base;
@@ -8487,6 +10499,2364 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("cat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cat_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("stack.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_stack_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- flip(Tensor self, int[] dims) -> Tensor ---- */
+typedef struct ct__node_flip {
+  ct_node base;
+  ct__saved_ints dims;
+} ct__node_flip;
+
+static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_flip *ct__nd = (ct__node_flip *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_flip(grad, (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
+
+static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct__node_flip *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("flip.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip_out(ks & CT__BELOW_AUTOGRAD, self, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor ---- */
+typedef struct ct__node_roll {
+  ct_node base;
+  ct__saved_ints shifts;
+  ct__saved_ints dims;
+} ct__node_roll;
+
+static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_roll *ct__nd = (ct__node_roll *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list shifts = ct__ints(&ct__nd->shifts);
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_roll_backward(grad, shifts, dims);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
+
+static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct__node_roll *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("roll.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll_out(ks & CT__BELOW_AUTOGRAD, self, shifts, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat(Tensor self, int[] repeats) -> Tensor ---- */
+typedef struct ct__node_repeat {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints repeats;
+} ct__node_repeat;
+
+static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_repeat *ct__nd = (ct__node_repeat *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list repeats = ct__ints(&ct__nd->repeats);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_repeat_backward(grad, repeats, &self_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
+
+static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct__node_repeat *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_out(ks & CT__BELOW_AUTOGRAD, self, repeats, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor ---- */
+typedef struct ct__node_constant_pad_nd {
+  ct_node base;
+  ct__saved_ints pad;
+} ct__node_constant_pad_nd;
+
+static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_constant_pad_nd *ct__nd = (ct__node_constant_pad_nd *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list pad = ct__ints(&ct__nd->pad);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_neg_pad(grad, pad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
+
+static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct__node_constant_pad_nd *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("constant_pad_nd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd_out(ks & CT__BELOW_AUTOGRAD, self, pad, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d;
+
+static void ct__release_reflection_pad1d(ct_node *node) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
+
+static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d_backward;
+
+static void ct__release_reflection_pad1d_backward(ct_node *node) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d;
+
+static void ct__release_reflection_pad2d(ct_node *node) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
+
+static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d_backward;
+
+static void ct__release_reflection_pad2d_backward(ct_node *node) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d;
+
+static void ct__release_reflection_pad3d(ct_node *node) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
+
+static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d_backward;
+
+static void ct__release_reflection_pad3d_backward(ct_node *node) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d;
+
+static void ct__release_replication_pad1d(ct_node *node) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
+
+static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d_backward;
+
+static void ct__release_replication_pad1d_backward(ct_node *node) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
+
+static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d;
+
+static void ct__release_replication_pad2d(ct_node *node) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
+
+static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d_backward;
+
+static void ct__release_replication_pad2d_backward(ct_node *node) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
+
+static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d;
+
+static void ct__release_replication_pad3d(ct_node *node) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
+
+static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d_backward;
+
+static void ct__release_replication_pad3d_backward(ct_node *node) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
+
+static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_tril {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril;
+
+static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril *ct__nd = (ct__node_tril *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
+
+static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_tril_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril_;
+
+static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril_ *ct__nd = (ct__node_tril_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
+
+static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tril.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_triu {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu;
+
+static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu *ct__nd = (ct__node_triu *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
+
+static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_triu_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu_;
+
+static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu_ *ct__nd = (ct__node_triu_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
+
+static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("triu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor ---- */
+typedef struct ct__node_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_gather;
+
+static void ct__release_gather(ct_node *node) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
+
+static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct__node_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("gather.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_src;
+
+static void ct__release_scatter_src(ct_node *node) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
+
+static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter__src;
+
+static void ct__release_scatter__src(ct_node *node) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
+
+static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter__src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.src_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_scatter_value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter_value;
+
+static void ct__release_scatter_value(ct_node *node) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
+
+static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter_value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter__value;
+
+static void ct__release_scatter__value(ct_node *node) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
+
+static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter__value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.value_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add;
+
+static void ct__release_scatter_add(ct_node *node) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
+
+static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add_;
+
+static void ct__release_scatter_add_(ct_node *node) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
+
+static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.reduce_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+typedef struct ct__node_scatter_reduce_two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce_two;
+
+static void ct__release_scatter_reduce_two(ct_node *node) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
+
+static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce_two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_reduce__two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce__two;
+
+static void ct__release_scatter_reduce__two(ct_node *node) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
+
+static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce__two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_reduce.two_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
+typedef struct ct__node_index_select {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_select;
+
+static void ct__release_index_select(ct_node *node) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
+
+static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct__node_index_select *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_index_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add;
+
+static void ct__release_index_add(ct_node *node) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
+
+static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_index_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add_;
+
+static void ct__release_index_add_(ct_node *node) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
+
+static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor ---- */
+typedef struct ct__node_index_copy {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy;
+
+static void ct__release_index_copy(ct_node *node) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
+
+static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_index_copy_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy_;
+
+static void ct__release_index_copy_(ct_node *node) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
+
+static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Scalar;
+
+static void ct__release_index_fill_int_Scalar(ct_node *node) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
+
+static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill_int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Scalar;
+
+static void ct__release_index_fill__int_Scalar(ct_node *node) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
+
+static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill__int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Tensor;
+
+static void ct__release_index_fill_int_Tensor(ct_node *node) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
+
+static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Tensor;
+
+static void ct__release_index_fill__int_Tensor(ct_node *node) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
+
+static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("index.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, indices, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("index_put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_put_out(ks & CT__BELOW_AUTOGRAD, self, indices, values, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
+static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "one_hot";
+    ct__node_set_input(ct__nd, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor ---- */
+typedef struct ct__node_embedding {
+  ct_node base;
+  ct__shape weight_sizes;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+  bool sparse;
+} ct__node_embedding;
+
+static void ct__release_embedding(ct_node *node) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  bool sparse = ct__nd->sparse;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_backward(grad, indices, &weight_sizes, padding_idx, scale_grad_by_freq, sparse);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
+
+static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct__node_embedding *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, weight);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+    ct__nd->sparse = sparse;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("embedding.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_out(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor ---- */
+typedef struct ct__node_embedding_dense_backward {
+  ct_node base;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+} ct__node_embedding_dense_backward;
+
+static void ct__release_embedding_dense_backward(ct_node *node) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_double_backward(grad, indices, padding_idx, scale_grad_by_freq);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
+
+static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct__node_embedding_dense_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("take_along_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_along_dim_out(ks & CT__BELOW_AUTOGRAD, self, indices, dim, out);
   ct__below_autograd_end(excluded);
   return r;
 }

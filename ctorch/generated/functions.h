@@ -67,23 +67,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * an empty dim list reduces every dim */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
- * floating dtypes only, as in PyTorch */
-CTDEF ct_tensor *ct_mean(ct_tensor *self);
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -320,13 +303,6 @@ CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
-/* _gelu_int(Tensor self, int approximate) -> Tensor
- * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
 /* silu(Tensor self) -> Tensor
  * self * sigmoid(self) */
 CTDEF ct_tensor *ct_silu(ct_tensor *self);
@@ -679,6 +655,246 @@ CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
 CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch; a zero-size reduction gives nan */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; an empty product is 1 */
+CTDEF ct_tensor *ct_prod(ct_tensor *self);
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype);
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* max(Tensor self) -> Tensor
+ * the largest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_max(ct_tensor *self);
+/* min(Tensor self) -> Tensor
+ * the smallest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_min(ct_tensor *self);
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * sum((x - mean)^2) / max(0, N - correction); correction None means 1 */
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * the square root of var.correction */
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * floating only; ord 0, 1, 2, inf, -inf or any p; an empty inf norm is an error */
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+ * p None means 2 */
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p);
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+ * max-shifted; an all -inf row gives -inf; integers give float32 */
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* all(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_all(ct_tensor *self);
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self);
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* any(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_any(ct_tensor *self);
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self);
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; the gradient is exact with zeros (first order) */
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first maximum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first minimum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the minimum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * always stable (equal elements keep their order); NaN sorts above every number */
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * stable or not, the sort is stable */
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
+ * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
+ * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * sum with NaN counted as 0 */
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * the mean of the non-NaN elements; floating only */
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+ * int64; an empty list counts over every dim */
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim);
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* logcumsumexp(Tensor self, int dim) -> Tensor
+ * a running log-add-exp; floating only; the gradient is first order only */
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim);
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median(Tensor self) -> Tensor
+ * the lower median; NaN when there is one; nan for an empty tensor */
+CTDEF ct_tensor *ct_median(ct_tensor *self);
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian(Tensor self) -> Tensor
+ * the lower median of the non-NaN elements */
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+ * sort's indices (stable) */
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending);
+/* msort(Tensor self) -> Tensor
+ * sort's values along dim 0 */
+CTDEF ct_tensor *ct_msort(ct_tensor *self);
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (var, mean); both differentiable */
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (std, mean); both differentiable */
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+ * (amin, amax); both differentiable */
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
 /* dot(Tensor self, Tensor tensor) -> Tensor
  * inner product of two 1-D tensors of one dtype (0-dim result) */
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
@@ -734,6 +950,217 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* cat(Tensor[] tensors, int dim=0) -> Tensor
+ * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack(Tensor[] tensors, int dim=0) -> Tensor
+ * torch.stack (ct_stack is the boxed-value stack type): cat of the tensors unsqueezed at dim; all must have the same shape */
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* flip(Tensor self, int[] dims) -> Tensor */
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims);
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims);
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
+ * empty dims: roll the flattened tensor */
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* tile(Tensor self, int[] dims) -> Tensor
+ * repeat, with dims padded by leading 1s */
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims);
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor
+ * pad = (last-dim left, last-dim right, ...); negative pads crop */
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W); each pad < the padded size */
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W) */
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* tril(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row <= diagonal of the last two dims */
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal);
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal);
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* triu(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row >= diagonal of the last two dims */
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal);
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal);
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+ * out[i][j] = self[index[i][j]][j] (dim 0); sparse_grad is accepted and ignored (dense gradients) */
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+ * self with self[index[i][j]][j] = src[i][j] (dim 0); duplicate indices: the last write wins */
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+ * reduce "add" or "multiply" (no derivative, as PyTorch) */
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; the derivative of "prod" needs self and src without zeros */
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+ * self with self.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate */
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+ * value: a 0-dim tensor (its gradient sums grad over the filled slices, each index once) */
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
+ * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
+ * self with self[indices] = values (broadcast), or += with accumulate */
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor
+ * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+ * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
+ * pieces of split_size along dim (the last may be smaller); returns the count, writes the views to out when out != NULL */
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out);
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
+ * the sizes must sum to self.size(dim) */
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
+ * at most chunks pieces of ceil(size / chunks) */
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[]
+ * self.select(dim, i) for every i */
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out);
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor
+ * torch.nn.functional.pad: "constant" (constant_pad_nd), "reflect" / "replicate" (reflection_/replication_pad1d-3d, over the last 1-3 dims of a batched or unbatched input), "circular" (cat of slices) */
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value);
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+ * gather along dim after broadcasting self and indices in the other dims; dim None: over the flattened tensors */
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -794,6 +1221,10 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor
+ * softmax(query key^T * scale + mask) value (PyTorch 2.x's math path); scale None is 1/sqrt(E); a bool mask marks the positions that take part, a float mask is added; dropout from the default generator */
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal);
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -909,11 +1340,6 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
-  ct_op *sum;
-  ct_op *sum_dim_IntList;
-  ct_op *sum_IntList_out;
-  ct_op *mean;
-  ct_op *mean_dim;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -1013,9 +1439,6 @@ static struct {
   ct_op *gelu;
   ct_op *gelu_;
   ct_op *gelu_out;
-  ct_op *_gelu_int;
-  ct_op *_gelu_int_;
-  ct_op *_gelu_int_out;
   ct_op *silu;
   ct_op *silu_;
   ct_op *silu_out;
@@ -1170,6 +1593,91 @@ static struct {
   ct_op *clamp_max_Tensor;
   ct_op *clamp_max__Tensor;
   ct_op *clamp_max_Tensor_out;
+  ct_op *sum;
+  ct_op *sum_out;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mean_out;
+  ct_op *prod;
+  ct_op *prod_out;
+  ct_op *prod_dim_int;
+  ct_op *prod_int_out;
+  ct_op *amax;
+  ct_op *amax_out;
+  ct_op *amin;
+  ct_op *amin_out;
+  ct_op *max;
+  ct_op *min;
+  ct_op *var_correction;
+  ct_op *var_correction_out;
+  ct_op *var;
+  ct_op *var_dim;
+  ct_op *var_out;
+  ct_op *std_correction;
+  ct_op *std_correction_out;
+  ct_op *std;
+  ct_op *std_dim;
+  ct_op *std_out;
+  ct_op *linalg_vector_norm;
+  ct_op *linalg_vector_norm_out;
+  ct_op *norm_Scalar;
+  ct_op *norm_ScalarOpt_dim;
+  ct_op *norm_Scalar_out;
+  ct_op *norm_out;
+  ct_op *logsumexp;
+  ct_op *logsumexp_out;
+  ct_op *all;
+  ct_op *all_all_out;
+  ct_op *all_dim;
+  ct_op *all_out;
+  ct_op *any;
+  ct_op *any_all_out;
+  ct_op *any_dim;
+  ct_op *any_out;
+  ct_op *cumsum;
+  ct_op *cumsum_;
+  ct_op *cumsum_out;
+  ct_op *cumprod;
+  ct_op *cumprod_;
+  ct_op *cumprod_out;
+  ct_op *max_dim;
+  ct_op *min_dim;
+  ct_op *argmax;
+  ct_op *argmax_out;
+  ct_op *argmin;
+  ct_op *argmin_out;
+  ct_op *sort;
+  ct_op *sort_stable;
+  ct_op *topk;
+  ct_op *value_selecting_reduction_backward;
+  ct_op *_rd_gather;
+  ct_op *nansum;
+  ct_op *nansum_out;
+  ct_op *nanmean;
+  ct_op *nanmean_out;
+  ct_op *count_nonzero_dim_IntList;
+  ct_op *count_nonzero_dim_IntList_out;
+  ct_op *count_nonzero;
+  ct_op *count_nonzero_out;
+  ct_op *logcumsumexp;
+  ct_op *logcumsumexp_out;
+  ct_op *cummax;
+  ct_op *cummin;
+  ct_op *kthvalue;
+  ct_op *median;
+  ct_op *median_out;
+  ct_op *median_dim;
+  ct_op *nanmedian;
+  ct_op *nanmedian_out;
+  ct_op *nanmedian_dim;
+  ct_op *argsort;
+  ct_op *argsort_stable;
+  ct_op *msort;
+  ct_op *var_mean_correction;
+  ct_op *std_mean_correction;
+  ct_op *aminmax;
   ct_op *dot;
   ct_op *dot_out;
   ct_op *mv;
@@ -1190,6 +1698,92 @@ static struct {
   ct_op *matmul_out;
   ct_op *linear;
   ct_op *linear_out;
+  ct_op *cat;
+  ct_op *cat_out;
+  ct_op *stack;
+  ct_op *stack_out;
+  ct_op *flip;
+  ct_op *flip_out;
+  ct_op *roll;
+  ct_op *roll_out;
+  ct_op *repeat;
+  ct_op *repeat_out;
+  ct_op *tile;
+  ct_op *constant_pad_nd;
+  ct_op *constant_pad_nd_out;
+  ct_op *reflection_pad1d;
+  ct_op *reflection_pad1d_out;
+  ct_op *reflection_pad1d_backward;
+  ct_op *reflection_pad2d;
+  ct_op *reflection_pad2d_out;
+  ct_op *reflection_pad2d_backward;
+  ct_op *reflection_pad3d;
+  ct_op *reflection_pad3d_out;
+  ct_op *reflection_pad3d_backward;
+  ct_op *replication_pad1d;
+  ct_op *replication_pad1d_out;
+  ct_op *replication_pad1d_backward;
+  ct_op *replication_pad2d;
+  ct_op *replication_pad2d_out;
+  ct_op *replication_pad2d_backward;
+  ct_op *replication_pad3d;
+  ct_op *replication_pad3d_out;
+  ct_op *replication_pad3d_backward;
+  ct_op *tril;
+  ct_op *tril_;
+  ct_op *tril_out;
+  ct_op *triu;
+  ct_op *triu_;
+  ct_op *triu_out;
+  ct_op *gather;
+  ct_op *gather_out;
+  ct_op *scatter_src;
+  ct_op *scatter__src;
+  ct_op *scatter_src_out;
+  ct_op *scatter_value;
+  ct_op *scatter__value;
+  ct_op *scatter_value_out;
+  ct_op *scatter_add;
+  ct_op *scatter_add_;
+  ct_op *scatter_add_out;
+  ct_op *scatter_reduce;
+  ct_op *scatter__reduce;
+  ct_op *scatter_reduce_out;
+  ct_op *scatter_value_reduce;
+  ct_op *scatter__value_reduce;
+  ct_op *scatter_reduce_two;
+  ct_op *scatter_reduce__two;
+  ct_op *scatter_reduce_two_out;
+  ct_op *index_select;
+  ct_op *index_select_out;
+  ct_op *index_add;
+  ct_op *index_add_;
+  ct_op *index_add_out;
+  ct_op *index_copy;
+  ct_op *index_copy_;
+  ct_op *index_copy_out;
+  ct_op *index_fill_int_Scalar;
+  ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Tensor;
+  ct_op *index_fill__int_Tensor;
+  ct_op *index_fill_int_Tensor_out;
+  ct_op *index_fill_int_Scalar_out;
+  ct_op *index_Tensor;
+  ct_op *index_Tensor_out;
+  ct_op *index_put;
+  ct_op *index_put_;
+  ct_op *index_put_out;
+  ct_op *one_hot;
+  ct_op *embedding;
+  ct_op *embedding_out;
+  ct_op *embedding_dense_backward;
+  ct_op *split_Tensor;
+  ct_op *split_with_sizes;
+  ct_op *chunk;
+  ct_op *unbind_int;
+  ct_op *pad;
+  ct_op *take_along_dim;
+  ct_op *take_along_dim_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -1212,6 +1806,7 @@ static struct {
   ct_op *group_norm;
   ct_op *batch_norm;
   ct_op *rms_norm;
+  ct_op *scaled_dot_product_attention;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -1239,6902 +1834,10046 @@ static struct {
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  const ct_op *op = ct__op.add_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.add_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  const ct_op *op = ct__op.add__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.add__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
-  const ct_op *op = ct__op.add_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, alpha, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, alpha, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  const ct_op *op = ct__op.add_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.add_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  const ct_op *op = ct__op.add__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.add__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  const ct_op *op = ct__op.sub_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sub_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  const ct_op *op = ct__op.sub__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sub__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
-  const ct_op *op = ct__op.sub_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sub_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, alpha, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, alpha, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_scalar(alpha);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  const ct_op *op = ct__op.sub_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sub_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  const ct_op *op = ct__op.sub__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sub__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mul.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.mul_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mul_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.mul__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mul__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.mul_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mul_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mul.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.mul_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mul_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.mul__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mul__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.div_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.div_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.div__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.div_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.div_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.div_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.div__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
 static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  const ct_op *op = ct__op.threshold_backward;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.threshold_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, grad_output, self, threshold);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(grad_output);
-    v[1] = ct_value_tensor(self);
-    v[2] = ct_value_scalar(threshold);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_scalar(threshold);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
-}
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum_dim_IntList;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.sum_IntList_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
-  } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  const ct_op *op = ct__op.copy_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.copy_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, self, src, non_blocking);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, self, src, non_blocking);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(src);
-    v[2] = ct_value_bool(non_blocking);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(src);
+    ct__v[2] = ct_value_bool(non_blocking);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 static ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
-  const ct_op *op = ct__op.fill__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.fill__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, value);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(value);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clone(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.clone;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clone;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* contiguous(Tensor(a) self) -> Tensor(a) */
 static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.contiguous;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.contiguous;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op._to_copy;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op._to_copy;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
 static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.to_dtype;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.to_dtype;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* view(Tensor(a) self, int[] size) -> Tensor(a) */
 static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  const ct_op *op = ct__op.view;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.view;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, size);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* reshape(Tensor(a) self, int[] shape) -> Tensor(a) */
 static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape) {
-  const ct_op *op = ct__op.reshape;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.reshape;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, shape);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = shape.n < 0 ? ct_value_none() : ct_value_int_list(shape.data, shape.n);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shape.n < 0 ? ct_value_none() : ct_value_int_list(shape.data, shape.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
 static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
-  const ct_op *op = ct__op.transpose_int;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.transpose_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, dim0, dim1);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim0);
-    v[2] = ct_value_int(dim1);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim0);
+    ct__v[2] = ct_value_int(dim1);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* t(Tensor(a) self) -> Tensor(a) */
 static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.t;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.t;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  const ct_op *op = ct__op.permute;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.permute;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) */
 static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
-  const ct_op *op = ct__op.expand;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.expand;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))ct__k->unboxed)(ks, self, size, implicit);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    v[2] = ct_value_bool(implicit);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[2] = ct_value_bool(implicit);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
 static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  const ct_op *op = ct__op.broadcast_to;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.broadcast_to;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, size);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  const ct_op *op = ct__op.unsqueeze;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.unsqueeze;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* squeeze(Tensor(a) self) -> Tensor(a) */
 static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.squeeze;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.squeeze;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
 static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  const ct_op *op = ct__op.squeeze_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.squeeze_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
 static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
-  const ct_op *op = ct__op.flatten_using_ints;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.flatten_using_ints;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, start_dim, end_dim);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(start_dim);
-    v[2] = ct_value_int(end_dim);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(start_dim);
+    ct__v[2] = ct_value_int(end_dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
 static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
-  const ct_op *op = ct__op.select_int;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.select_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, dim, index);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_int(index);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_int(index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor */
 static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
-  const ct_op *op = ct__op.select_backward;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.select_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))ct__k->unboxed)(ks, grad_output, input_sizes, dim, index);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(grad_output);
-    v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
-    v[2] = ct_value_int(dim);
-    v[3] = ct_value_int(index);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_int(index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
 static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  const ct_op *op = ct__op.slice_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.slice_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, self, dim, start, end, step);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_int(start);
-    v[3] = ct_value_int(end);
-    v[4] = ct_value_int(step);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_int(start);
+    ct__v[3] = ct_value_int(end);
+    ct__v[4] = ct_value_int(step);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  const ct_op *op = ct__op.slice_backward;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.slice_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(grad_output);
-    v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
-    v[2] = ct_value_int(dim);
-    v[3] = ct_value_int(start);
-    v[4] = ct_value_int(end);
-    v[5] = ct_value_int(step);
-    r = ct__finish_new(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_int(start);
+    ct__v[4] = ct_value_int(end);
+    ct__v[5] = ct_value_int(step);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
-  const ct_op *op = ct__op.narrow;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.narrow;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, self, dim, start, length);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_int(start);
-    v[3] = ct_value_int(length);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_int(start);
+    ct__v[3] = ct_value_int(length);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
 static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
-  const ct_op *op = ct__op.as_strided;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.as_strided;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))ct__k->unboxed)(ks, self, size, stride, storage_offset);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
-    v[3] = ct_value_int(storage_offset);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__v[3] = ct_value_int(storage_offset);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* alias(Tensor(a) self) -> Tensor(a) */
 static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.alias;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.alias;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* detach(Tensor(a) self) -> Tensor(a) */
 static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.detach;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.detach;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* neg(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.neg;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* neg_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.neg_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.neg_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.neg_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* abs(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.abs;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.abs;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* abs_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.abs_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.abs_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.abs_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.abs_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sign(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sign;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sign;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sign_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sign_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sign_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sign_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sign_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* square(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.square;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.square;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* square_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.square_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.square_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.square_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.square_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.exp;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.exp_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.exp_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.exp_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp2(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp2;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.exp2;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp2_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp2_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.exp2_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.exp2_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.exp2_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.log;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.log_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log2(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log2;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.log2;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log2_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log2_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log2_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.log2_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log2_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log1p(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log1p;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.log1p;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log1p_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.log1p_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log1p_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.log1p_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log1p_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* expm1(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.expm1;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.expm1;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* expm1_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.expm1_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.expm1_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.expm1_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.expm1_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sqrt(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sqrt;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sqrt;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sqrt_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sqrt_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sqrt_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sqrt_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sqrt_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rsqrt(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.rsqrt;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.rsqrt;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.rsqrt_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.rsqrt_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.rsqrt_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.rsqrt_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* reciprocal(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.reciprocal;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.reciprocal;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.reciprocal_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.reciprocal_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.reciprocal_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.reciprocal_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sin(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sin;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sin_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sin_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sin_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sin_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* cos(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.cos;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.cos;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* cos_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.cos_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.cos_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.cos_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.cos_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tan(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tan;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.tan;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tan_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tan_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.tan_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.tan_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.tan_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tanh(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.tanh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tanh_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.tanh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.tanh_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.tanh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* erf(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.erf;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.erf;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* erf_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.erf_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.erf_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.erf_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.erf_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sigmoid(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.sigmoid;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sigmoid_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sigmoid_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.sigmoid_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* relu(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.relu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* relu_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.relu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.relu_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.relu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
 static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  const ct_op *op = ct__op.hardtanh;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.hardtanh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, min_val, max_val);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min_val);
-    v[2] = ct_value_scalar(max_val);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min_val);
+    ct__v[2] = ct_value_scalar(max_val);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
 static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  const ct_op *op = ct__op.hardtanh_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.hardtanh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, min_val, max_val);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min_val);
-    v[2] = ct_value_scalar(max_val);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min_val);
+    ct__v[2] = ct_value_scalar(max_val);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
-  const ct_op *op = ct__op.hardtanh_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.hardtanh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min_val, max_val, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, min_val, max_val, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min_val);
-    v[2] = ct_value_scalar(max_val);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min_val);
+    ct__v[2] = ct_value_scalar(max_val);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* relu6(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu6;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.relu6;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* relu6_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu6_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.relu6_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
 static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  const ct_op *op = ct__op.leaky_relu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.leaky_relu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, negative_slope);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(negative_slope);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(negative_slope);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
 static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  const ct_op *op = ct__op.leaky_relu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.leaky_relu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, negative_slope);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(negative_slope);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(negative_slope);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
-  const ct_op *op = ct__op.leaky_relu_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.leaky_relu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, negative_slope, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, negative_slope, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(negative_slope);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(negative_slope);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
 static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  const ct_op *op = ct__op.elu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.elu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, alpha, scale, input_scale);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(alpha);
-    v[2] = ct_value_scalar(scale);
-    v[3] = ct_value_scalar(input_scale);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__v[2] = ct_value_scalar(scale);
+    ct__v[3] = ct_value_scalar(input_scale);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
 static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  const ct_op *op = ct__op.elu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.elu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, alpha, scale, input_scale);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(alpha);
-    v[2] = ct_value_scalar(scale);
-    v[3] = ct_value_scalar(input_scale);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__v[2] = ct_value_scalar(scale);
+    ct__v[3] = ct_value_scalar(input_scale);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
-  const ct_op *op = ct__op.elu_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.elu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, alpha, scale, input_scale, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, alpha, scale, input_scale, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(alpha);
-    v[2] = ct_value_scalar(scale);
-    v[3] = ct_value_scalar(input_scale);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__v[2] = ct_value_scalar(scale);
+    ct__v[3] = ct_value_scalar(input_scale);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gelu(Tensor self, *, str approximate='none') -> Tensor */
 static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  const ct_op *op = ct__op.gelu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.gelu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))ct__k->unboxed)(ks, self, approximate);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_string(approximate);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_string(approximate);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
 static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  const ct_op *op = ct__op.gelu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gelu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))ct__k->unboxed)(ks, self, approximate);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_string(approximate);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_string(approximate);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
-  const ct_op *op = ct__op.gelu_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gelu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, self, approximate, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_string(approximate);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_string(approximate);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
-}
-/* _gelu_int(Tensor self, int approximate) -> Tensor */
-static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *op = ct__op._gelu_int;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(approximate);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *op = ct__op._gelu_int_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(approximate);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
-  const ct_op *op = ct__op._gelu_int_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, approximate, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(approximate);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* silu(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.silu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.silu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* silu_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.silu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.silu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.silu_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.silu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
 static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  const ct_op *op = ct__op.softplus;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.softplus;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, beta, threshold);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, beta, threshold);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(beta);
-    v[2] = ct_value_scalar(threshold);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(beta);
+    ct__v[2] = ct_value_scalar(threshold);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
-  const ct_op *op = ct__op.softplus_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.softplus_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, beta, threshold, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, beta, threshold, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(beta);
-    v[2] = ct_value_scalar(threshold);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(beta);
+    ct__v[2] = ct_value_scalar(threshold);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mish(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.mish;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mish;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mish_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.mish_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mish_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.mish_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mish_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.floor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.floor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.floor_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.floor_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.floor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.floor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ceil(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.ceil;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.ceil;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ceil_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.ceil_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ceil_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.ceil_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ceil_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.round;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.round;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.round_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.round_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.round_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.round_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round.decimals(Tensor self, *, int decimals) -> Tensor */
 static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  const ct_op *op = ct__op.round_decimals;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.round_decimals;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, decimals);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(decimals);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(decimals);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
 static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  const ct_op *op = ct__op.round__decimals;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.round__decimals;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, decimals);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(decimals);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(decimals);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
-  const ct_op *op = ct__op.round_decimals_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.round_decimals_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, decimals, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, decimals, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(decimals);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(decimals);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* trunc(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.trunc;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.trunc;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* trunc_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.trunc_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.trunc_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.trunc_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.trunc_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
 static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  const ct_op *op = ct__op.nan_to_num;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.nan_to_num;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))ct__k->unboxed)(ks, self, nan, posinf, neginf);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
-    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
-    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    ct__v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
 static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  const ct_op *op = ct__op.nan_to_num_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.nan_to_num_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))ct__k->unboxed)(ks, self, nan, posinf, neginf);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
-    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
-    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    ct__v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
-  const ct_op *op = ct__op.nan_to_num_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.nan_to_num_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))ct__k->unboxed)(ks, self, nan, posinf, neginf, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
-    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
-    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    ct__v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
 static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  const ct_op *op = ct__op.div_Tensor_mode;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.div_Tensor_mode;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, other, rounding_mode);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_string(rounding_mode);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
 static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  const ct_op *op = ct__op.div__Tensor_mode;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div__Tensor_mode;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, other, rounding_mode);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_string(rounding_mode);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
-  const ct_op *op = ct__op.div_out_mode;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div_out_mode;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, self, other, rounding_mode, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_string(rounding_mode);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_string(rounding_mode);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
 static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  const ct_op *op = ct__op.div_Scalar_mode;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.div_Scalar_mode;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, other, rounding_mode);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_string(rounding_mode);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
 static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  const ct_op *op = ct__op.div__Scalar_mode;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.div__Scalar_mode;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, other, rounding_mode);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_string(rounding_mode);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_divide(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.floor_divide;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.floor_divide;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.floor_divide__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.floor_divide__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.floor_divide_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.floor_divide_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.floor_divide_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.floor_divide_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.floor_divide__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.floor_divide__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
 static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
-  const ct_op *op = ct__op.pow_Tensor_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(exponent);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
 static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
-  const ct_op *op = ct__op.pow__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.pow__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(exponent);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
-  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(exponent);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
 static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
-  const ct_op *op = ct__op.pow_Tensor_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, exponent);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(exponent);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
 static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
-  const ct_op *op = ct__op.pow__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.pow__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, exponent);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(exponent);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
-  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(exponent);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
 static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
-  const ct_op *op = ct__op.pow_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.pow_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, exponent);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_scalar(self);
-    v[1] = ct_value_tensor(exponent);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
-  const ct_op *op = ct__op.pow_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.pow_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_scalar(self);
-    v[1] = ct_value_tensor(exponent);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.remainder_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.remainder_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.remainder__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.remainder__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.remainder_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.remainder_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.remainder_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.remainder_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.remainder__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.remainder__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.remainder_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.remainder_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
-  const ct_op *op = ct__op.remainder_Scalar_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_scalar(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_scalar(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.fmod_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.fmod_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.fmod__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.fmod__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.fmod_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.fmod_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.fmod_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.fmod_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.fmod__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.fmod__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.fmod_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.fmod_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* maximum(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.maximum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.maximum;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.maximum_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.maximum_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* minimum(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.minimum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.minimum;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.minimum_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.minimum_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* atan2(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.atan2;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.atan2;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.atan2_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.atan2_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.atan2_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.atan2_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.eq_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.eq_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.eq__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eq__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.eq_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eq_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.eq_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.eq_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.eq__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eq__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.eq_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eq_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.ne_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.ne_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.ne__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ne__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.ne_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ne_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.ne_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.ne_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.ne__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ne__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.ne_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ne_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.lt_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.lt_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.lt__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lt__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.lt_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lt_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.lt_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.lt_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.lt__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lt__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.lt_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lt_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.le_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.le_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.le__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.le__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.le_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.le_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.le_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.le_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.le__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.le__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.le_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.le_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.gt_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.gt_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.gt__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gt__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.gt_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gt_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.gt_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.gt_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.gt__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gt__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.gt_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.gt_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge.Tensor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.ge_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.ge_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.ge__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ge__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.ge_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ge_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge.Scalar(Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.ge_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.ge_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.ge__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ge__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
-  const ct_op *op = ct__op.ge_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.ge_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_and(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_and;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.logical_and;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_and_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_and_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.logical_and_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_and_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_or(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_or;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.logical_or;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_or_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_or_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.logical_or_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_or_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_xor(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_xor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.logical_xor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.logical_xor_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_xor_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.logical_xor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_xor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_not(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.logical_not;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.logical_not;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_not_(Tensor(a!) self) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.logical_not_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_not_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
   } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.logical_not_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.logical_not_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.where_self;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.where_self;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, condition, self, other);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(condition);
-    v[1] = ct_value_tensor(self);
-    v[2] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(condition);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.where_self_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.where_self_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, condition, self, other, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(condition);
-    v[1] = ct_value_tensor(self);
-    v[2] = ct_value_tensor(other);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(condition);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_tensor(other);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
-  const ct_op *op = ct__op.where_ScalarSelf;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.where_ScalarSelf;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, condition, self, other);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(condition);
-    v[1] = ct_value_scalar(self);
-    v[2] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(condition);
+    ct__v[1] = ct_value_scalar(self);
+    ct__v[2] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
-  const ct_op *op = ct__op.where_ScalarOther;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.where_ScalarOther;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, condition, self, other);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(condition);
-    v[1] = ct_value_tensor(self);
-    v[2] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(condition);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
 static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
-  const ct_op *op = ct__op.where_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.where_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, condition, self, other);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(condition);
-    v[1] = ct_value_scalar(self);
-    v[2] = ct_value_scalar(other);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(condition);
+    ct__v[1] = ct_value_scalar(self);
+    ct__v[2] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
 static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  const ct_op *op = ct__op.masked_fill_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.masked_fill_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, mask, value);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_scalar(value);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
 static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  const ct_op *op = ct__op.masked_fill__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.masked_fill__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, mask, value);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_scalar(value);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
-  const ct_op *op = ct__op.masked_fill_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, mask, value, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_scalar(value);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
 static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  const ct_op *op = ct__op.masked_fill_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.masked_fill_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mask, value);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_tensor(value);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_tensor(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
 static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  const ct_op *op = ct__op.masked_fill__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.masked_fill__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mask, value);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_tensor(value);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_tensor(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
-  const ct_op *op = ct__op.masked_fill_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mask, value, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_tensor(value);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_tensor(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
 static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  const ct_op *op = ct__op.lerp_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.lerp_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, end, weight);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_scalar(weight);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_scalar(weight);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
 static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  const ct_op *op = ct__op.lerp__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lerp__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, end, weight);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_scalar(weight);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_scalar(weight);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
-  const ct_op *op = ct__op.lerp_Scalar_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lerp_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, end, weight, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_scalar(weight);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_scalar(weight);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
 static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  const ct_op *op = ct__op.lerp_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.lerp_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, end, weight);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_tensor(weight);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
 static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  const ct_op *op = ct__op.lerp__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lerp__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, end, weight);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_tensor(weight);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
-  const ct_op *op = ct__op.lerp_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.lerp_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, end, weight, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(end);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(end);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  const ct_op *op = ct__op.addcmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.addcmul;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, tensor1, tensor2, value);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
 static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  const ct_op *op = ct__op.addcmul_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addcmul_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, tensor1, tensor2, value);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
-  const ct_op *op = ct__op.addcmul_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addcmul_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, tensor1, tensor2, value, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  const ct_op *op = ct__op.addcdiv;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.addcdiv;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, tensor1, tensor2, value);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
 static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  const ct_op *op = ct__op.addcdiv_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addcdiv_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, tensor1, tensor2, value);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
-  const ct_op *op = ct__op.addcdiv_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addcdiv_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, tensor1, tensor2, value, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor1);
-    v[2] = ct_value_tensor(tensor2);
-    v[3] = ct_value_scalar(value);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor1);
+    ct__v[2] = ct_value_tensor(tensor2);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
 static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
-  const ct_op *op = ct__op.clamp;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, min, max);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
-    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
-  const ct_op *op = ct__op.clamp_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, min, max);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
-    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, min, max, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
-    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
 static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  const ct_op *op = ct__op.clamp_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min, max);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    v[2] = ct_value_tensor(max);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__v[2] = ct_value_tensor(max);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  const ct_op *op = ct__op.clamp__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min, max);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    v[2] = ct_value_tensor(max);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__v[2] = ct_value_tensor(max);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min, max, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    v[2] = ct_value_tensor(max);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__v[2] = ct_value_tensor(max);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min(Tensor self, Scalar min) -> Tensor */
 static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
-  const ct_op *op = ct__op.clamp_min;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp_min;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, min);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
-  const ct_op *op = ct__op.clamp_min_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_min_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, min);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_min_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_min_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, min, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(min);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(min);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
 static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
-  const ct_op *op = ct__op.clamp_min_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp_min_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
-  const ct_op *op = ct__op.clamp_min__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_min__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_min_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, min, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(min);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(min);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max(Tensor self, Scalar max) -> Tensor */
 static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
-  const ct_op *op = ct__op.clamp_max;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp_max;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, max);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(max);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(max);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
-  const ct_op *op = ct__op.clamp_max_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_max_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, max);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(max);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(max);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_max_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_max_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, max, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(max);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(max);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
 static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
-  const ct_op *op = ct__op.clamp_max_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.clamp_max_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, max);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(max);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(max);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
-  const ct_op *op = ct__op.clamp_max__Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_max__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, max);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(max);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(max);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
-  const ct_op *op = ct__op.clamp_max_Tensor_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, max, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(max);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(max);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
+}
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.sum;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.sum_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.sum_dim_IntList;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.sum_IntList_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.mean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.mean_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.mean_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.prod;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.prod_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.prod_dim_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))ct__k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.prod_int_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.amax;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.amax_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.amin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.amin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* max(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.max;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* min(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.min;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *ct__o = ct__op.var_correction;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))ct__k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.var_correction_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *ct__o = ct__op.var;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))ct__k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *ct__o = ct__op.var_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))ct__k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.var_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *ct__o = ct__op.std_correction;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))ct__k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.std_correction_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *ct__o = ct__op.std;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))ct__k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *ct__o = ct__op.std_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))ct__k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.std_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.linalg_vector_norm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, self, ord, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(ord);
+    ct__v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.linalg_vector_norm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, ord, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(ord);
+    ct__v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_dtype(dtype);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+  const ct_op *ct__o = ct__op.norm_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, p);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(p);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.norm_ScalarOpt_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))ct__k->unboxed)(ks, self, p, dim, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    ct__v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.norm_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, p, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(p);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.norm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))ct__k->unboxed)(ks, self, p, dim, keepdim, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    ct__v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.logsumexp;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.logsumexp_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* all(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.all;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.all_all_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.all_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.all_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* any(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.any;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.any_all_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.any_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.any_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.cumsum;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.cumsum_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cumsum_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.cumprod;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.cumprod_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cumprod_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.max_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.min_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.argmax;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.argmax_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *ct__o = ct__op.argmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.argmin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.sort;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, descending, indices);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(descending);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.sort_stable;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, stable, dim, descending, indices);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(stable);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(descending);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.topk;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+  } else {
+    ct_value ct__v[5];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(largest);
+    ct__v[4] = ct_value_bool(sorted);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  const ct_op *ct__o = ct__op.value_selecting_reduction_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))ct__k->unboxed)(ks, grad_output, dim, indices, sizes, keepdim);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(indices);
+    ct__v[3] = sizes.n < 0 ? ct_value_none() : ct_value_int_list(sizes.data, sizes.n);
+    ct__v[4] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  const ct_op *ct__o = ct__op._rd_gather;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))ct__k->unboxed)(ks, self, dim, index, keepdim);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.nansum;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.nansum_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.nanmean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.nanmean_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  const ct_op *ct__o = ct__op.count_nonzero_dim_IntList;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.count_nonzero_dim_IntList_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.count_nonzero;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.count_nonzero_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* logcumsumexp(Tensor self, int dim) -> Tensor */
+static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.logcumsumexp;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.logcumsumexp_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.cummax;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))ct__k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.cummin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))ct__k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.kthvalue;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, keepdim, indices);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* median(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.median;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.median_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.median_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmedian(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.nanmedian;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.nanmedian_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *ct__o = ct__op.nanmedian_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = indices;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+  const ct_op *ct__o = ct__op.argsort;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, dim, descending);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(descending);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  const ct_op *ct__o = ct__op.argsort_stable;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))ct__k->unboxed)(ks, self, stable, dim, descending);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(stable);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(descending);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* msort(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.msort;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.var_mean_correction;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.std_mean_correction;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  const ct_op *ct__o = ct__op.aminmax;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, keepdim, max);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = max;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
 }
 /* dot(Tensor self, Tensor tensor) -> Tensor */
 static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
-  const ct_op *op = ct__op.dot;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.dot;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, tensor);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
-  const ct_op *op = ct__op.dot_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.dot_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, tensor, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(tensor);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(tensor);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mv(Tensor self, Tensor vec) -> Tensor */
 static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
-  const ct_op *op = ct__op.mv;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mv;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, vec);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(vec);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(vec);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
-  const ct_op *op = ct__op.mv_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mv_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, vec, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(vec);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(vec);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mm(Tensor self, Tensor mat2) -> Tensor */
 static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mat2);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mat2, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat2);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* bmm(Tensor self, Tensor mat2) -> Tensor */
 static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.bmm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.bmm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mat2);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.bmm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.bmm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, mat2, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat2);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  const ct_op *op = ct__op.addmm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.addmm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, mat1, mat2, beta, alpha);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat1);
-    v[2] = ct_value_tensor(mat2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat1);
+    ct__v[2] = ct_value_tensor(mat2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  const ct_op *op = ct__op.addmm_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addmm_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, mat1, mat2, beta, alpha);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat1);
-    v[2] = ct_value_tensor(mat2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat1);
+    ct__v[2] = ct_value_tensor(mat2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
-  const ct_op *op = ct__op.addmm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.addmm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat1);
-    v[2] = ct_value_tensor(mat2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    v[5] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(mat1);
+    ct__v[2] = ct_value_tensor(mat2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
 static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  const ct_op *op = ct__op.baddbmm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.baddbmm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, batch1, batch2, beta, alpha);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(batch1);
-    v[2] = ct_value_tensor(batch2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(batch1);
+    ct__v[2] = ct_value_tensor(batch2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
 static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  const ct_op *op = ct__op.baddbmm_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.baddbmm_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, batch1, batch2, beta, alpha);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(batch1);
-    v[2] = ct_value_tensor(batch2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(batch1);
+    ct__v[2] = ct_value_tensor(batch2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
-  const ct_op *op = ct__op.baddbmm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.baddbmm_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(batch1);
-    v[2] = ct_value_tensor(batch2);
-    v[3] = ct_value_scalar(beta);
-    v[4] = ct_value_scalar(alpha);
-    v[5] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(batch1);
+    ct__v[2] = ct_value_tensor(batch2);
+    ct__v[3] = ct_value_scalar(beta);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
 static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
-  const ct_op *op = ct__op.outer;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.outer;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, vec2);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(vec2);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(vec2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
-  const ct_op *op = ct__op.outer_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.outer_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, vec2, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(vec2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(vec2);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* matmul(Tensor self, Tensor other) -> Tensor */
 static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.matmul;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
-  const ct_op *op = ct__op.matmul_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.matmul_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
 static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
-  const ct_op *op = ct__op.linear;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.linear;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, input, weight, bias);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_tensor(weight);
-    v[2] = ct_value_tensor(bias);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(weight);
+    ct__v[2] = ct_value_tensor(bias);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
-  const ct_op *op = ct__op.linear_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.linear_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, input, weight, bias, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_tensor(weight);
-    v[2] = ct_value_tensor(bias);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(weight);
+    ct__v[2] = ct_value_tensor(bias);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
+}
+/* cat(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.cat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.stack;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.stack_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.flip;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.flip_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, dims, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
+static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.roll;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, shifts, dims);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.roll_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, shifts, dims, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  const ct_op *ct__o = ct__op.repeat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, repeats);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.repeat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, repeats, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tile(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.tile;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
+static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  const ct_op *ct__o = ct__op.constant_pad_nd;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))ct__k->unboxed)(ks, self, pad, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.constant_pad_nd_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, pad, value, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.tril_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.triu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
+static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  const ct_op *ct__o = ct__op.gather;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))ct__k->unboxed)(ks, self, dim, index, sparse_grad);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.gather_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, sparse_grad, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter__src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_src_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter_value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter__value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_value_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce__two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self, out);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__v[6] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  const ct_op *ct__o = ct__op.index_select;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, index);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_select_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, alpha, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_copy_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
+static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  const ct_op *ct__o = ct__op.index_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))ct__k->unboxed)(ks, self, indices);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))ct__k->unboxed)(ks, self, indices, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_put_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, indices, values, accumulate, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor */
+static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  const ct_op *ct__o = ct__op.one_hot;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, num_classes);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(num_classes);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
+static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  const ct_op *ct__o = ct__op.embedding;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.embedding_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  const ct_op *ct__o = ct__op.embedding_dense_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))ct__k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(num_weights);
+    ct__v[3] = ct_value_int(padding_idx);
+    ct__v[4] = ct_value_bool(scale_grad_by_freq);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_with_sizes;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_sizes, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.chunk;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, chunks, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.unbind_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
+static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  const ct_op *ct__o = ct__op.pad;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))ct__k->unboxed)(ks, self, pad, mode, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_string(mode);
+    ct__v[3] = value != value ? ct_value_none() : ct_value_double(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  const ct_op *ct__o = ct__op.take_along_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, indices, dim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.take_along_dim_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, indices, dim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  const ct_op *op = ct__op.softmax_int;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.softmax_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.softmax_int_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.softmax_int_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, dtype, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_dtype(dtype);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  const ct_op *op = ct__op.log_softmax_int;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.log_softmax_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.log_softmax_int_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.log_softmax_int_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, self, dim, dtype, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(dim);
-    v[2] = ct_value_dtype(dtype);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  const ct_op *op = ct__op.nll_loss;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.nll_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, target, weight, reduction, ignore_index);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    v[4] = ct_value_int(ignore_index);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__v[4] = ct_value_int(ignore_index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
-  const ct_op *op = ct__op.nll_loss_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.nll_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    v[4] = ct_value_int(ignore_index);
-    v[5] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__v[4] = ct_value_int(ignore_index);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  const ct_op *op = ct__op.nll_loss_nd;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.nll_loss_nd;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, target, weight, reduction, ignore_index);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    v[4] = ct_value_int(ignore_index);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__v[4] = ct_value_int(ignore_index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
-  const ct_op *op = ct__op.nll_loss_backward;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.nll_loss_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   } else {
-    ct_value v[7];
-    v[0] = ct_value_tensor(grad_output);
-    v[1] = ct_value_tensor(self);
-    v[2] = ct_value_tensor(target);
-    v[3] = ct_value_tensor(weight);
-    v[4] = ct_value_int(reduction);
-    v[5] = ct_value_int(ignore_index);
-    v[6] = ct_value_tensor(total_weight);
-    r = ct__finish_new(op, k, ks, v, 7);
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_tensor(target);
+    ct__v[3] = ct_value_tensor(weight);
+    ct__v[4] = ct_value_int(reduction);
+    ct__v[5] = ct_value_int(ignore_index);
+    ct__v[6] = ct_value_tensor(total_weight);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
 static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
-  const ct_op *op = ct__op.cross_entropy_loss;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.cross_entropy_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))ct__k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    v[4] = ct_value_int(ignore_index);
-    v[5] = ct_value_double(label_smoothing);
-    r = ct__finish_new(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__v[4] = ct_value_int(ignore_index);
+    ct__v[5] = ct_value_double(label_smoothing);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
-  const ct_op *op = ct__op.mse_loss;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.mse_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, reduction);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
-  const ct_op *op = ct__op.mse_loss_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.mse_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
-  const ct_op *op = ct__op.l1_loss;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.l1_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, reduction);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
 static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
-  const ct_op *op = ct__op.smooth_l1_loss;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.smooth_l1_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))ct__k->unboxed)(ks, self, target, reduction, beta);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    v[3] = ct_value_double(beta);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(beta);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
-  const ct_op *op = ct__op.smooth_l1_loss_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.smooth_l1_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, beta, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    v[3] = ct_value_double(beta);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(beta);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
 static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
-  const ct_op *op = ct__op.kl_div;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.kl_div;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, self, target, reduction, log_target);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_int(reduction);
-    v[3] = ct_value_bool(log_target);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_bool(log_target);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  const ct_op *op = ct__op.binary_cross_entropy;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.binary_cross_entropy;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, weight, reduction);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
-  const ct_op *op = ct__op.binary_cross_entropy_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.binary_cross_entropy_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, weight, reduction, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_int(reduction);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
-  const ct_op *op = ct__op.binary_cross_entropy_with_logits;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.binary_cross_entropy_with_logits;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, weight, pos_weight, reduction);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(target);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_tensor(pos_weight);
-    v[4] = ct_value_int(reduction);
-    r = ct__finish_new(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_tensor(pos_weight);
+    ct__v[4] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
-  const ct_op *op = ct__op.layer_norm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.layer_norm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))ct__k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(input);
-    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_tensor(bias);
-    v[4] = ct_value_double(eps);
-    v[5] = ct_value_bool(cudnn_enable);
-    r = ct__finish_new(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_tensor(bias);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_bool(cudnn_enable);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
 static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
-  const ct_op *op = ct__op.group_norm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.group_norm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))ct__k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
   } else {
-    ct_value v[6];
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_int(num_groups);
-    v[2] = ct_value_tensor(weight);
-    v[3] = ct_value_tensor(bias);
-    v[4] = ct_value_double(eps);
-    v[5] = ct_value_bool(cudnn_enabled);
-    r = ct__finish_new(op, k, ks, v, 6);
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_int(num_groups);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_tensor(bias);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_bool(cudnn_enabled);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
 static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
-  const ct_op *op = ct__op.batch_norm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.batch_norm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))ct__k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
   } else {
-    ct_value v[9];
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_tensor(weight);
-    v[2] = ct_value_tensor(bias);
-    v[3] = ct_value_tensor(running_mean);
-    v[4] = ct_value_tensor(running_var);
-    v[5] = ct_value_bool(training);
-    v[6] = ct_value_double(momentum);
-    v[7] = ct_value_double(eps);
-    v[8] = ct_value_bool(cudnn_enabled);
-    r = ct__finish_new(op, k, ks, v, 9);
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(weight);
+    ct__v[2] = ct_value_tensor(bias);
+    ct__v[3] = ct_value_tensor(running_mean);
+    ct__v[4] = ct_value_tensor(running_var);
+    ct__v[5] = ct_value_bool(training);
+    ct__v[6] = ct_value_double(momentum);
+    ct__v[7] = ct_value_double(eps);
+    ct__v[8] = ct_value_bool(cudnn_enabled);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
 static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
-  const ct_op *op = ct__op.rms_norm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.rms_norm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))ct__k->unboxed)(ks, input, normalized_shape, weight, eps);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(input);
-    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
-    v[2] = ct_value_tensor(weight);
-    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
+}
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
+static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  const ct_op *ct__o = ct__op.scaled_dot_product_attention;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))ct__k->unboxed)(ks, query, key, value, attn_mask, dropout_p, is_causal, scale);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(query);
+    ct__v[1] = ct_value_tensor(key);
+    ct__v[2] = ct_value_tensor(value);
+    ct__v[3] = ct_value_tensor(attn_mask);
+    ct__v[4] = ct_value_double(dropout_p);
+    ct__v[5] = ct_value_bool(is_causal);
+    ct__v[6] = scale != scale ? ct_value_none() : ct_value_double(scale);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
 }
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
-  const ct_op *op = ct__op.uniform_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.uniform_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))ct__k->unboxed)(ks, self, from, to, generator);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_double(from);
-    v[2] = ct_value_double(to);
-    v[3] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_double(from);
+    ct__v[2] = ct_value_double(to);
+    ct__v[3] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
-  const ct_op *op = ct__op.normal_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.normal_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))ct__k->unboxed)(ks, self, mean, std, generator);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_double(mean);
-    v[2] = ct_value_double(std);
-    v[3] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_double(mean);
+    ct__v[2] = ct_value_double(std);
+    ct__v[3] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
-  const ct_op *op = ct__op.random__from;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.random__from;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))ct__k->unboxed)(ks, self, from, to, generator);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(from);
-    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
-    v[3] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(from);
+    ct__v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    ct__v[3] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
-  const ct_op *op = ct__op.random__to;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.random__to;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))ct__k->unboxed)(ks, self, to, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_int(to);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(to);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
-  const ct_op *op = ct__op.random_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.random_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))ct__k->unboxed)(ks, self, generator);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  const ct_op *op = ct__op.bernoulli__float;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.bernoulli__float;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))ct__k->unboxed)(ks, self, p, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_double(p);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_double(p);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
-  const ct_op *op = ct__op.bernoulli;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.bernoulli;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))ct__k->unboxed)(ks, self, generator);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  const ct_op *op = ct__op.bernoulli_p;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.bernoulli_p;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))ct__k->unboxed)(ks, self, p, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_double(p);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_double(p);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
-  const ct_op *op = ct__op.normal_Tensor_float;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.normal_Tensor_float;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))ct__k->unboxed)(ks, mean, std, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(mean);
-    v[1] = ct_value_double(std);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(mean);
+    ct__v[1] = ct_value_double(std);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
-  const ct_op *op = ct__op.normal_float_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.normal_float_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))ct__k->unboxed)(ks, mean, std, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_double(mean);
-    v[1] = ct_value_tensor(std);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_double(mean);
+    ct__v[1] = ct_value_tensor(std);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
-  const ct_op *op = ct__op.normal_Tensor_Tensor;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))ct__k->unboxed)(ks, mean, std, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(mean);
-    v[1] = ct_value_tensor(std);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(mean);
+    ct__v[1] = ct_value_tensor(std);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
-  const ct_op *op = ct__op.rand_like;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.rand_like;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))ct__k->unboxed)(ks, self, dtype, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
-  const ct_op *op = ct__op.randn_like;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.randn_like;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))ct__k->unboxed)(ks, self, dtype, generator);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    v[2] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
-  const ct_op *op = ct__op.rand_generator_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.rand_generator_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))ct__k->unboxed)(ks, size, generator, out);
   } else {
-    ct_value v[3];
-    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    v[1] = ct_value_generator(generator);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
-  const ct_op *op = ct__op.randn_generator_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.randn_generator_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))ct__k->unboxed)(ks, size, generator, out);
   } else {
-    ct_value v[3];
-    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    v[1] = ct_value_generator(generator);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
-  const ct_op *op = ct__op.randint_low_generator_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.randint_low_generator_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))ct__k->unboxed)(ks, low, high, size, generator, out);
   } else {
-    ct_value v[5];
-    v[0] = ct_value_int(low);
-    v[1] = ct_value_int(high);
-    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    v[3] = ct_value_generator(generator);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_int(low);
+    ct__v[1] = ct_value_int(high);
+    ct__v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[3] = ct_value_generator(generator);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
-  const ct_op *op = ct__op.randperm_generator_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.randperm_generator_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))ct__k->unboxed)(ks, n, generator, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_int(n);
-    v[1] = ct_value_generator(generator);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
-  const ct_op *op = ct__op.eye_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eye_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))ct__k->unboxed)(ks, n, out);
   } else {
-    ct_value v[2];
-    v[0] = ct_value_int(n);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
-  const ct_op *op = ct__op.eye_m_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.eye_m_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, n, m, out);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_int(n);
-    v[1] = ct_value_int(m);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_int(m);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
-  const ct_op *op = ct__op.linspace_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
+  const ct_op *ct__o = ct__op.linspace_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))ct__k->unboxed)(ks, start, end, steps, out);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_scalar(start);
-    v[1] = ct_value_scalar(end);
-    v[2] = ct_value_int(steps);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_int(steps);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
 static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
-  const ct_op *op = ct__op.native_dropout;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.native_dropout;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))ct__k->unboxed)(ks, input, p, train, generator, mask);
   } else {
-    ct_value v[4];
-    ct_tensor **extra[1];
-    extra[0] = mask;
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_double(p);
-    v[2] = ct_value_bool(train);
-    v[3] = ct_value_generator(generator);
-    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = mask;
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_double(p);
+    ct__v[2] = ct_value_bool(train);
+    ct__v[3] = ct_value_generator(generator);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
 static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
-  const ct_op *op = ct__op.native_dropout_backward;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.native_dropout_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))ct__k->unboxed)(ks, grad_output, mask, scale);
   } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(grad_output);
-    v[1] = ct_value_tensor(mask);
-    v[2] = ct_value_double(scale);
-    r = ct__finish_new(op, k, ks, v, 3);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(mask);
+    ct__v[2] = ct_value_double(scale);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 /* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
-  const ct_op *op = ct__op.dropout;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  const ct_op *ct__o = ct__op.dropout;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))ct__k->unboxed)(ks, input, p, train, generator);
   } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(input);
-    v[1] = ct_value_double(p);
-    v[2] = ct_value_bool(train);
-    v[3] = ct_value_generator(generator);
-    r = ct__finish_new(op, k, ks, v, 4);
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_double(p);
+    ct__v[2] = ct_value_bool(train);
+    ct__v[3] = ct_value_generator(generator);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
-  return r;
+  return ct__res;
 }
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("add.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_add_Tensor(ct__call_keys(keys), self, other, alpha));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_add_Tensor(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other) {
   return ct_add_ex(self, other, ct_int(1));
 }
 CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("add_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_add__Tensor(ct__call_keys(keys), self, other, alpha);
+  ct__keys |= other->keys;
+  return ct__dispatch_add__Tensor(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other) {
   return ct_add_ex_(self, other, ct_int(1));
 }
 CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("add.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("add.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_add_out(ct__call_keys(keys), self, other, alpha, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_add_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   return ct_add_out_ex(out, self, other, ct_int(1));
 }
 CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_add_Scalar(ct__call_keys(keys), self, other, alpha));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_add_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
   return ct_add_scalar_ex(self, other, ct_int(1));
 }
 CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_add__Scalar(ct__call_keys(keys), self, other, alpha);
+  ct__keys |= self->keys;
+  return ct__dispatch_add__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
   return ct_add_scalar_ex_(self, other, ct_int(1));
 }
 CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_sub_Tensor(ct__call_keys(keys), self, other, alpha));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_sub_Tensor(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other) {
   return ct_sub_ex(self, other, ct_int(1));
 }
 CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_sub__Tensor(ct__call_keys(keys), self, other, alpha);
+  ct__keys |= other->keys;
+  return ct__dispatch_sub__Tensor(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other) {
   return ct_sub_ex_(self, other, ct_int(1));
 }
 CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sub.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sub_out(ct__call_keys(keys), self, other, alpha, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_sub_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   return ct_sub_out_ex(out, self, other, ct_int(1));
 }
 CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(keys), self, other, alpha));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
   return ct_sub_scalar_ex(self, other, ct_int(1));
 }
 CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sub__Scalar(ct__call_keys(keys), self, other, alpha);
+  ct__keys |= self->keys;
+  return ct__dispatch_sub__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
   return ct_sub_scalar_ex_(self, other, ct_int(1));
 }
 CTDEF ct_tensor *ct_mul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_mul_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_mul_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_mul__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_mul__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mul.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mul_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_mul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_mul__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_mul__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_div_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_div__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_div__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_div_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_div_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_div_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_div__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_div__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
-  keys |= grad_output->keys;
+  ct__keys |= grad_output->keys;
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_sum(ct_tensor *self) {
-  return ct_sum_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_mean(ct_tensor *self) {
-  return ct_mean_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("copy_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!src)) return ct__fail_null("copy_", "src"), ct_last_error();
-  keys |= src->keys;
-  return ct__dispatch_copy_(ct__call_keys(keys), self, src, non_blocking);
+  ct__keys |= src->keys;
+  return ct__dispatch_copy_(ct__call_keys(ct__keys), self, src, non_blocking);
 }
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src) {
   return ct_copy_ex_(self, src, false);
 }
 CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fill_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_fill__Scalar(ct__call_keys(keys), self, value);
+  ct__keys |= self->keys;
+  return ct__dispatch_fill__Scalar(ct__call_keys(ct__keys), self, value);
 }
 CTDEF ct_tensor *ct_clone(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clone", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_clone(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_clone(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("contiguous", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_contiguous(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch__to_copy(ct__call_keys(keys), self, dtype));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
   return ct_to_copy_ex(self, CT_DTYPE_NONE);
 }
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("to.dtype", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_to_dtype(ct__call_keys(keys), self, dtype));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("view", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("view", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "view", "size: negative length %d", size_len), (ct_tensor *)NULL;
   size_l.data = size;
   size_l.n = size_len;
-  return ct__track(ct__dispatch_view(ct__call_keys(keys), self, size_l));
+  return ct__track(ct__dispatch_view(ct__call_keys(ct__keys), self, size_l));
 }
 CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape) {
   ct_int_list shape_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reshape", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(shape_len > 0 && !shape)) return ct__fail_null("reshape", "shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "reshape", "shape: negative length %d", shape_len), (ct_tensor *)NULL;
   shape_l.data = shape;
   shape_l.n = shape_len;
-  return ct__track(ct__dispatch_reshape(ct__call_keys(keys), self, shape_l));
+  return ct__track(ct__dispatch_reshape(ct__call_keys(ct__keys), self, shape_l));
 }
 CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("transpose.int", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_transpose_int(ct__call_keys(keys), self, dim0, dim1));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_transpose_int(ct__call_keys(ct__keys), self, dim0, dim1));
 }
 CTDEF ct_tensor *ct_t(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("t", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_t(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_t(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct_int_list dims_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("permute", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("permute", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "permute", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
   dims_l.data = dims;
   dims_l.n = dims_len;
-  return ct__track(ct__dispatch_permute(ct__call_keys(keys), self, dims_l));
+  return ct__track(ct__dispatch_permute(ct__call_keys(ct__keys), self, dims_l));
 }
 CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size, bool implicit) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("expand", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("expand", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "expand", "size: negative length %d", size_len), (ct_tensor *)NULL;
   size_l.data = size;
   size_l.n = size_len;
-  return ct__track(ct__dispatch_expand(ct__call_keys(keys), self, size_l, implicit));
+  return ct__track(ct__dispatch_expand(ct__call_keys(ct__keys), self, size_l, implicit));
 }
 CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size) {
   return ct_expand_ex(self, size_len, size, false);
 }
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("broadcast_to", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("broadcast_to", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "broadcast_to", "size: negative length %d", size_len), (ct_tensor *)NULL;
   size_l.data = size;
   size_l.n = size_len;
-  return ct__track(ct__dispatch_broadcast_to(ct__call_keys(keys), self, size_l));
+  return ct__track(ct__dispatch_broadcast_to(ct__call_keys(ct__keys), self, size_l));
 }
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("unsqueeze", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_unsqueeze(ct__call_keys(keys), self, dim));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_unsqueeze(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_squeeze(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_squeeze(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(keys), self, dim));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("flatten.using_ints", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(keys), self, start_dim, end_dim));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(ct__keys), self, start_dim, end_dim));
 }
 CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("select.int", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_select_int(ct__call_keys(keys), self, dim, index));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_select_int(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index) {
   ct_int_list input_sizes_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("select_backward", "grad_output"), (ct_tensor *)NULL;
-  keys |= grad_output->keys;
+  ct__keys |= grad_output->keys;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("select_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "select_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
   input_sizes_l.data = input_sizes;
   input_sizes_l.n = input_sizes_len;
-  return ct__track(ct__dispatch_select_backward(ct__call_keys(keys), grad_output, input_sizes_l, dim, index));
+  return ct__track(ct__dispatch_select_backward(ct__call_keys(ct__keys), grad_output, input_sizes_l, dim, index));
 }
 CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("slice.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(keys), self, dim, start, end, step));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(ct__keys), self, dim, start, end, step));
 }
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct_int_list input_sizes_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("slice_backward", "grad_output"), (ct_tensor *)NULL;
-  keys |= grad_output->keys;
+  ct__keys |= grad_output->keys;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("slice_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "slice_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
   input_sizes_l.data = input_sizes;
   input_sizes_l.n = input_sizes_len;
-  return ct__track(ct__dispatch_slice_backward(ct__call_keys(keys), grad_output, input_sizes_l, dim, start, end, step));
+  return ct__track(ct__dispatch_slice_backward(ct__call_keys(ct__keys), grad_output, input_sizes_l, dim, start, end, step));
 }
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("narrow", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_narrow(ct__call_keys(keys), self, dim, start, length));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
   ct_int_list size_l;
   ct_int_list stride_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("as_strided", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("as_strided", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "as_strided", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -8145,2387 +11884,4369 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *siz
     return ct_fail(CT_ERR_INVALID, "as_strided", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
   stride_l.data = stride;
   stride_l.n = stride_len;
-  return ct__track(ct__dispatch_as_strided(ct__call_keys(keys), self, size_l, stride_l, storage_offset));
+  return ct__track(ct__dispatch_as_strided(ct__call_keys(ct__keys), self, size_l, stride_l, storage_offset));
 }
 CTDEF ct_tensor *ct_alias(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("alias", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_alias(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_alias(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_detach(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_neg(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_neg_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_neg_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_neg_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_neg_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_abs(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_abs(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_abs_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_abs_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_abs_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_abs_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_abs_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sign(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sign(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sign(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sign_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sign_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_sign_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sign_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_sign_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_square(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("square", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_square(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_square(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_square_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_square_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_square_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("square.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_square_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_square_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_exp(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_exp_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_exp_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_exp_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_exp_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_exp2(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_exp2(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_exp2_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_exp2_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_exp2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_exp2_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_exp2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_log(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_log(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_log_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_log_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_log_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_log_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log2(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_log2(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_log2(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log2_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_log2_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_log2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_log2_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_log2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_log1p(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_log1p(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log1p_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_log1p_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_log1p_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_log1p_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_log1p_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_expm1(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_expm1(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_expm1_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_expm1_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_expm1_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_expm1_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_expm1_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sqrt(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sqrt(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sqrt_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sqrt_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_sqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sqrt_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_sqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_rsqrt(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_rsqrt(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_rsqrt_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_rsqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_rsqrt_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_rsqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_reciprocal(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_reciprocal(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_reciprocal_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_reciprocal_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_reciprocal_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_reciprocal_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sin(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sin(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sin(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sin_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sin_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_sin_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sin_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_sin_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_cos(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_cos(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_cos(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_cos_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_cos_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_cos_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_cos_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_cos_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tan(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_tan(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_tan(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_tan_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_tan_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_tan_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_tan_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_tan_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_tanh(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_tanh_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_tanh_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_tanh_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_tanh_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_erf(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_erf(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_erf(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_erf_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_erf_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_erf_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_erf_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_erf_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sigmoid(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_sigmoid_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_sigmoid_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_relu(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_relu(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_relu_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_relu_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_relu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_relu_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_relu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_hardtanh(ct__call_keys(keys), self, min_val, max_val));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_hardtanh(ct__call_keys(ct__keys), self, min_val, max_val));
 }
 CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_hardtanh_(ct__call_keys(keys), self, min_val, max_val);
+  ct__keys |= self->keys;
+  return ct__dispatch_hardtanh_(ct__call_keys(ct__keys), self, min_val, max_val);
 }
 CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_hardtanh_out(ct__call_keys(keys), self, min_val, max_val, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_hardtanh_out(ct__call_keys(ct__keys), self, min_val, max_val, out);
 }
 CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_relu6(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_relu6(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_relu6_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_relu6_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_relu6_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_leaky_relu(ct__call_keys(keys), self, negative_slope));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_leaky_relu(ct__call_keys(ct__keys), self, negative_slope));
 }
 CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_leaky_relu_(ct__call_keys(keys), self, negative_slope);
+  ct__keys |= self->keys;
+  return ct__dispatch_leaky_relu_(ct__call_keys(ct__keys), self, negative_slope);
 }
 CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_leaky_relu_out(ct__call_keys(keys), self, negative_slope, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_leaky_relu_out(ct__call_keys(ct__keys), self, negative_slope, out);
 }
 CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_elu(ct__call_keys(keys), self, alpha, scale, input_scale));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_elu(ct__call_keys(ct__keys), self, alpha, scale, input_scale));
 }
 CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_elu_(ct__call_keys(keys), self, alpha, scale, input_scale);
+  ct__keys |= self->keys;
+  return ct__dispatch_elu_(ct__call_keys(ct__keys), self, alpha, scale, input_scale);
 }
 CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_elu_out(ct__call_keys(keys), self, alpha, scale, input_scale, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_elu_out(ct__call_keys(ct__keys), self, alpha, scale, input_scale, out);
 }
 CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_gelu(ct__call_keys(keys), self, approximate));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_gelu(ct__call_keys(ct__keys), self, approximate));
 }
 CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
   return ct_gelu_ex(self, "none");
 }
 CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_gelu_(ct__call_keys(keys), self, approximate);
+  ct__keys |= self->keys;
+  return ct__dispatch_gelu_(ct__call_keys(ct__keys), self, approximate);
 }
 CTDEF ct_status ct_gelu_(ct_tensor *self) {
   return ct_gelu_ex_(self, "none");
 }
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_gelu_out(ct__call_keys(keys), self, approximate, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_gelu_out(ct__call_keys(ct__keys), self, approximate, out);
 }
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
   return ct_gelu_out_ex(out, self, "none");
 }
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch__gelu_int(ct__call_keys(keys), self, approximate));
-}
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch__gelu_int_(ct__call_keys(keys), self, approximate);
-}
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch__gelu_int_out(ct__call_keys(keys), self, approximate, out);
-}
 CTDEF ct_tensor *ct_silu(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_silu(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_silu(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_silu_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_silu_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_silu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_silu_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_silu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softplus", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_softplus(ct__call_keys(keys), self, beta, threshold));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_softplus(ct__call_keys(ct__keys), self, beta, threshold));
 }
 CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softplus.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_softplus_out(ct__call_keys(keys), self, beta, threshold, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_softplus_out(ct__call_keys(ct__keys), self, beta, threshold, out);
 }
 CTDEF ct_tensor *ct_mish(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mish(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_mish(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_mish_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_mish_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_mish_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mish_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_floor(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_floor(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_floor_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_floor_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_floor_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_floor_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_floor_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_ceil(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_ceil(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_ceil_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_ceil_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_ceil_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_ceil_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_ceil_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_round(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_round(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_round_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_round_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_round_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_round_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_round_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_round_decimals(ct__call_keys(keys), self, decimals));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_round_decimals(ct__call_keys(ct__keys), self, decimals));
 }
 CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_round__decimals(ct__call_keys(keys), self, decimals);
+  ct__keys |= self->keys;
+  return ct__dispatch_round__decimals(ct__call_keys(ct__keys), self, decimals);
 }
 CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_round_decimals_out(ct__call_keys(keys), self, decimals, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_round_decimals_out(ct__call_keys(ct__keys), self, decimals, out);
 }
 CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_trunc(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_trunc(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_trunc_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_trunc_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_trunc_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_trunc_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_trunc_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_nan_to_num(ct__call_keys(keys), self, nan, posinf, neginf));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_nan_to_num(ct__call_keys(ct__keys), self, nan, posinf, neginf));
 }
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_nan_to_num_(ct__call_keys(keys), self, nan, posinf, neginf);
+  ct__keys |= self->keys;
+  return ct__dispatch_nan_to_num_(ct__call_keys(ct__keys), self, nan, posinf, neginf);
 }
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_nan_to_num_out(ct__call_keys(ct__keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(ct__keys), self, other, rounding_mode));
 }
 CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+  ct__keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(ct__keys), self, other, rounding_mode, out);
 }
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode));
 }
 CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+  ct__keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
-  keys |= exponent->keys;
-  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+  ct__keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
-  keys |= exponent->keys;
-  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+  ct__keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
-  keys |= exponent->keys;
+  ct__keys |= exponent->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+  ct__keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
-  keys |= exponent->keys;
-  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+  ct__keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
-  keys |= exponent->keys;
+  ct__keys |= exponent->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+  ct__keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+  ct__keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_logical_not_(ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+  ct__keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
-  keys |= condition->keys;
+  ct__keys |= condition->keys;
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
-  keys |= condition->keys;
+  ct__keys |= condition->keys;
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(ct__keys), condition, self, other, out);
 }
 CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
-  keys |= condition->keys;
+  ct__keys |= condition->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
-  keys |= condition->keys;
+  ct__keys |= condition->keys;
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
-  keys |= condition->keys;
-  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+  ct__keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
-  keys |= mask->keys;
-  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+  ct__keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(ct__keys), self, mask, value));
 }
 CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
-  keys |= mask->keys;
-  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+  ct__keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(ct__keys), self, mask, value);
 }
 CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
-  keys |= mask->keys;
+  ct__keys |= mask->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
-  keys |= mask->keys;
+  ct__keys |= mask->keys;
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
-  keys |= value->keys;
-  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+  ct__keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(ct__keys), self, mask, value));
 }
 CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
-  keys |= mask->keys;
+  ct__keys |= mask->keys;
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
-  keys |= value->keys;
-  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+  ct__keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(ct__keys), self, mask, value);
 }
 CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
-  keys |= mask->keys;
+  ct__keys |= mask->keys;
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
-  keys |= value->keys;
+  ct__keys |= value->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
-  keys |= end->keys;
-  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+  ct__keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(ct__keys), self, end, weight));
 }
 CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
-  keys |= end->keys;
-  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+  ct__keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(ct__keys), self, end, weight);
 }
 CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
-  keys |= end->keys;
+  ct__keys |= end->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
-  keys |= end->keys;
+  ct__keys |= end->keys;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
-  keys |= weight->keys;
-  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+  ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(ct__keys), self, end, weight));
 }
 CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
-  keys |= end->keys;
+  ct__keys |= end->keys;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
-  keys |= weight->keys;
-  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+  ct__keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(ct__keys), self, end, weight);
 }
 CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
-  keys |= end->keys;
+  ct__keys |= end->keys;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
-  keys |= weight->keys;
+  ct__keys |= weight->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
-  keys |= tensor2->keys;
-  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+  ct__keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(ct__keys), self, tensor1, tensor2, value));
 }
 CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
-  keys |= tensor2->keys;
-  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+  ct__keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(ct__keys), self, tensor1, tensor2, value);
 }
 CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
-  keys |= tensor2->keys;
+  ct__keys |= tensor2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
-  keys |= tensor2->keys;
-  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+  ct__keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(ct__keys), self, tensor1, tensor2, value));
 }
 CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
-  keys |= tensor2->keys;
-  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+  ct__keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(ct__keys), self, tensor1, tensor2, value);
 }
 CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
-  keys |= tensor1->keys;
+  ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
-  keys |= tensor2->keys;
+  ct__keys |= tensor2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
   return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
 }
 CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(ct__keys), self, min, max));
 }
 CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+  ct__keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (min) keys |= min->keys;
-  if (max) keys |= max->keys;
-  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+  ct__keys |= self->keys;
+  if (min) ct__keys |= min->keys;
+  if (max) ct__keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(ct__keys), self, min, max));
 }
 CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
-  if (min) keys |= min->keys;
-  if (max) keys |= max->keys;
-  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+  ct__keys |= self->keys;
+  if (min) ct__keys |= min->keys;
+  if (max) ct__keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (min) keys |= min->keys;
-  if (max) keys |= max->keys;
+  ct__keys |= self->keys;
+  if (min) ct__keys |= min->keys;
+  if (max) ct__keys |= max->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(ct__keys), self, min));
 }
 CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+  ct__keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
-  keys |= min->keys;
-  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+  ct__keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(ct__keys), self, min));
 }
 CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
-  keys |= min->keys;
-  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+  ct__keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
-  keys |= min->keys;
+  ct__keys |= min->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(ct__keys), self, max));
 }
 CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+  ct__keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
-  keys |= max->keys;
-  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+  ct__keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(ct__keys), self, max));
 }
 CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
-  keys |= max->keys;
-  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+  ct__keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
-  keys |= max->keys;
+  ct__keys |= max->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(ct__keys), self, max, out);
+}
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(ct__keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_sum_out(ct__call_keys(ct__keys), self, dtype, out);
+}
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_sum_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(ct__keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_mean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_prod(ct__call_keys(ct__keys), self, dtype));
+}
+CTDEF ct_tensor *ct_prod(ct_tensor *self) {
+  return ct_prod_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_prod_out(ct__call_keys(ct__keys), self, dtype, out);
+}
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_prod_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(ct__keys), self, dim, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_dim_ex(self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_prod_int_out(ct__call_keys(ct__keys), self, dim, keepdim, dtype, out);
+}
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_out_ex(out, self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amax(ct__call_keys(ct__keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_amax_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amin(ct__call_keys(ct__keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_amin_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_max(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_max(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_min(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_min(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_var_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_var(ct__call_keys(ct__keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_var_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_std_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_std(ct__call_keys(ct__keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_std_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_vector_norm(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_linalg_vector_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(ct__keys), self, p));
+}
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(ct__keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_norm_Scalar_out(ct__call_keys(ct__keys), self, p, out);
+}
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_norm_out(ct__call_keys(ct__keys), self, p, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_logsumexp(ct__call_keys(ct__keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_logsumexp_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_all(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_all(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_all_all_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_all_dim(ct__call_keys(ct__keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_all_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_any(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_any(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_any_all_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_any_dim(ct__call_keys(ct__keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_any_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_cumsum(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_cumsum_(ct__call_keys(ct__keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_cumsum_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumsum_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_cumprod(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_cumprod_(ct__call_keys(ct__keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_cumprod_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_argmax(ct__call_keys(ct__keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_argmax_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_argmin(ct__call_keys(ct__keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_argmin_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
+  return ct_sort_stable_ex(self, stable, -1, false, indices);
+}
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
+  ct_int_list sizes_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
+  sizes_l.data = sizes;
+  sizes_l.n = sizes_len;
+  return ct__track(ct__dispatch_value_selecting_reduction_backward(ct__call_keys(ct__keys), grad_output, dim, indices, sizes_l, keepdim));
+}
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch__rd_gather(ct__call_keys(ct__keys), self, dim, index, keepdim));
+}
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nansum(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_nansum_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nanmean(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_nanmean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_count_nonzero_dim_IntList(ct__call_keys(ct__keys), self, dim_l));
+}
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(ct__keys), self, dim_l, out);
+}
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_count_nonzero(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_count_nonzero_out(ct__call_keys(ct__keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_logcumsumexp_out(ct__call_keys(ct__keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_median(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_median(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_median_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_nanmedian(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_nanmedian_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_argsort(ct__call_keys(ct__keys), self, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_argsort_stable(ct__call_keys(ct__keys), self, stable, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
+  return ct_argsort_stable_ex(self, stable, -1, false);
+}
+CTDEF ct_tensor *ct_msort(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_msort(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_var_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_keyset ct__keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (max) *max = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (max) *max = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
+  return ct_aminmax_ex(self, CT_INT_NONE, false, max);
 }
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
-  keys |= tensor->keys;
-  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+  ct__keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(ct__keys), self, tensor));
 }
 CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
-  keys |= tensor->keys;
+  ct__keys |= tensor->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(ct__keys), self, tensor, out);
 }
 CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
-  keys |= vec->keys;
-  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+  ct__keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(ct__keys), self, vec));
 }
 CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
-  keys |= vec->keys;
+  ct__keys |= vec->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(ct__keys), self, vec, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+  ct__keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
+  ct__keys |= mat2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+  ct__keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
+  ct__keys |= mat2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
-  keys |= mat1->keys;
+  ct__keys |= mat1->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+  ct__keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha));
 }
 CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
   return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
 }
 CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
-  keys |= mat1->keys;
+  ct__keys |= mat1->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+  ct__keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha);
 }
 CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
   return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
 }
 CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
-  keys |= mat1->keys;
+  ct__keys |= mat1->keys;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
+  ct__keys |= mat2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha, out);
 }
 CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
   return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
 }
 CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
-  keys |= batch1->keys;
+  ct__keys |= batch1->keys;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
-  keys |= batch2->keys;
-  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+  ct__keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha));
 }
 CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
   return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
 }
 CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
-  keys |= batch1->keys;
+  ct__keys |= batch1->keys;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
-  keys |= batch2->keys;
-  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+  ct__keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha);
 }
 CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
   return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
 }
 CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
-  keys |= batch1->keys;
+  ct__keys |= batch1->keys;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
-  keys |= batch2->keys;
+  ct__keys |= batch2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha, out);
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
   return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
 }
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
-  keys |= vec2->keys;
-  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+  ct__keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(ct__keys), self, vec2));
 }
 CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
-  keys |= vec2->keys;
+  ct__keys |= vec2->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_outer_out(ct__call_keys(keys), self, vec2, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_outer_out(ct__call_keys(ct__keys), self, vec2, out);
 }
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+  ct__keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
-  keys |= other->keys;
+  ct__keys |= other->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_matmul_out(ct__call_keys(keys), self, other, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_matmul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
+  ct__keys |= input->keys;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
-  keys |= weight->keys;
-  if (bias) keys |= bias->keys;
-  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+  ct__keys |= weight->keys;
+  if (bias) ct__keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(ct__keys), input, weight, bias));
 }
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
-  keys |= input->keys;
+  ct__keys |= input->keys;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
-  keys |= weight->keys;
-  if (bias) keys |= bias->keys;
+  ct__keys |= weight->keys;
+  if (bias) ct__keys |= bias->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_linear_out(ct__call_keys(keys), input, weight, bias, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
+}
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cat(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_stack(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_flip(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
+}
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_roll(ct__call_keys(ct__keys), self, shifts_l, dims_l));
+}
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
+}
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  return ct__track(ct__dispatch_repeat(ct__call_keys(ct__keys), self, repeats_l));
+}
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
+}
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_tile(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_constant_pad_nd(ct__call_keys(ct__keys), self, pad_l, value));
+}
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
+}
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_ex(self, dim, index, false);
+}
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
+}
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_out_ex(out, self, dim, index, false);
+}
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
+}
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
+}
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
+}
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
+}
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
+}
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
+}
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
+}
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex_(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
+}
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_out_ex(out, self, dim, index, src, reduce, true);
+}
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
+}
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
+}
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
+}
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
+}
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex_(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
+}
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_out_ex(out, self, dim, index, source, ct_int(1));
+}
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
+}
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
+}
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
+}
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  return ct__track(ct__dispatch_index_Tensor(ct__call_keys(ct__keys), self, indices_l));
+}
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index.Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_Tensor_out(ct__call_keys(ct__keys), self, indices_l, out);
+}
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put", "values"), (ct_tensor *)NULL;
+  ct__keys |= values->keys;
+  return ct__track(ct__dispatch_index_put(ct__call_keys(ct__keys), self, indices_l, values, accumulate));
+}
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put_", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put_", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put_", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  return ct__dispatch_index_put_(ct__call_keys(ct__keys), self, indices_l, values, accumulate);
+}
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_put.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_put_out(ct__call_keys(ct__keys), self, indices_l, values, accumulate, out);
+}
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
+}
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+}
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
+}
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
+}
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_sizes_l;
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
+  if (CT_UNLIKELY(split_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
+  split_sizes_l.data = split_sizes;
+  split_sizes_l.n = split_sizes_len;
+  ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_pad(ct__call_keys(ct__keys), self, pad_l, mode, value));
+}
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
+}
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_softmax_int(ct__call_keys(keys), self, dim, dtype));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(keys), self, dim, dtype));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_log_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
-  return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, out);
 }
 CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
-  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
-  keys |= grad_output->keys;
+  ct__keys |= grad_output->keys;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
   if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
-  keys |= total_weight->keys;
-  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+  ct__keys |= total_weight->keys;
+  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(ct__keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
 }
 CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
-  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index, label_smoothing));
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, label_smoothing));
 }
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
+  ct__keys |= target->keys;
+  return ct__track(ct__dispatch_mse_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
-  keys |= target->keys;
+  ct__keys |= target->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
 }
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  return ct__track(ct__dispatch_l1_loss(ct__call_keys(keys), self, target, reduction));
+  ct__keys |= target->keys;
+  return ct__track(ct__dispatch_l1_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+  ct__keys |= target->keys;
+  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(ct__keys), self, target, reduction, beta));
 }
 CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
-  keys |= target->keys;
+  ct__keys |= target->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(ct__keys), self, target, reduction, beta, out);
 }
 CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  return ct__track(ct__dispatch_kl_div(ct__call_keys(keys), self, target, reduction, log_target));
+  ct__keys |= target->keys;
+  return ct__track(ct__dispatch_kl_div(ct__call_keys(ct__keys), self, target, reduction, log_target));
 }
 CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
   return ct_kl_div_ex(self, target, reduction, false);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
-  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(ct__keys), self, target, weight, reduction));
 }
 CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
   if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(ct__keys), self, target, weight, reduction, out);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
+  ct__keys |= self->keys;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
-  keys |= target->keys;
-  if (weight) keys |= weight->keys;
-  if (pos_weight) keys |= pos_weight->keys;
-  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(keys), self, target, weight, pos_weight, reduction));
+  ct__keys |= target->keys;
+  if (weight) ct__keys |= weight->keys;
+  if (pos_weight) ct__keys |= pos_weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   ct_int_list normalized_shape_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
+  ct__keys |= input->keys;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
-  if (weight) keys |= weight->keys;
-  if (bias) keys |= bias->keys;
-  return ct__track(ct__dispatch_layer_norm(ct__call_keys(keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
+  if (weight) ct__keys |= weight->keys;
+  if (bias) ct__keys |= bias->keys;
+  return ct__track(ct__dispatch_layer_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
 }
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
   return ct_layer_norm_ex(input, normalized_shape_len, normalized_shape, weight, bias, eps, true);
 }
 CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
-  if (weight) keys |= weight->keys;
-  if (bias) keys |= bias->keys;
-  return ct__track(ct__dispatch_group_norm(ct__call_keys(keys), input, num_groups, weight, bias, eps, cudnn_enabled));
+  ct__keys |= input->keys;
+  if (weight) ct__keys |= weight->keys;
+  if (bias) ct__keys |= bias->keys;
+  return ct__track(ct__dispatch_group_norm(ct__call_keys(ct__keys), input, num_groups, weight, bias, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
   return ct_group_norm_ex(input, num_groups, weight, bias, eps, true);
 }
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
-  if (weight) keys |= weight->keys;
-  if (bias) keys |= bias->keys;
-  if (running_mean) keys |= running_mean->keys;
-  if (running_var) keys |= running_var->keys;
-  return ct__track(ct__dispatch_batch_norm(ct__call_keys(keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
+  ct__keys |= input->keys;
+  if (weight) ct__keys |= weight->keys;
+  if (bias) ct__keys |= bias->keys;
+  if (running_mean) ct__keys |= running_mean->keys;
+  if (running_var) ct__keys |= running_var->keys;
+  return ct__track(ct__dispatch_batch_norm(ct__call_keys(ct__keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
 }
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
   ct_int_list normalized_shape_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
+  ct__keys |= input->keys;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
-  if (weight) keys |= weight->keys;
-  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
+  if (weight) ct__keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
+  ct__keys |= query->keys;
+  if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
+  ct__keys |= key->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  if (attn_mask) ct__keys |= attn_mask->keys;
+  return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
+  return ct_scaled_dot_product_attention_ex(query, key, value, attn_mask, dropout_p, is_causal, (double)NAN);
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
   return ct_uniform_ex_(self, from, to, NULL);
 }
 CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(ct__keys), self, mean, std, generator);
 }
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
   return ct_normal_ex_(self, mean, std, NULL);
 }
 CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
   return ct_random_from_ex_(self, from, to, NULL);
 }
 CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(ct__keys), self, to, generator);
 }
 CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
   return ct_random_to_ex_(self, to, NULL);
 }
 CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(ct__keys), self, generator);
 }
 CTDEF ct_status ct_random_(ct_tensor *self) {
   return ct_random_ex_(self, NULL);
 }
 CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+  ct__keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(ct__keys), self, p, generator);
 }
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
   return ct_bernoulli_float_ex_(self, p, NULL);
 }
 CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(ct__keys), self, generator));
 }
 CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
   return ct_bernoulli_ex(self, NULL);
 }
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(ct__keys), self, p, generator));
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
   return ct_bernoulli_p_ex(self, p, NULL);
 }
 CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
-  keys |= mean->keys;
-  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+  ct__keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
   return ct_normal_tensor_float_ex(mean, std, NULL);
 }
 CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
-  keys |= std->keys;
-  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+  ct__keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
   return ct_normal_float_tensor_ex(mean, std, NULL);
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
-  keys |= mean->keys;
+  ct__keys |= mean->keys;
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
-  keys |= std->keys;
-  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+  ct__keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
   return ct_normal_tensor_tensor_ex(mean, std, NULL);
 }
 CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
   return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
 }
 CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
   return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
 }
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
   size_l.data = size;
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
   size_l.data = size;
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
   size_l.data = size;
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(ct__keys), low, high, size_l, generator, out);
 }
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(ct__keys), n, generator, out);
 }
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(ct__keys), n, out);
 }
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(ct__keys), n, m, out);
 }
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+  ct__keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(ct__keys), start, end, steps, out);
 }
 CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (mask) *mask = NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
-  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  ct__keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
     return NULL;
@@ -10538,18 +16259,18 @@ CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_te
   return ct_native_dropout_ex(input, p, train, NULL, mask);
 }
 CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
-  keys |= grad_output->keys;
+  ct__keys |= grad_output->keys;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
-  keys |= mask->keys;
-  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+  ct__keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(ct__keys), grad_output, mask, scale));
 }
 CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
-  ct_keyset keys = 0;
+  ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
-  keys |= input->keys;
-  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+  ct__keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(ct__keys), input, p, train, generator));
 }
 CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
   return ct_dropout_ex(input, p, train, NULL);

@@ -118,37 +118,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,D->T */
-static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  ct_stack_drop(s, 2);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D->T */
-static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D,Tw->Tw */
-static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 5;
-  ct_tensor *w = a[4].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
-  ct_stack_drop(s, 5);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -167,6 +136,16 @@ static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
   ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -634,6 +613,426 @@ static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_ke
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,D,Tw->Tw */
+static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b,D->T */
+static ct_status ct__adapt_TibD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,D,Tw->Tw */
+static ct_status ct__adapt_TibDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,Tw->Tw */
+static ct_status ct__adapt_TIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S?,b->T */
+static ct_status ct__adapt_TISob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b,Tw->Tw */
+static ct_status ct__adapt_TISobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b->T */
+static ct_status ct__adapt_Tb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b->T */
+static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b,Tw->Tw */
+static ct_status ct__adapt_TIbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,I,b,D->T */
+static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b->T */
+static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S?,I,b,Tw->Tw */
+static ct_status ct__adapt_TSoIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T */
+static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,Tw->Tw */
+static ct_status ct__adapt_TibTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,D->Tw */
+static ct_status ct__adapt_TwiD_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T,T */
+static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T */
+static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,b,Tw->Tw */
+static ct_status ct__adapt_TiobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b?,i,b->T,T */
+static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b,b->T,T */
+static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, &x[0]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,T,I,b->T */
+static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i?->T */
+static ct_status ct__adapt_Tio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,Tw->Tw */
+static ct_status ct__adapt_TioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i->T,T */
+static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b->T,T */
+static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,i,b->T */
+static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b->T,T */
+static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T,T */
+static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
 /* T,T,T,S,S->T */
 static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -687,23 +1086,457 @@ static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,i,D->T */
-static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* L,i->T */
+static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, a[0].v.tensors, a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* L,i,Tw->Tw */
+static ct_status ct__adapt_LiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.tensors, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I->T */
+static ct_status ct__adapt_TII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
   ct_tensor *r;
   (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]));
   ct_stack_drop(s, 3);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* T,i,D,Tw->Tw */
-static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,I,I,Tw->Tw */
+static ct_status ct__adapt_TIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *w = a[3].v.tensor;
   ct_status r;
   (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S->T */
+static ct_status ct__adapt_TIS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S,Tw->Tw */
+static ct_status ct__adapt_TISTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I->T */
+static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b,Tw->Tw */
+static ct_status ct__adapt_TiTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T->T */
+static ct_status ct__adapt_TiTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T->Tw */
+static ct_status ct__adapt_TwiTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,Tw->Tw */
+static ct_status ct__adapt_TiTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S->T */
+static ct_status ct__adapt_TiTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S->Tw */
+static ct_status ct__adapt_TwiTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s->T */
+static ct_status ct__adapt_TiTTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s->Tw */
+static ct_status ct__adapt_TwiTTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,Tw->Tw */
+static ct_status ct__adapt_TiTTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,s->T */
+static ct_status ct__adapt_TiTSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S,s->Tw */
+static ct_status ct__adapt_TwiTSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b->T */
+static ct_status ct__adapt_TiTTsb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s,b->Tw */
+static ct_status ct__adapt_TwiTTsb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b,Tw->Tw */
+static ct_status ct__adapt_TiTTsbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T->T */
+static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,Tw->Tw */
+static ct_status ct__adapt_TiTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S->T */
+static ct_status ct__adapt_TiTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,S->Tw */
+static ct_status ct__adapt_TwiTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L->T */
+static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,L,Tw->Tw */
+static ct_status ct__adapt_TLTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b->T */
+static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,L,T,b->Tw */
+static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b,Tw->Tw */
+static ct_status ct__adapt_TLTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b,b->T */
+static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,b,b,Tw->Tw */
+static ct_status ct__adapt_TTibbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,i,b->T */
+static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i->L */
+static ct_status ct__adapt_Tii_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,i->L */
+static ct_status ct__adapt_TIi_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,i->L */
+static ct_status ct__adapt_Ti_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,s,f?->T */
+static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
   ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
@@ -869,6 +1702,16 @@ static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keys
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
   ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,T?,f,b,f?->T */
+static ct_status ct__adapt_TTTTofbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  ct_stack_drop(s, 7);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -1096,11 +1939,9 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T,D->T", ct__adapt_TD_T},
-    {"T,I,b,D->T", ct__adapt_TIbD_T},
-    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
+    {"T,D->T", ct__adapt_TD_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -1145,13 +1986,87 @@ static const struct {
     {"T,T?,T?->T", ct__adapt_TToTo_T},
     {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
     {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
+    {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"T,i,b,D->T", ct__adapt_TibD_T},
+    {"T,i,b,D,Tw->Tw", ct__adapt_TibDTw_Tw},
+    {"T,I,b,Tw->Tw", ct__adapt_TIbTw_Tw},
+    {"T,I,S?,b->T", ct__adapt_TISob_T},
+    {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
+    {"T,b->T", ct__adapt_Tb_T},
+    {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,I,b,b,Tw->Tw", ct__adapt_TIbbTw_Tw},
+    {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
+    {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
+    {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,S?,I,b,Tw->Tw", ct__adapt_TSoIbTw_Tw},
+    {"T,i,b->T", ct__adapt_Tib_T},
+    {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i?,b->T", ct__adapt_Tiob_T},
+    {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
+    {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,i?->T", ct__adapt_Tio_T},
+    {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
+    {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,b,i,b->T", ct__adapt_Tbib_T},
+    {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,i?,b->T,T", ct__adapt_Tiob_TT},
     {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
     {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
-    {"T,i,D->T", ct__adapt_TiD_T},
-    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"L,i->T", ct__adapt_Li_T},
+    {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
+    {"T,I,I->T", ct__adapt_TII_T},
+    {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
+    {"T,I,S->T", ct__adapt_TIS_T},
+    {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
+    {"T,T,I->T", ct__adapt_TTI_T},
+    {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
+    {"T,i,T,T->T", ct__adapt_TiTT_T},
+    {"Tw,i,T,T->Tw", ct__adapt_TwiTT_Tw},
+    {"T,i,T,T,Tw->Tw", ct__adapt_TiTTTw_Tw},
+    {"T,i,T,S->T", ct__adapt_TiTS_T},
+    {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
+    {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T,T,s->T", ct__adapt_TiTTs_T},
+    {"Tw,i,T,T,s->Tw", ct__adapt_TwiTTs_Tw},
+    {"T,i,T,T,s,Tw->Tw", ct__adapt_TiTTsTw_Tw},
+    {"T,i,T,S,s->T", ct__adapt_TiTSs_T},
+    {"Tw,i,T,S,s->Tw", ct__adapt_TwiTSs_Tw},
+    {"T,i,T,T,s,b->T", ct__adapt_TiTTsb_T},
+    {"Tw,i,T,T,s,b->Tw", ct__adapt_TwiTTsb_Tw},
+    {"T,i,T,T,s,b,Tw->Tw", ct__adapt_TiTTsbTw_Tw},
+    {"T,i,T->T", ct__adapt_TiT_T},
+    {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
+    {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
+    {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
+    {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
+    {"T,L->T", ct__adapt_TL_T},
+    {"T,L,Tw->Tw", ct__adapt_TLTw_Tw},
+    {"T,L,T,b->T", ct__adapt_TLTb_T},
+    {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,L,T,b,Tw->Tw", ct__adapt_TLTbTw_Tw},
+    {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,b,b,Tw->Tw", ct__adapt_TTibbTw_Tw},
+    {"T,T,i,i,b->T", ct__adapt_TTiib_T},
+    {"T,i,i->L", ct__adapt_Tii_L},
+    {"T,I,i->L", ct__adapt_TIi_L},
+    {"T,i->L", ct__adapt_Ti_L},
+    {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -1168,6 +2083,7 @@ static const struct {
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
+    {"T,T,T,T?,f,b,f?->T", ct__adapt_TTTTofbfo_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -1284,27 +2200,6 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -1751,20 +2646,6 @@ static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
-  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
@@ -2482,6 +3363,378 @@ static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor 
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
+  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
+  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_max(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_min(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
+  *r = ct_all(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
+  *r = ct_any(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
+  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
+  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
+  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
+  *r = ct_median(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
+  *r = ct_msort(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
   *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -2570,6 +3823,376 @@ static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
+  *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cat_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_stack(const ct_value *a, ct_tensor **r) {
+  *r = ct_stack_tensors((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_stack_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_stack_tensors_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_flip(const ct_value *a, ct_tensor **r) {
+  *r = ct_flip(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flip_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_flip_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_roll(const ct_value *a, ct_tensor **r) {
+  *r = ct_roll(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_roll_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_roll_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_repeat_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tile(const ct_value *a, ct_tensor **r) {
+  *r = ct_tile(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_constant_pad_nd(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_constant_pad_nd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril(const ct_value *a, ct_tensor **r) {
+  *r = ct_tril(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tril_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu(const ct_value *a, ct_tensor **r) {
+  *r = ct_triu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_triu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_gather_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gather_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gather_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__src(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_add(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_select_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_select_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_add_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_copy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
+  *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
+  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
@@ -2665,6 +4288,10 @@ static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scaled_dot_product_attention(const ct_value *a, ct_tensor **r) {
+  *r = ct_scaled_dot_product_attention_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
@@ -2800,11 +4427,6 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -2904,9 +4526,6 @@ static const struct {
     {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
     {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
     {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
-    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
-    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
-    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
     {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
     {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
     {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
@@ -3061,6 +4680,91 @@ static const struct {
     {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
     {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
     {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
     {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
     {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
     {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
@@ -3081,6 +4785,92 @@ static const struct {
     {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
     {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
     {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
+    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
+    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
+    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
+    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out},
+    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip},
+    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out},
+    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll},
+    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out},
+    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat},
+    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out},
+    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile},
+    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd},
+    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out},
+    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d},
+    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out},
+    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward},
+    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d},
+    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out},
+    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward},
+    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d},
+    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out},
+    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward},
+    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d},
+    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out},
+    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward},
+    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d},
+    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out},
+    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward},
+    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d},
+    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out},
+    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward},
+    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril},
+    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_},
+    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out},
+    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu},
+    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_},
+    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out},
+    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather},
+    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out},
+    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src},
+    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src},
+    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out},
+    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value},
+    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value},
+    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out},
+    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
+    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
+    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
+    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
+    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
+    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
+    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_},
+    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out},
+    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy},
+    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_},
+    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
+    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
+    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
+    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
+    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
+    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
     {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
     {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
     {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
@@ -3103,6 +4893,7 @@ static const struct {
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
     {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
+    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -3198,17 +4989,6 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
-    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
-    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
-    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
-    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -3464,18 +5244,15 @@ static const struct {
     {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
-    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
-    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
-    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
-    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
-    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
-    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"gelu", CT_KEY_CPU, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_META, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu), "autograd"},
+    {"gelu_", CT_KEY_CPU, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_META, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_), "autograd"},
+    {"gelu.out", CT_KEY_CPU, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_META, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_out), "autograd"},
     {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
@@ -3938,6 +5715,237 @@ static const struct {
     {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.out", CT_KEY_CPU, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_META, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_out), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_CPU, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_META, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean), "autograd"},
+    {"mean.dim", CT_KEY_CPU, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_META, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_dim), "autograd"},
+    {"mean.out", CT_KEY_CPU, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_META, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_out), "autograd"},
+    {"prod", CT_KEY_CPU, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_META, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod), "autograd"},
+    {"prod.out", CT_KEY_CPU, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_META, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_out), "autograd"},
+    {"prod.dim_int", CT_KEY_CPU, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_META, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_dim_int), "autograd"},
+    {"prod.int_out", CT_KEY_CPU, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_META, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_int_out), "autograd"},
+    {"amax", CT_KEY_CPU, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_META, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax), "autograd"},
+    {"amax.out", CT_KEY_CPU, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_META, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax_out), "autograd"},
+    {"amin", CT_KEY_CPU, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_META, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin), "autograd"},
+    {"amin.out", CT_KEY_CPU, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_META, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin_out), "autograd"},
+    {"max", CT_KEY_CPU, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_META, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max), "autograd"},
+    {"min", CT_KEY_CPU, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_META, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min), "autograd"},
+    {"var.correction", CT_KEY_CPU, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_META, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction), "autograd"},
+    {"var.correction_out", CT_KEY_CPU, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_META, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
+    {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
+    {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"var.out", CT_KEY_CPU, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_META, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_out), "autograd"},
+    {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
+    {"std.correction_out", CT_KEY_CPU, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_META, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
+    {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
+    {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"std.out", CT_KEY_CPU, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_META, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_out), "autograd"},
+    {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
+    {"linalg_vector_norm.out", CT_KEY_CPU, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_META, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
+    {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
+    {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"norm.Scalar_out", CT_KEY_CPU, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_META, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_Scalar_out), "autograd"},
+    {"norm.out", CT_KEY_CPU, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_META, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_out), "autograd"},
+    {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},
+    {"logsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_META, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp_out), "autograd"},
+    {"all", CT_KEY_CPU, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_META, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all), "autograd"},
+    {"all.all_out", CT_KEY_CPU, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_META, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_all_out), "autograd"},
+    {"all.dim", CT_KEY_CPU, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_META, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_dim), "autograd"},
+    {"all.out", CT_KEY_CPU, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_META, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_out), "autograd"},
+    {"any", CT_KEY_CPU, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_META, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any), "autograd"},
+    {"any.all_out", CT_KEY_CPU, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_META, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_all_out), "autograd"},
+    {"any.dim", CT_KEY_CPU, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_META, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_dim), "autograd"},
+    {"any.out", CT_KEY_CPU, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_META, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_out), "autograd"},
+    {"cumsum", CT_KEY_CPU, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_META, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum), "autograd"},
+    {"cumsum_", CT_KEY_CPU, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_META, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_), "autograd"},
+    {"cumsum.out", CT_KEY_CPU, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_META, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_out), "autograd"},
+    {"cumprod", CT_KEY_CPU, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_META, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod), "autograd"},
+    {"cumprod_", CT_KEY_CPU, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_META, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_), "autograd"},
+    {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
+    {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
+    {"argmax.out", CT_KEY_CPU, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_META, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax_out), "autograd"},
+    {"argmin", CT_KEY_CPU, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_META, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin), "autograd"},
+    {"argmin.out", CT_KEY_CPU, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_META, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin_out), "autograd"},
+    {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
+    {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
+    {"nansum", CT_KEY_CPU, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_META, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum), "autograd"},
+    {"nansum.out", CT_KEY_CPU, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_META, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum_out), "autograd"},
+    {"nanmean", CT_KEY_CPU, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_META, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean), "autograd"},
+    {"nanmean.out", CT_KEY_CPU, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_META, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean_out), "autograd"},
+    {"count_nonzero.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList), "autograd"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList_out), "autograd"},
+    {"count_nonzero", CT_KEY_CPU, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_META, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero), "autograd"},
+    {"count_nonzero.out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_META, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_out), "autograd"},
+    {"logcumsumexp", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_META, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp), "autograd"},
+    {"logcumsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_META, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp_out), "autograd"},
+    {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
+    {"median.out", CT_KEY_CPU, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_META, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_out), "autograd"},
+    {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
+    {"nanmedian.out", CT_KEY_CPU, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_META, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_out), "autograd"},
+    {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
+    {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
+    {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
+    {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
+    {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
     {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
@@ -3986,6 +5994,239 @@ static const struct {
     {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
+    {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
+    {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cat_out), "autograd"},
+    {"stack", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_stack), "composite"},
+    {"stack.out", CT_KEY_CPU, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
+    {"flip", CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
+    {"flip.out", CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
+    {"roll", CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
+    {"roll.out", CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
+    {"repeat", CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
+    {"repeat.out", CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
+    {"tile", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
+    {"constant_pad_nd", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
+    {"constant_pad_nd.out", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
+    {"reflection_pad1d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
+    {"reflection_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
+    {"reflection_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
+    {"reflection_pad2d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
+    {"reflection_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
+    {"reflection_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
+    {"reflection_pad3d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
+    {"reflection_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
+    {"reflection_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
+    {"replication_pad1d", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
+    {"replication_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
+    {"replication_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
+    {"replication_pad2d", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
+    {"replication_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
+    {"replication_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
+    {"replication_pad3d", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
+    {"replication_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
+    {"replication_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
+    {"tril", CT_KEY_CPU, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_META, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
+    {"tril_", CT_KEY_CPU, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_META, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
+    {"tril.out", CT_KEY_CPU, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_META, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
+    {"triu", CT_KEY_CPU, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_META, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
+    {"triu_", CT_KEY_CPU, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_META, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
+    {"triu.out", CT_KEY_CPU, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_META, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
+    {"gather", CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_META, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather), "autograd"},
+    {"gather.out", CT_KEY_CPU, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_META, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather_out), "autograd"},
+    {"scatter.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_META, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src), "autograd"},
+    {"scatter_.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_META, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__src), "autograd"},
+    {"scatter.src_out", CT_KEY_CPU, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_META, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src_out), "autograd"},
+    {"scatter.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_META, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value), "autograd"},
+    {"scatter_.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_META, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value), "autograd"},
+    {"scatter.value_out", CT_KEY_CPU, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_META, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_out), "autograd"},
+    {"scatter_add", CT_KEY_CPU, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_META, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add), "autograd"},
+    {"scatter_add_", CT_KEY_CPU, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_META, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_), "autograd"},
+    {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"scatter.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
+    {"scatter_.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
+    {"scatter.reduce_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
+    {"scatter.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
+    {"scatter_.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
+    {"scatter_reduce.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
+    {"scatter_reduce_.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
+    {"scatter_reduce.two_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
+    {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},
+    {"index_select.out", CT_KEY_CPU, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_META, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select_out), "autograd"},
+    {"index_add", CT_KEY_CPU, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_META, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add), "autograd"},
+    {"index_add_", CT_KEY_CPU, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_META, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_), "autograd"},
+    {"index_add.out", CT_KEY_CPU, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_META, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_out), "autograd"},
+    {"index_copy", CT_KEY_CPU, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_META, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy), "autograd"},
+    {"index_copy_", CT_KEY_CPU, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_META, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_), "autograd"},
+    {"index_copy.out", CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
+    {"index_fill.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
+    {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
+    {"index_fill_.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
+    {"index_fill.int_Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
+    {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
+    {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index.Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_META, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
+    {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
+    {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"index_put.out", CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
+    {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
+    {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
+    {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_out), "autograd"},
+    {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
+    {"split.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
+    {"split_with_sizes", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {"chunk", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
+    {"unbind.int", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
+    {"pad", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
+    {"take_along_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
+    {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
     {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
@@ -4032,6 +6273,7 @@ static const struct {
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
     {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
+    {"scaled_dot_product_attention", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

@@ -956,5 +956,53 @@ static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, c
   return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
 }
 
+/* ---- scaled_dot_product_attention: softmax(q k^T * scale + mask) v, the math
+ * path of PyTorch 2.x, composed of ops so autograd (and meta) come for free.
+ * A bool mask says which positions take part; a float mask is added. */
+static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor *v, ct_tensor *mask, double dropout_p,
+                             bool is_causal, double scale) {
+  static const char *op = "scaled_dot_product_attention";
+  ct_tensor *r = NULL;
+  int64_t L, S, E;
+  (void)ks;
+  if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "query, key and value need at least 2 dims, got %dD, %dD and %dD", q->ndim, k->ndim,
+                   v->ndim), (ct_tensor *)NULL;
+  L = q->sizes[q->ndim - 2], S = k->sizes[k->ndim - 2], E = q->sizes[q->ndim - 1];
+  if (k->sizes[k->ndim - 1] != E || v->sizes[v->ndim - 2] != S)
+    return ct_fail(CT_ERR_SHAPE, op, "query [.., %lld, %lld], key [.., %lld, %lld] and value [.., %lld, %lld] do not fit",
+                   (long long)L, (long long)E, (long long)S, (long long)k->sizes[k->ndim - 1], (long long)v->sizes[v->ndim - 2],
+                   (long long)v->sizes[v->ndim - 1]), (ct_tensor *)NULL;
+  if (q->dtype != k->dtype || q->dtype != v->dtype || !ct_dtype_is_floating((ct_dtype)q->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "query, key and value must share one floating dtype, got %s, %s and %s",
+                   ct_dtype_name((ct_dtype)q->dtype), ct_dtype_name((ct_dtype)k->dtype), ct_dtype_name((ct_dtype)v->dtype)),
+           (ct_tensor *)NULL;
+  if (mask && is_causal)
+    return ct_fail(CT_ERR_INVALID, op, "explicit attn_mask should not be set when is_causal=True"), (ct_tensor *)NULL;
+  if (mask && mask->dtype != CT_BOOL && mask->dtype != q->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "attn_mask must be bool or %s, got %s", ct_dtype_name((ct_dtype)q->dtype),
+                   ct_dtype_name((ct_dtype)mask->dtype)), (ct_tensor *)NULL;
+  if (!(dropout_p >= 0.0 && dropout_p <= 1.0))
+    return ct_fail(CT_ERR_INVALID, op, "dropout_p must be in [0, 1], got %g", dropout_p), (ct_tensor *)NULL;
+  CT_SCOPE {
+    double s = scale == scale ? scale : 1.0 / sqrt((double)E);
+    ct_tensor *attn = ct_mul_scalar(ct_matmul(q, ct_transpose(k, -2, -1)), ct_float(s));
+    if (is_causal && attn) { /* position i attends to j <= i */
+      int64_t sizes[2] = {L, S}, i, j;
+      ct_tensor *keep = ct_empty_opts(2, sizes, ct_opts(CT_BOOL, q->device));
+      if (keep && keep->device.type != CT_DEVICE_META)
+        for (i = 0; i < L; i++)
+          for (j = 0; j < S; j++) ((bool *)ct_data_ptr(keep))[i * S + j] = j <= i;
+      mask = keep;
+    }
+    if (mask && attn)
+      attn = mask->dtype == CT_BOOL ? ct_masked_fill(attn, ct_logical_not(mask), ct_float(-INFINITY)) : ct_add(attn, mask);
+    attn = attn ? ct_softmax(attn, -1, CT_DTYPE_NONE) : NULL;
+    if (attn && dropout_p > 0) attn = ct_dropout(attn, dropout_p, true);
+    r = ct_keep(attn ? ct_matmul(attn, v) : NULL);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */

@@ -3,6 +3,22 @@
  *
  * The ops are declared in gen/ops/shape.spec and their derivatives in
  * gen/derivatives/shape.spec; the frontends are generated (docs/ops.md).
+ *
+ * How they are built:
+ * - flip, roll, repeat and every padding mode are one kernel: a separable
+ *   index map per output dim (ct__shape_remap), dtype-agnostic (elements are
+ *   copied by size); its transpose accumulates the reflect/replicate backward.
+ * - gather / scatter walk the index tensor; index_select / index_add /
+ *   index_copy / index_fill move whole slices through ct__copy_impl.
+ * - index.Tensor and index_put turn their index tensors (and bool masks) into
+ *   one linear index over the leading dims and are composites over
+ *   index_select / index_add / index_copy, so autograd comes from those.
+ * - cat takes a Tensor[]: derivative formulas cannot name list inputs, so cat
+ *   is CompositeImplicitAutograd and records its own CatBackward0 node.
+ * - out= variants compute the functional result and resize/copy into out;
+ *   in-place variants copy the result into self (safe when arguments alias).
+ * Kernels check their arguments before allocating and skip the data loops on
+ * the meta device; index bounds are checked while reading the indices.
  */
 #ifndef CT_OPS_SHAPE_H
 #define CT_OPS_SHAPE_H
@@ -16,6 +32,1652 @@
 #define CT__OPS_SHAPE_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ================= shared helpers ================= */
+static inline char *ct__shape_ptr(const ct_tensor *t) { /* element [0, ...]; NULL on meta */
+  return t->storage->data ? (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype) : NULL;
+}
+static inline void ct__shape_copy1(char *d, const char *s, size_t es) {
+  switch (es) {
+  case 1: *d = *s; break;
+  case 2: memcpy(d, s, 2); break;
+  case 4: memcpy(d, s, 4); break;
+  default: memcpy(d, s, 8); break;
+  }
+}
+/* *d += *s in d's dtype (f16/bf16 through float; integers wrap) */
+static void ct__shape_acc1(char *d, const char *s, ct_dtype dt) {
+  switch (dt) {
+  case CT_F32: *(float *)d += *(const float *)s; break;
+  case CT_F64: *(double *)d += *(const double *)s; break;
+  case CT_F16: *(uint16_t *)d = ct_f32_to_f16(ct_f16_to_f32(*(uint16_t *)d) + ct_f16_to_f32(*(const uint16_t *)s)); break;
+  case CT_BF16: *(uint16_t *)d = ct_f32_to_bf16(ct_bf16_to_f32(*(uint16_t *)d) + ct_bf16_to_f32(*(const uint16_t *)s)); break;
+  case CT_I64: *(int64_t *)d = (int64_t)((uint64_t) * (int64_t *)d + (uint64_t) * (const int64_t *)s); break;
+  case CT_I32: *(int32_t *)d = (int32_t)((uint32_t) * (int32_t *)d + (uint32_t) * (const int32_t *)s); break;
+  case CT_U8: *(uint8_t *)d = (uint8_t)(*(uint8_t *)d + *(const uint8_t *)s); break;
+  default: *(bool *)d = *(bool *)d || *(const bool *)s; break;
+  }
+}
+/* next multi-index of `sizes` (row-major); 0 when done */
+static inline int ct__shape_next(int64_t *idx, int ndim, const int64_t *sizes) {
+  int k;
+  for (k = ndim - 1; k >= 0; k--) {
+    if (++idx[k] < sizes[k]) return 1;
+    idx[k] = 0;
+  }
+  return 0;
+}
+/* A stack view of t (no reference taken, never released): kernels only. */
+static void ct__shape_view(ct_tensor *v, const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                           int64_t offset) {
+  int i;
+  *v = *t;
+  v->autograd = NULL;
+  v->ndim = (int8_t)ndim;
+  v->numel = 1;
+  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i], v->numel *= sizes[i];
+  v->offset = offset;
+}
+/* t narrowed along dim (a stack view) */
+static void ct__shape_narrow_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t start, int64_t len) {
+  int64_t sizes[CT_MAX_DIMS];
+  memcpy(sizes, t->sizes, sizeof sizes);
+  sizes[dim] = len;
+  ct__shape_view(v, t, t->ndim, sizes, t->strides, t->offset + start * t->strides[dim]);
+}
+/* t with dim removed at index i (a stack view) */
+static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int k, n = 0;
+  for (k = 0; k < t->ndim; k++)
+    if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
+  ct__shape_view(v, t, n, sizes, strides, t->offset + i * t->strides[dim]);
+}
+
+/* out= variants: r (owned) is the functional result; out is resized to it
+ * and r is cast into it (PyTorch's resize_output + copy_). */
+static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (!allow_cast && out->dtype != r->dtype) {
+    ct_release(r);
+    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  }
+  if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
+                 ct_device_type_name((ct_device_type)out->device.type));
+  else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                 ct__dtype_torch_name((ct_dtype)r->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+static ct_status ct__shape_out(const char *op, ct_tensor *out, ct_tensor *r) { return ct__shape_out_ex(op, out, r, 0); }
+/* in-place variants: r (owned, self's shape and dtype) is written into self */
+static ct_status ct__shape_inplace(const char *op, ct_tensor *self, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if ((st = ct__check_writable(op, self)) == CT_OK) st = ct__copy_impl(self, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(self);
+  return st;
+}
+static ct_tensor *ct__shape_fresh(const char *op, int ndim, const int64_t *sizes, ct_tensor *like) {
+  return ct__empty(op, ndim, sizes, (ct_dtype)like->dtype, like->device);
+}
+static ct_tensor *ct__shape_clone(const char *op, ct_tensor *self) { return ct__copy_as(op, self, (ct_dtype)self->dtype); }
+/* zeros of a saved shape in grad's dtype and device (derivative helpers) */
+static ct_tensor *ct__shape_zeros(ct_tensor *grad, const ct__shape *s) {
+  if (!grad) return NULL;
+  return ct_full_opts(s->ndim, s->sizes, ct_int(0), ct_opts((ct_dtype)grad->dtype, grad->device));
+}
+
+/* ================= separable index maps =================
+ * out[i0, ..., in] = src[map0[i0], ..., mapn[in]], or `fill` where a map
+ * entry is -1: flip, roll, repeat and every padding mode are such maps.
+ * acc: the transpose (backward): src[map(i)] += out[i]. Strides in elements. */
+static void ct__shape_remap(char *out, const int64_t *ostr, char *src, const int64_t *sstr, int ndim,
+                            const int64_t *sizes, int64_t *const *map, const char *fill, ct_dtype dt, int acc) {
+  size_t es = ct_dtype_size(dt);
+  int64_t idx[CT_MAX_DIMS], i, n;
+  int k, last = ndim - 1;
+  for (k = 0; k < ndim; k++) {
+    if (sizes[k] == 0) return;
+    idx[k] = 0;
+  }
+  if (ndim == 0) {
+    if (acc) ct__shape_acc1(src, out, dt);
+    else ct__shape_copy1(out, src, es);
+    return;
+  }
+  n = sizes[last];
+  do {
+    char *o = out, *s = src;
+    int hole = 0;
+    for (k = 0; k < last; k++) {
+      int64_t m = map[k][idx[k]];
+      o += idx[k] * ostr[k] * (int64_t)es;
+      if (m < 0) hole = 1;
+      else s += m * sstr[k] * (int64_t)es;
+    }
+    for (i = 0; i < n; i++) {
+      int64_t m = map[last][i];
+      char *oi = o + i * ostr[last] * (int64_t)es;
+      if (hole || m < 0) {
+        if (!acc) ct__shape_copy1(oi, fill, es);
+      } else if (acc) {
+        ct__shape_acc1(s + m * sstr[last] * (int64_t)es, oi, dt);
+      } else {
+        ct__shape_copy1(oi, s + m * sstr[last] * (int64_t)es, es);
+      }
+    }
+  } while (last > 0 && ct__shape_next(idx, last, sizes));
+}
+/* one buffer for the maps of every out dim */
+static int64_t *ct__shape_maps(const char *op, int ndim, const int64_t *sizes, int64_t **map) {
+  int64_t total = 1, *buf;
+  int k;
+  for (k = 0; k < ndim; k++) total += sizes[k];
+  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)total);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for index maps"), (int64_t *)NULL;
+  for (total = 0, k = 0; k < ndim; k++) map[k] = buf + total, total += sizes[k];
+  return buf;
+}
+enum { CT__MAP_ID, CT__MAP_FLIP, CT__MAP_ROLL, CT__MAP_REPEAT, CT__MAP_CONST, CT__MAP_REFLECT, CT__MAP_REPLICATE };
+/* map of one dim: out size nout, input size nin, a = shift or left pad */
+static void ct__shape_map_dim(int64_t *m, int kind, int64_t nout, int64_t nin, int64_t a) {
+  int64_t i, j;
+  for (i = 0; i < nout; i++) {
+    switch (kind) {
+    case CT__MAP_FLIP: j = nin - 1 - i; break;
+    case CT__MAP_ROLL: j = ((i - a) % nin + nin) % nin; break;
+    case CT__MAP_REPEAT: j = i % nin; break;
+    case CT__MAP_CONST: j = i - a >= 0 && i - a < nin ? i - a : -1; break;
+    case CT__MAP_REFLECT:
+      j = i - a < 0 ? a - i : i - a;
+      if (j >= nin) j = 2 * (nin - 1) - j;
+      break;
+    case CT__MAP_REPLICATE: j = i - a < 0 ? 0 : i - a >= nin ? nin - 1 : i - a; break;
+    default: j = i; break;
+    }
+    m[i] = j;
+  }
+}
+/* A new tensor of out_sizes from self through per-dim maps (kinds[k], a[k]).
+ * self's dims align with the trailing out dims; leading extra out dims (repeat)
+ * read self with stride 0. */
+static ct_tensor *ct__shape_remap_new(const char *op, ct_tensor *self, int ndim, const int64_t *out_sizes, const int *kinds,
+                                      const int64_t *a, ct_scalar fill) {
+  int64_t *map[CT_MAX_DIMS], *buf, sstr[CT_MAX_DIMS], insz[CT_MAX_DIMS];
+  char fillv[8] = {0};
+  int k, lead = ndim - self->ndim;
+  ct_tensor *r = ct__shape_fresh(op, ndim, out_sizes, self);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, ndim, out_sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < ndim; k++) {
+    insz[k] = k < lead ? 1 : self->sizes[k - lead];
+    sstr[k] = k < lead ? 0 : self->strides[k - lead];
+    ct__shape_map_dim(map[k], kinds[k], out_sizes[k], insz[k], a[k]);
+  }
+  if (fill.kind != CT_SCALAR_NONE) ct__store_double(fillv, (ct_dtype)r->dtype, ct_scalar_to_double(fill));
+  if (fill.kind == CT_SCALAR_INT && r->dtype == CT_I64) memcpy(fillv, &fill.v.i, 8);
+  ct__shape_remap(ct__shape_ptr(r), r->strides, ct__shape_ptr(self), sstr, ndim, out_sizes, map, fillv, (ct_dtype)r->dtype, 0);
+  CT_FREE(buf);
+  return r;
+}
+
+/* ---- flip ---- */
+static ct_tensor *ct__k_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim("flip", dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (kinds[d]) return ct_fail(CT_ERR_INVALID, "flip", "dim %lld appears multiple times in the list of dims", (long long)d), (ct_tensor *)NULL;
+    if (self->ndim) kinds[d] = CT__MAP_FLIP;
+  }
+  return ct__shape_remap_new("flip", self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("flip", out, ct__k_flip(ks, self, dims));
+}
+
+/* ---- roll: empty dims rolls the flattened tensor ---- */
+static ct_tensor *ct__k_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  static const char *op = "roll";
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  if (shifts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "`shifts` required"), (ct_tensor *)NULL;
+  if (dims.n <= 0) {
+    ct_tensor *c, *r, flat_c;
+    int64_t n = self->numel, st = 1;
+    if (shifts.n != 1)
+      return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n), (ct_tensor *)NULL;
+    if (self->ndim <= 1) { /* already flat */
+      kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
+      a[0] = shifts.data[0] % (n ? n : 1);
+      return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+    }
+    if (!(c = ct__shape_clone(op, self))) return NULL;
+    ct__shape_view(&flat_c, c, 1, &n, &st, c->offset);
+    kinds[0] = CT__MAP_ROLL;
+    a[0] = shifts.data[0] % (n ? n : 1);
+    r = ct__shape_remap_new(op, &flat_c, 1, &n, kinds, a, ct__scalar_none());
+    ct_release(c);
+    if (!r) return NULL;
+    /* back to self's shape: r is fresh and contiguous */
+    memcpy(r->sizes, self->sizes, sizeof r->sizes);
+    ct__contiguous_strides(self->ndim, self->sizes, r->strides);
+    r->ndim = self->ndim;
+    return r;
+  }
+  if (shifts.n != dims.n)
+    return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.n,
+                   (long long)dims.n),
+           (ct_tensor *)NULL;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim(op, dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (!self->ndim) continue;
+    kinds[d] = CT__MAP_ROLL;
+    a[d] += shifts.data[i] % (self->sizes[d] ? self->sizes[d] : 1);
+  }
+  return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("roll", out, ct__k_roll(ks, self, shifts, dims));
+}
+
+/* ---- repeat ---- */
+static ct_tensor *ct__k_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  static const char *op = "repeat";
+  int kinds[CT_MAX_DIMS], k, n = (int)repeats.n;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS] = {0};
+  (void)ks;
+  if (repeats.n < self->ndim)
+    return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"),
+           (ct_tensor *)NULL;
+  if (repeats.n > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < n; k++) {
+    int64_t s = k < n - self->ndim ? 1 : self->sizes[k - (n - self->ndim)];
+    if (repeats.data[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]),
+             (ct_tensor *)NULL;
+    if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k])
+      return ct_fail(CT_ERR_SIZE, op, "repeated size overflows"), (ct_tensor *)NULL;
+    sizes[k] = s * repeats.data[k];
+    kinds[k] = CT__MAP_REPEAT;
+  }
+  return ct__shape_remap_new(op, self, n, sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  return ct__shape_out("repeat", out, ct__k_repeat(ks, self, repeats));
+}
+static ct_tensor *ct__k_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int64_t reps[CT_MAX_DIMS];
+  int k, n = (int)(dims.n < 0 ? 0 : dims.n), lead = self->ndim > n ? self->ndim - n : 0;
+  (void)ks;
+  if (n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, "tile", "%d dims: at most %d are supported", n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < lead; k++) reps[k] = 1;
+  for (k = 0; k < n; k++) reps[lead + k] = dims.data[k];
+  return ct_repeat(self, lead + n, reps);
+}
+/* repeat's backward: split every dim d into (repeats[d], size[d]) and sum the repeats */
+static ct_tensor *ct__shape_repeat_backward(ct_tensor *grad, ct_int_list repeats, const ct__shape *self_sizes) {
+  int n = (int)repeats.n, lead = n - self_sizes->ndim, k, j;
+  for (k = 0; k < n; k++)
+    if (repeats.data[k] == 0) return ct__shape_zeros(grad, self_sizes); /* the output was empty */
+  for (k = 0; grad && k < n; k++) {
+    int64_t sh[CT_MAX_DIMS + 1], s = k < lead ? 1 : self_sizes->sizes[k - lead], d = k;
+    if (repeats.data[k] == 1) continue;
+    if (grad->ndim == CT_MAX_DIMS) { /* no room for the split dim: add the repeats up */
+      ct_tensor *acc = ct_narrow(grad, d, 0, s);
+      for (j = 1; j < repeats.data[k] && acc; j++) acc = ct_add(acc, ct_narrow(grad, d, j * s, s));
+      grad = acc;
+      continue;
+    }
+    for (j = 0; j < grad->ndim; j++) sh[j + (j > k)] = grad->sizes[j];
+    sh[k] = repeats.data[k];
+    sh[k + 1] = s;
+    grad = ct_reshape(grad, grad->ndim + 1, sh);
+    if (grad) grad = ct_sum_dim(grad, 1, &d, false);
+  }
+  return grad ? ct_reshape(grad, CT__SHAPE(*self_sizes)) : NULL;
+}
+static ct_tensor *ct__shape_roll_backward(ct_tensor *grad, ct_int_list shifts, ct_int_list dims) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < shifts.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -(shifts.data[i] % INT64_MAX);
+  return ct_roll(grad, (int)shifts.n, neg, (int)(dims.n < 0 ? 0 : dims.n), dims.data);
+}
+
+/* ---- padding ---- */
+#define CT__PAD_MAX ((int64_t)1 << 60) /* |pad| bound: sizes plus pads never overflow */
+static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  static const char *op = "constant_pad_nd";
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  (void)ks;
+  if (pad.n % 2) return ct_fail(CT_ERR_INVALID, op, "Length of pad must be even but instead it equals %lld", (long long)pad.n), (ct_tensor *)NULL;
+  if (pad.n / 2 > nd)
+    return ct_fail(CT_ERR_INVALID, op, "Length of pad should be no more than twice the number of dimensions of the input. "
+                   "Pad length is %lld while the input has %d dimensions.", (long long)pad.n, nd),
+           (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k; /* pad pair index of dim k */
+    int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r), (ct_tensor *)NULL;
+    sizes[k] = self->sizes[k] + l + r;
+    if (sizes[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
+                     "size, which is invalid. Check dimension %d of your input.", (long long)self->sizes[k], (long long)l,
+                     (long long)r, k),
+             (ct_tensor *)NULL;
+    kinds[k] = CT__MAP_CONST;
+    a[k] = l;
+  }
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
+}
+static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("constant_pad_nd", out, ct__k_constant_pad_nd(ks, self, pad, value));
+}
+static ct_tensor *ct__shape_neg_pad(ct_tensor *grad, ct_int_list pad) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < pad.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -pad.data[i];
+  return ct_constant_pad_nd(grad, (int)pad.n, neg, ct_int(0));
+}
+
+/* reflection / replication over the last nsp dims of a (batch, C, spatial...) tensor */
+static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int k;
+  char b[160];
+  if (padding.n != 2 * nsp)
+    return ct_fail(CT_ERR_INVALID, op, "padding size is expected to be %d, but got: %lld", 2 * nsp, (long long)padding.n);
+  if (self->ndim != nsp + 1 && self->ndim != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected %dD or %dD (batch mode) tensor with possibly 0 batch size and other non-zero "
+                   "dimensions for input, but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = self->ndim == nsp + 2; k < self->ndim; k++) /* only a batch dim may be empty */
+    if (self->sizes[k] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "%dD or %dD (batch mode) tensor expected for input (only the batch dim may be empty), "
+                     "but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = 0; k < nsp; k++) {
+    int d = self->ndim - 1 - k;
+    int64_t l = padding.data[2 * k], r = padding.data[2 * k + 1], n = self->sizes[d];
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r);
+    if (reflect && (l >= n || r >= n))
+      return ct_fail(CT_ERR_INVALID, op, "Argument #4: Padding size should be less than the corresponding input dimension, but "
+                     "got: padding (%lld, %lld) at dimension %d of input %s", (long long)l, (long long)r, d,
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+    if (n + l + r < 1)
+      return ct_fail(CT_ERR_INVALID, op, "input (%s) is too small. Calculated output size at dimension %d is %lld",
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)(n + l + r));
+  }
+  return CT_OK;
+}
+/* forward (grad NULL) or backward (grad = grad_output: accumulate into zeros of self's shape) */
+static ct_tensor *ct__shape_pad(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS], *map[CT_MAX_DIMS], *buf;
+  ct_tensor *r;
+  char b1[160], b2[160];
+  if (ct__shape_pad_check(op, self, padding, nsp, reflect) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k;
+    sizes[k] = self->sizes[k] + (p < nsp ? padding.data[2 * p] + padding.data[2 * p + 1] : 0);
+    kinds[k] = p < nsp ? (reflect ? CT__MAP_REFLECT : CT__MAP_REPLICATE) : CT__MAP_ID;
+    a[k] = p < nsp ? padding.data[2 * p] : 0;
+  }
+  if (!grad) return ct__shape_remap_new(op, self, nd, sizes, kinds, a, ct__scalar_none());
+  if (grad->ndim != nd || memcmp(grad->sizes, sizes, sizeof(int64_t) * (size_t)nd))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output has shape %s; expected %s", ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1),
+                   ct_shape_format(nd, sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  r = ct__empty(op, nd, self->sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || grad->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, nd, sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) ct__shape_map_dim(map[k], kinds[k], sizes[k], self->sizes[k], a[k]);
+  ct__shape_remap(ct__shape_ptr(grad), grad->strides, ct__shape_ptr(r), r->strides, nd, sizes, map, NULL, (ct_dtype)r->dtype, 1);
+  CT_FREE(buf);
+  return r;
+}
+#define CT__PAD_KERNELS(name, NSP, REFLECT)                                                                          \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, ct_int_list padding) {                               \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name, NULL, self, padding, NSP, REFLECT);                                                  \
+  }                                                                                                                  \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {          \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, padding));                                               \
+  }                                                                                                                  \
+  static ct_tensor *ct__k_##name##_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list padding) {   \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name "_backward", grad, self, padding, NSP, REFLECT);                                      \
+  }
+CT__PAD_KERNELS(reflection_pad1d, 1, 1)
+CT__PAD_KERNELS(reflection_pad2d, 2, 1)
+CT__PAD_KERNELS(reflection_pad3d, 3, 1)
+CT__PAD_KERNELS(replication_pad1d, 1, 0)
+CT__PAD_KERNELS(replication_pad2d, 2, 0)
+CT__PAD_KERNELS(replication_pad3d, 3, 0)
+
+/* ---- tril / triu: zero one side of a diagonal of the last two dims ---- */
+static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
+  int64_t idx[CT_MAX_DIMS] = {0}, rows, cols, i, j;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  int nb = t->ndim - 2, k;
+  char zero[8] = {0};
+  if (t->numel == 0 || ct__is_meta(t)) return;
+  rows = t->sizes[nb];
+  cols = t->sizes[nb + 1];
+  if (diag > rows + cols) diag = rows + cols; /* beyond the matrix either way: no overflow below */
+  if (diag < -(rows + cols)) diag = -(rows + cols);
+  do {
+    char *base = ct__shape_ptr(t);
+    for (k = 0; k < nb; k++) base += idx[k] * t->strides[k] * (int64_t)es;
+    for (i = 0; i < rows; i++) {
+      int64_t lo = upper ? 0 : i + diag + 1, hi = upper ? i + diag : cols; /* zero cols [lo, hi) */
+      lo = lo < 0 ? 0 : lo > cols ? cols : lo;
+      hi = hi < 0 ? 0 : hi > cols ? cols : hi;
+      for (j = lo; j < hi; j++) ct__shape_copy1(base + (i * t->strides[nb] + j * t->strides[nb + 1]) * (int64_t)es, zero, es);
+    }
+  } while (nb > 0 && ct__shape_next(idx, nb, t->sizes));
+}
+static ct_tensor *ct__shape_tri(const char *op, ct_tensor *self, int64_t diag, int upper) {
+  ct_tensor *r;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, op, "%s: input tensor must have at least 2 dimensions", op), (ct_tensor *)NULL;
+  r = ct__shape_clone(op, self);
+  if (r) ct__shape_tri_zero(r, diag, upper);
+  return r;
+}
+#define CT__TRI_KERNELS(name, UPPER)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                          \
+    (void)ks;                                                                                                \
+    return ct__shape_tri(#name, self, diagonal, UPPER);                                                      \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                        \
+    return ct__shape_inplace(#name "_", self, ct__k_##name(ks, self, diagonal));                             \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {     \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, diagonal));                                      \
+  }
+CT__TRI_KERNELS(tril, 0)
+CT__TRI_KERNELS(triu, 1)
+
+/* ================= cat and stack =================
+ * cat takes a Tensor[]: the generator's formulas cannot name list inputs, so
+ * cat is CompositeImplicitAutograd and records its own node (one edge per
+ * tensor) whose backward narrows the gradient with ct ops. */
+static int ct__shape_cat_skipped(const ct_tensor *t) { return t->ndim == 1 && t->sizes[0] == 0; }
+static ct_status ct__shape_cat_check(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim, int *ndim, int64_t *sizes,
+                                     ct_dtype *dtype, ct_device *device) {
+  const ct_tensor *ref = NULL;
+  int64_t i, d = 0;
+  int k;
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "%s(): expected a non-empty list of Tensors", op);
+  *dtype = CT_DTYPE_NONE;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (!t) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i);
+    if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "zero-dimensional tensor (at position %lld) cannot be concatenated", (long long)i);
+    *dtype = ct_promote_types(*dtype, (ct_dtype)t->dtype);
+    if (!ct_device_eq(t->device, ts.data[0]->device))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s and %s",
+                     ct_device_type_name((ct_device_type)ts.data[0]->device.type), ct_device_type_name((ct_device_type)t->device.type));
+    if (!ref && !ct__shape_cat_skipped(t)) {
+      ref = t;
+      if ((d = ct__wrap_dim(op, dim, t->ndim)) < 0) return ct_last_error();
+    }
+  }
+  *device = ts.data[0]->device;
+  if (!ref) { /* only legacy empty tensors */
+    *ndim = 1, sizes[0] = 0, *wdim = 0;
+    return CT_OK;
+  }
+  *ndim = ref->ndim;
+  memcpy(sizes, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
+  sizes[d] = 0;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    if (t->ndim != ref->ndim)
+      return ct_fail(CT_ERR_SHAPE, op, "Tensors must have same number of dimensions: got %d and %d (tensor number %lld in the list)",
+                     ref->ndim, t->ndim, (long long)i);
+    for (k = 0; k < t->ndim; k++)
+      if (k != d && t->sizes[k] != ref->sizes[k])
+        return ct_fail(CT_ERR_SHAPE, op, "Sizes of tensors must match except in dimension %lld. Expected size %lld but got size "
+                       "%lld for tensor number %lld in the list.", (long long)d, (long long)ref->sizes[k], (long long)t->sizes[k],
+                       (long long)i);
+    if (sizes[d] > INT64_MAX - t->sizes[d]) return ct_fail(CT_ERR_SIZE, op, "concatenated size overflows");
+    sizes[d] += t->sizes[d];
+  }
+  *wdim = d;
+  return CT_OK;
+}
+static ct_tensor *ct__shape_cat_impl(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim) {
+  int64_t sizes[CT_MAX_DIMS], off = 0, i;
+  int ndim = 0;
+  ct_dtype dtype = CT_F32;
+  ct_device device = CT_CPU;
+  ct_tensor *r;
+  if (ct__shape_cat_check(op, ts, dim, wdim, &ndim, sizes, &dtype, &device) != CT_OK) return NULL;
+  if (!(r = ct__empty(op, ndim, sizes, dtype, device))) return NULL;
+  if (ct__is_meta(r)) return r;
+  for (i = 0; i < ts.n; i++) {
+    ct_tensor part, *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    ct__shape_narrow_view(&part, r, (int)*wdim, off, t->sizes[*wdim]);
+    off += t->sizes[*wdim];
+    if (part.numel && ct__copy_impl(&part, t) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return r;
+}
+typedef struct ct__shape_cat_node {
+  ct_node base;
+  int64_t dim;
+  int64_t *len; /* per tensor: its size along dim, -1 for a skipped (legacy empty) tensor */
+} ct__shape_cat_node;
+static ct_status ct__shape_cat_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__shape_cat_node *n = (ct__shape_cat_node *)node;
+  int64_t off = 0, zero = 0;
+  int i;
+  for (i = 0; i < node->num_inputs; i++) {
+    int64_t len = n->len[i];
+    if (ct_node_needs_input_grad(node, i)) {
+      grad_inputs[i] = len < 0 ? ct_full_opts(1, &zero, ct_int(0), ct_opts((ct_dtype)grads[0]->dtype, grads[0]->device))
+                                : ct_narrow(grads[0], n->dim, off, len);
+      if (!grad_inputs[i]) return ct_last_error();
+    }
+    if (len > 0) off += len;
+  }
+  return CT_OK;
+}
+static const ct_node_kind ct__shape_cat_kind = {"CatBackward0", ct__shape_cat_backward, NULL};
+static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  int64_t wdim, i;
+  int any = 0;
+  ct_tensor *r = ct__shape_cat_impl("cat", tensors, dim, &wdim);
+  ct__shape_cat_node *n;
+  if (!r) return NULL;
+  for (i = 0; i < tensors.n; i++) any |= ct__needs_grad(tensors.data[i]);
+  if (!any || !(ks & CT_AUTOGRAD_KEYS) || !ct__grad_mode()) return r;
+  if (tensors.n > 32767) return ct_release(r), ct_fail(CT_ERR_UNSUPPORTED, "cat", "autograd records at most 32767 inputs"), (ct_tensor *)NULL;
+  n = (ct__shape_cat_node *)ct__node_new(&ct__shape_cat_kind, sizeof *n + sizeof(int64_t) * (size_t)tensors.n, (int)tensors.n, 1);
+  if (!n) return ct_release(r), (ct_tensor *)NULL;
+  n->dim = wdim;
+  n->len = (int64_t *)(n + 1);
+  for (i = 0; i < tensors.n; i++) {
+    n->len[i] = ct__shape_cat_skipped(tensors.data[i]) ? -1 : tensors.data[i]->sizes[wdim];
+    ct__node_set_input(&n->base, (int)i, tensors.data[i]);
+  }
+  if (ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  ct__node_release(&n->base);
+  return r;
+}
+static ct_status ct__k_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  int64_t wdim;
+  (void)ks;
+  return ct__shape_out_ex("cat", out, ct__shape_cat_impl("cat", tensors, dim, &wdim), 1);
+}
+static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
+  static const char *op = "stack";
+  ct_tensor **parts, *r = NULL;
+  int64_t i, d;
+  char b1[160], b2[160];
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "stack expects a non-empty TensorList"), (ct_tensor *)NULL;
+  for (i = 0; i < ts.n; i++) {
+    if (!ts.data[i]) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i), (ct_tensor *)NULL;
+    if (!ct_same_shape(ts.data[i], ts.data[0]))
+      return ct_fail(CT_ERR_SHAPE, op, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %lld",
+                     ct_shape_format(ts.data[0]->ndim, ts.data[0]->sizes, b1, sizeof b1),
+                     ct_shape_format(ts.data[i]->ndim, ts.data[i]->sizes, b2, sizeof b2), (long long)i),
+             (ct_tensor *)NULL;
+  }
+  if ((d = ct__wrap_dim(op, dim, ts.data[0]->ndim + 1)) < 0) return NULL;
+  parts = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)ts.n);
+  if (!parts) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  CT_SCOPE {
+    for (i = 0; i < ts.n && (i == 0 || parts[i - 1]); i++) parts[i] = ct_unsqueeze(ts.data[i], d);
+    if (parts[ts.n - 1]) r = ct_keep(ct_cat((int)ts.n, parts, d));
+  }
+  CT_FREE(parts);
+  return r;
+}
+static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  (void)ks;
+  return ct__shape_stack(tensors, dim);
+}
+static ct_status ct__k_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out_ex("stack", out, ct__shape_stack(tensors, dim), 1);
+}
+
+/* ================= index ops ================= */
+static inline int64_t ct__shape_load_index(const char *p, ct_dtype dt) {
+  return dt == CT_I32 ? (int64_t) * (const int32_t *)p : *(const int64_t *)p;
+}
+/* index dtype: int64, or int32 too when allow_int32 */
+static ct_status ct__shape_check_index(const char *op, const ct_tensor *self, const ct_tensor *index, int allow_int32) {
+  if (index->dtype != CT_I64 && !(allow_int32 && index->dtype == CT_I32))
+    return ct_fail(CT_ERR_DTYPE, op, allow_int32 ? "%s(): Expected dtype int32 or int64 for index, but got %s"
+                                                 : "%s(): Expected dtype int64 for index, but got %s",
+                   op, ct__dtype_torch_name((ct_dtype)index->dtype));
+  if (!ct_device_eq(index->device, self->device) && index->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "index is on %s but self is on %s", ct_device_type_name((ct_device_type)index->device.type),
+                   ct_device_type_name((ct_device_type)self->device.type));
+  return CT_OK;
+}
+static ct_status ct__shape_oob(const char *op, int64_t v, int64_t dim, int64_t size) {
+  return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                 (long long)size);
+}
+/* sizes/strides with a 0-dim tensor seen as 1-D of size 1 (PyTorch's ensure_nonempty) */
+static int ct__shape_nonempty(const ct_tensor *t, int64_t *sizes, int64_t *strides) {
+  int k;
+  if (t->ndim == 0) {
+    sizes[0] = 1, strides[0] = 0;
+    return 1;
+  }
+  for (k = 0; k < t->ndim; k++) sizes[k] = t->sizes[k], strides[k] = t->strides[k];
+  return t->ndim;
+}
+
+/* ---- gather / scatter: out[i] = self[i with dim := index[i]] and its transposes ---- */
+enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL, CT__SG_REDUCE };
+/* scatter reductions (scatter.reduce, scatter_reduce.two) */
+enum { CT__RED_SUM, CT__RED_PROD, CT__RED_MEAN, CT__RED_AMAX, CT__RED_AMIN };
+typedef struct ct__shape_red {
+  int kind;
+  int64_t *count; /* per element of the (fresh, contiguous) result: values combined so far */
+} ct__shape_red;
+static int64_t ct__shape_load_i64(const char *p, ct_dtype dt) {
+  return dt == CT_I64 ? *(const int64_t *)p : dt == CT_I32 ? *(const int32_t *)p : dt == CT_U8 ? *(const uint8_t *)p : *(const bool *)p;
+}
+static void ct__shape_store_i64(char *p, ct_dtype dt, int64_t v) {
+  if (dt == CT_I64) *(int64_t *)p = v;
+  else if (dt == CT_I32) *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v;
+  else if (dt == CT_U8) *(uint8_t *)p = (uint8_t)(uint64_t)v;
+  else *(bool *)p = v != 0;
+}
+/* *d = combine(*d, *s) (or *s for the first value); integers in wrapping int64, floats in double */
+static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int first) {
+  if (ct_dtype_is_floating(dt)) {
+    double a = ct__load_double(d, dt), b = ct__load_double(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = a * b;
+    else if (kind == CT__RED_AMAX) r = a != a || a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a != a || a < b ? a : b;
+    else r = a + b;
+    ct__store_double(d, dt, r);
+  } else {
+    int64_t a = ct__shape_load_i64(d, dt), b = ct__shape_load_i64(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = (int64_t)((uint64_t)a * (uint64_t)b);
+    else if (kind == CT__RED_AMAX) r = a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a < b ? a : b;
+    else r = (int64_t)((uint64_t)a + (uint64_t)b);
+    ct__shape_store_i64(d, dt, r);
+  }
+}
+static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
+  int ns, ni, nc = 0, k;
+  char b1[160], b2[160], b3[160];
+  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  ns = ct__shape_nonempty(self, ss, st);
+  ni = ct__shape_nonempty(index, is, it);
+  if (src) nc = ct__shape_nonempty(src, cs, cst);
+  if (ni != ns || (src && nc != ns))
+    return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
+  if (index->numel == 0) return CT_OK;
+  ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
+  ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
+  for (k = 0; k < ns; k++) {
+    if (src && (is[k] > cs[k] || (k != *dim && is[k] > ss[k])))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected index %s to be smaller than self %s apart from dimension %lld and to be smaller "
+                     "size than src %s", b1, b2, (long long)*dim, ct_shape_format(src->ndim, src->sizes, b3, sizeof b3));
+    if (!src && k != *dim && is[k] > ss[k])
+      return ct_fail(CT_ERR_SHAPE, op, "Size does not match at dimension %d expected index %s to be smaller than self %s apart "
+                     "from dimension %lld", k, b1, b2, (long long)*dim);
+  }
+  return CT_OK;
+}
+/* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
+static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                   const char *value, const ct__shape_red *red) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
+  int64_t idx[CT_MAX_DIMS] = {0};
+  int nd = ct__shape_nonempty(self, ss, st), k;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  char *sp = ct__shape_ptr(self), *ip = ct__shape_ptr(index), *op_ = other ? ct__shape_ptr(other) : NULL;
+  ct__shape_nonempty(index, is, it);
+  if (other) ct__shape_nonempty(other, os, ot);
+  if (index->numel == 0 || !sp || !ip) return CT_OK;
+  do {
+    int64_t ioff = 0, soff = 0, ooff = 0, v;
+    for (k = 0; k < nd; k++) {
+      ioff += idx[k] * it[k];
+      if (k != dim) soff += idx[k] * st[k];
+      if (other) ooff += idx[k] * ot[k];
+    }
+    v = ct__shape_load_index(ip + ioff * (int64_t)ct_dtype_size((ct_dtype)index->dtype), (ct_dtype)index->dtype);
+    if (v < 0 || v >= ss[dim]) return ct__shape_oob(op, v, dim, ss[dim]);
+    soff = (soff + v * st[dim]) * (int64_t)es;
+    ooff *= (int64_t)es;
+    switch (mode) {
+    case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
+    case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
+    case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
+    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+      int64_t *c = &red->count[soff / (int64_t)es];
+      ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
+      ++*c;
+      break;
+    }
+    default: ct__shape_copy1(sp + soff, value, es); break;
+    }
+  } while (ct__shape_next(idx, nd, is));
+  return CT_OK;
+}
+static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
+  memset(buf, 0, 8);
+  if (v.kind == CT_SCALAR_INT && dt == CT_I64) memcpy(buf, &v.v.i, 8);
+  else ct__store_double(buf, dt, ct_scalar_to_double(v));
+}
+static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_tensor *r;
+  (void)ks;
+  (void)sparse_grad;
+  if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
+  r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  return ct__shape_out("gather", out, ct__k_gather(ks, self, dim, index, sparse_grad));
+}
+static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                    ct_scalar value) {
+  ct_tensor *r;
+  char v[8];
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_SCATTER, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_src_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_tensor *ct__k_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_FILL, self, dim, index, NULL, value);
+}
+static ct_status ct__k_scatter_value_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_status ct__k_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter_add", CT__SG_ADD, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_add_", self, ct__k_scatter_add(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
+}
+
+/* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
+static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
+                                          int kind, int include_self) {
+  ct__shape_red red;
+  ct_tensor *r;
+  char v[8];
+  int64_t k;
+  ct_status st;
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  red.kind = kind;
+  red.count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)r->numel);
+  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  if (st == CT_OK && kind == CT__RED_MEAN) {
+    ct_dtype dt = (ct_dtype)r->dtype;
+    size_t es = ct_dtype_size(dt);
+    char *p = (char *)r->storage->data;
+    for (k = 0; k < r->numel; k++) {
+      if (red.count[k] <= 1) continue;
+      if (ct_dtype_is_floating(dt)) {
+        ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
+      } else { /* integers: floor division, as PyTorch */
+        int64_t a = ct__shape_load_i64(p + k * (int64_t)es, dt), q = a / red.count[k];
+        if (a % red.count[k] != 0 && a < 0) q--;
+        ct__shape_store_i64(p + k * (int64_t)es, dt, q);
+      }
+    }
+  }
+  CT_FREE(red.count);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+}
+static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                          ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+}
+static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
+}
+static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  (void)ks;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5)
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
+}
+static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                              const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+
+/* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
+static ct_tensor *ct__shape_eq_mask(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *m = ct_empty_opts(a->ndim, a->sizes, ct_opts((ct_dtype)a->dtype, a->device));
+  int64_t k;
+  for (k = 0; m && !ct__is_meta(m) && k < m->numel; k++) ct_set(m, k, ct_get(a, k) == ct_get(b, k) ? 1.0 : 0.0);
+  return m;
+}
+static int ct__shape_has_zero(ct_tensor *t) {
+  int64_t k;
+  for (k = 0; !ct__is_meta(t) && k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+/* scatter_reduce.two's derivative (PyTorch's scatter_reduce_backward), for self (which = 0) or src (1).
+ * prod: only without zeros in self and src (PyTorch masks them; not supported here). */
+static ct_tensor *ct__shape_scatter_reduce_backward(ct_tensor *grad, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                    const char *reduce, bool include_self, ct_tensor *result, int which) {
+  ct_tensor *gs = NULL, *gsrc = NULL;
+  if (!grad) return NULL;
+  if (!strcmp(reduce, "sum")) {
+    gs = grad;
+    if (which) gsrc = ct_gather(grad, dim, index);
+  } else if (!strcmp(reduce, "mean")) {
+    ct_tensor *n = ct_scatter_add(include_self ? ct_ones_like(grad) : ct_zeros_like(grad), dim, index, ct_ones_like(src));
+    int64_t k;
+    for (k = 0; n && !ct__is_meta(n) && k < n->numel; k++)
+      if (ct_get(n, k) == 0) ct_set(n, k, 1.0);
+    gs = n ? ct_div(grad, n) : NULL;
+    if (which && n) gsrc = ct_div(ct_gather(grad, dim, index), ct_gather(n, dim, index));
+  } else if (!strcmp(reduce, "amax") || !strcmp(reduce, "amin")) { /* shared evenly between equal extremes */
+    ct_tensor *value = ct_gather(result, dim, index), *self_is = ct__shape_eq_mask(self, result), *src_is = value ? ct__shape_eq_mask(src, value) : NULL;
+    ct_tensor *dist = self_is && src_is ? ct_div(grad, ct_scatter_add(self_is, dim, index, src_is)) : NULL;
+    gs = dist ? ct_mul(self_is, dist) : NULL;
+    if (which && dist) gsrc = ct_mul(src_is, ct_gather(dist, dim, index));
+  } else if (!strcmp(reduce, "prod")) {
+    if (ct__shape_has_zero(self) || ct__shape_has_zero(src))
+      return ct_fail(CT_ERR_UNSUPPORTED, "scatter_reduce", "the derivative of reduce=\"prod\" with zeros in self or src is not "
+                     "supported"),
+             (ct_tensor *)NULL;
+    gs = ct_div(ct_mul(grad, result), self);
+    if (which) gsrc = ct_div(ct_gather(ct_mul(grad, result), dim, index), src);
+  } else {
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  }
+  if (which) return gsrc;
+  return gs && !include_self ? ct_scatter_value(gs, dim, index, ct_int(0)) : gs;
+}
+
+/* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
+static ct_tensor *ct__shape_scatter_src_backward(ct_tensor *grad, int64_t dim, ct_tensor *index, const ct__shape *src_sizes) {
+  int64_t pad[2 * CT_MAX_DIMS];
+  int k, n = src_sizes->ndim, any = 0;
+  ct_tensor *g = ct_gather(grad, dim, index);
+  if (!g || g->ndim != n) return g;
+  for (k = 0; k < n; k++) {
+    pad[2 * (n - 1 - k)] = 0;
+    pad[2 * (n - 1 - k) + 1] = src_sizes->sizes[k] - g->sizes[k];
+    any |= g->sizes[k] != src_sizes->sizes[k];
+  }
+  return any ? ct_constant_pad_nd(g, 2 * n, pad, ct_int(0)) : g;
+}
+
+/* ---- index_select / index_add / index_copy / index_fill: whole slices along dim ---- */
+enum { CT__IX_SELECT, CT__IX_ADD, CT__IX_COPY, CT__IX_FILL };
+static void ct__shape_acc_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  ct_dtype dt = *(const ct_dtype *)ctx;
+  int64_t i;
+  for (i = 0; i < n; i++) ct__shape_acc1(d[0] + i * s[0], d[1] + i * s[1], dt);
+}
+/* slice i of t along dim (t itself when 0-dim) */
+static void ct__shape_slice_of(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  if (t->ndim == 0) ct__shape_view(v, t, 0, t->sizes, t->strides, t->offset);
+  else ct__shape_select_view(v, t, dim, i);
+}
+/* SELECT: out[j] = self[index[j]]; ADD/COPY: self[index[j]] (+)= src[j]; FILL: self[index[j]] = value */
+static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
+                                   ct_scalar value) {
+  int64_t j, n = self->ndim ? self->sizes[dim] : 1, ies = (int64_t)ct_dtype_size((ct_dtype)index->dtype);
+  int64_t istride = index->ndim ? index->strides[0] : 0;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  const char *ip = ct__shape_ptr(index);
+  if (index->numel == 0 || !ct__shape_ptr(self) || !ip) return CT_OK;
+  for (j = 0; j < index->numel; j++) {
+    ct_tensor a, b, *ops[2];
+    int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (v < 0 || v >= n)
+      return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
+                                   : ct__shape_oob(op, v, dim, n);
+    ct__shape_slice_of(&a, self, dim, v);
+    if (mode == CT__IX_FILL) {
+      ct__k_fill_(0, &a, value);
+      continue;
+    }
+    ct__shape_slice_of(&b, other, dim, j);
+    if (a.numel == 0) continue;
+    if (mode == CT__IX_SELECT) {
+      ct__copy_impl(&b, &a);
+    } else if (mode == CT__IX_COPY) {
+      ct__copy_impl(&a, &b);
+    } else {
+      ops[0] = &a, ops[1] = &b;
+      ct_iter_foreach(ct__shape_acc_loop, &dt, 2, ops, a.ndim, a.sizes);
+    }
+  }
+  return CT_OK;
+}
+/* index: a vector (or a scalar); source: self's shape with index.numel() at dim */
+static ct_status ct__shape_ix_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src, int allow_int32) {
+  int k;
+  char b1[160], b2[160];
+  if (ct__shape_check_index(op, self, index, allow_int32) != CT_OK) return ct_last_error();
+  if (index->ndim > 1) return ct_fail(CT_ERR_SHAPE, op, "%s(): Index is supposed to be a vector", op);
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (!src) return CT_OK;
+  if (src->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "%s(): self (%s) and source (%s) must have the same scalar type", op,
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)src->dtype));
+  if ((src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1) != index->numel && !(src->ndim == 0 && self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", op,
+                   (long long)index->numel, (long long)(src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1));
+  if (src->ndim != self->ndim && self->ndim > 0 && src->ndim > 0)
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must have the same number of dimensions", op,
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  for (k = 0; k < self->ndim && k < src->ndim; k++)
+    if (k != *dim && src->sizes[k] != self->sizes[k])
+      return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must match in every dimension but %lld", op,
+                     ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
+                     (long long)*dim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  int64_t sizes[CT_MAX_DIMS];
+  ct_tensor *r;
+  (void)ks;
+  if (ct__shape_ix_check("index_select", self, &dim, index, NULL, 1) != CT_OK) return NULL;
+  if (self->ndim == 0 && index->numel != 1)
+    return ct_fail(CT_ERR_INDEX, "index_select", "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
+                   (long long)index->numel),
+           (ct_tensor *)NULL;
+  memcpy(sizes, self->sizes, sizeof sizes);
+  if (self->ndim) sizes[dim] = index->numel;
+  r = ct__shape_fresh("index_select", self->ndim, sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_ix_loop("index_select", CT__IX_SELECT, self, (int)dim, index, r, ct_int(0)) != CT_OK)
+    ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  return ct__shape_out("index_select", out, ct__k_index_select(ks, self, dim, index));
+}
+static ct_tensor *ct__shape_ix(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                               ct_scalar value, int allow_int32) {
+  ct_tensor *r;
+  if (ct__shape_ix_check(op, self, &dim, index, src, allow_int32) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (ct__shape_ix_loop(op, mode, r, (int)dim, index, src, value) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_alpha_is_one(ct_scalar a) {
+  return a.kind == CT_SCALAR_NONE || (a.kind == CT_SCALAR_INT && a.v.i == 1) || (a.kind == CT_SCALAR_FLOAT && a.v.f == 1.0) ||
+         (a.kind == CT_SCALAR_BOOL && a.v.b);
+}
+static ct_tensor *ct__k_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_tensor *scaled = NULL, *r;
+  (void)ks;
+  if (!ct__shape_alpha_is_one(alpha)) { /* source * alpha, below autograd */
+    if (!(scaled = ct__k2_mul_scalar(0, source, alpha))) return NULL;
+    if (scaled->dtype != source->dtype) {
+      ct_release(scaled);
+      return ct_fail(CT_ERR_DTYPE, "index_add", "alpha cannot be cast to %s", ct__dtype_torch_name((ct_dtype)source->dtype)),
+             (ct_tensor *)NULL;
+    }
+  }
+  r = ct__shape_ix("index_add", CT__IX_ADD, self, dim, index, scaled ? scaled : source, ct_int(0), 1);
+  ct_release(scaled);
+  return r;
+}
+static ct_status ct__k_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  return ct__shape_inplace("index_add_", self, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_status ct__k_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha,
+                                     ct_tensor *out) {
+  return ct__shape_out("index_add", out, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  (void)ks;
+  return ct__shape_ix("index_copy", CT__IX_COPY, self, dim, index, source, ct_int(0), 0);
+}
+static ct_status ct__k_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct__shape_inplace("index_copy_", self, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
+}
+static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
+}
+static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_scalar v = ct_int(0);
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                   "dimension(s).", value->ndim),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(value)) {
+    const char *p = ct__shape_ptr(value);
+    ct_dtype dt = (ct_dtype)value->dtype;
+    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  } else if (!ct__is_meta(self)) {
+    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
+  }
+  return ct__k_index_fill(ks, self, dim, index, v);
+}
+static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
+                                             ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
+  int64_t minus1 = -1, n, m = 0, j, k;
+  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
+  const int64_t *v;
+  if (!grad || !ci) return NULL;
+  n = ci->numel;
+  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
+    for (k = 0; k < j && v[k] != v[j]; k++) {
+    }
+    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+  }
+  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+}
+static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
+}
+
+/* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
+ * The index tensors (int64, or bool/uint8 masks, which become the int64
+ * indices of their true elements) broadcast together to a shape B; they
+ * become one int64 "linear" index L over the leading dims (negative indices
+ * wrap), and the ops are index_select / index_add / index_copy over the
+ * leading dims flattened, so their gradients come from those ops. */
+/* A bool/uint8 mask over self's dims n, n+1, ...: one int64 index tensor per mask dim (tracked),
+ * holding the coordinates of its true elements, into ix[n...]. */
+static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tensor *t, int n, ct_tensor **ix) {
+  int64_t nnz = 0, idx[CT_MAX_DIMS] = {0}, m = 0, j;
+  char b1[160], b2[160];
+  if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+  if (n + t->ndim > self->ndim)
+    return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %d)", self->ndim, n + t->ndim);
+  for (j = 0; j < t->ndim; j++)
+    if (t->sizes[j] != self->sizes[n + j])
+      return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
+                     "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+  if (ct__is_meta(t) || ct__is_meta(self)) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+  if (t->numel) {
+    do {
+      int64_t off = 0;
+      for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+      nnz += ct__shape_ptr(t)[off] != 0;
+    } while (ct__shape_next(idx, t->ndim, t->sizes));
+  }
+  for (j = 0; j < t->ndim; j++)
+    if (!(ix[n + j] = ct_empty(1, &nnz, CT_I64))) return ct_last_error();
+  if (!nnz) return CT_OK;
+  do { /* idx is back at zeros */
+    int64_t off = 0;
+    for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+    if (ct__shape_ptr(t)[off] != 0) {
+      for (j = 0; j < t->ndim; j++) ((int64_t *)ix[n + j]->storage->data)[m] = idx[j];
+      m++;
+    }
+  } while (ct__shape_next(idx, t->ndim, t->sizes));
+  return CT_OK;
+}
+/* The linear index over self's leading *nidx dims (a tracked int64 tensor of the broadcast shape). */
+static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tensor_list indices, ct_tensor **lin, int *nidx) {
+  ct_tensor *ix[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS], k, j;
+  int n = 0, bnd = 0, meta = ct__is_meta(self);
+  char b1[160], b2[160];
+  *lin = NULL;
+  for (k = 0; k < indices.n; k++) {
+    ct_tensor *t = indices.data[k];
+    if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
+      if (ct__shape_mask_indices(op, self, t, n, ix) != CT_OK) return ct_last_error();
+      n += t->ndim;
+      continue;
+    }
+    if (t->dtype != CT_I64)
+      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                     ct__dtype_torch_name((ct_dtype)t->dtype));
+    if (n >= self->ndim)
+      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    ix[n++] = t;
+  }
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
+  bnd = ix[0]->ndim;
+  memcpy(bshape, ix[0]->sizes, sizeof bshape);
+  for (k = 1; k < n; k++)
+    if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+      return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                     ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+  for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
+  *lin = meta ? ct_empty_opts(bnd, bshape, ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))) : ct_empty(bnd, bshape, CT_I64);
+  if (!*lin) return ct_last_error();
+  *nidx = n;
+  if (!meta && (*lin)->numel) {
+    int64_t idx[CT_MAX_DIMS] = {0}, *out = (int64_t *)(*lin)->storage->data, p = 0;
+    do {
+      int64_t l = 0;
+      for (k = 0; k < n; k++) {
+        const ct_tensor *t = ix[k];
+        int64_t off = 0, v, size = self->sizes[k];
+        for (j = 0; j < t->ndim; j++) /* broadcast: right-aligned, size-1 dims read index 0 */
+          if (t->sizes[j] != 1) off += idx[bnd - t->ndim + j] * t->strides[j];
+        v = ((const int64_t *)(const void *)ct__shape_ptr(t))[off];
+        if (v < -size || v >= size) return ct__shape_oob(op, v, k, size);
+        l = l * size + (v < 0 ? v + size : v);
+      }
+      out[p++] = l;
+    } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
+  }
+  return CT_OK;
+}
+/* self with its leading n dims flattened into one */
+static ct_tensor *ct__shape_flat_lead(ct_tensor *self, int n) {
+  int64_t sh[CT_MAX_DIMS], p = 1;
+  int k;
+  for (k = 0; k < n; k++) p *= self->sizes[k];
+  sh[0] = p;
+  for (k = n; k < self->ndim; k++) sh[k - n + 1] = self->sizes[k];
+  return ct_reshape(self, self->ndim - n + 1, sh);
+}
+static ct_tensor *ct__k_index(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index("index", self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n;
+      if (nd > CT_MAX_DIMS) {
+        ct_fail(CT_ERR_RANK, "index", "the result would have %d dims (at most %d)", nd, CT_MAX_DIMS);
+      } else {
+        ct_tensor *flat_l = ct_reshape(lin, 1, &lin->numel);
+        for (k = 0; k < lin->ndim; k++) sh[k] = lin->sizes[k];
+        for (k = n; k < self->ndim; k++) sh[lin->ndim + k - n] = self->sizes[k];
+        r = ct_keep(ct_reshape(ct_index_select(ct__shape_flat_lead(self, n), 0, flat_l), nd, sh));
+      }
+    }
+  }
+  return r;
+}
+static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  static const char *op = "index_put";
+  ct_tensor *r = NULL;
+  if (values->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                   "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index(op, self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS], vsh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
+      char b1[160], b2[160];
+      for (k = 0; k < lin->ndim && ok; k++) sh[k] = lin->sizes[k];
+      for (k = n; k < self->ndim && ok; k++) sh[lin->ndim + k - n] = self->sizes[k];
+      for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == sh[nd - values->ndim + k];
+      if (!ok) {
+        ct_fail(CT_ERR_SHAPE, op, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                ct_shape_format(values->ndim, values->sizes, b1, sizeof b1), ct_shape_format(nd < CT_MAX_DIMS ? nd : 0, sh, b2, sizeof b2));
+      } else {
+        ct_tensor *flat = ct__shape_flat_lead(self, n), *v, *flat_l = ct_reshape(lin, 1, &lin->numel);
+        vsh[0] = lin->numel;
+        for (k = n; k < self->ndim; k++) vsh[k - n + 1] = self->sizes[k];
+        v = ct_reshape(ct_expand(values, nd, sh), self->ndim - n + 1, vsh);
+        v = accumulate ? ct_index_add(flat, 0, flat_l, v) : ct_index_copy(flat, 0, flat_l, v);
+        r = ct_keep(ct_reshape(v, self->ndim, self->sizes));
+      }
+    }
+  }
+  return r;
+}
+static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
+}
+static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  (void)ks;
+  return ct__shape_index_put(self, indices, values, accumulate);
+}
+static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
+  ct_status st = r ? ct_copy_(self, r) : ct_last_error();
+  (void)ks;
+  ct_release(r);
+  return st;
+}
+
+static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
+                                     ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
+}
+
+/* ---- one_hot ---- */
+static ct_tensor *ct__k_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  static const char *op = "one_hot";
+  int64_t sizes[CT_MAX_DIMS], idx[CT_MAX_DIMS] = {0}, p = 0, k;
+  ct_tensor *r;
+  (void)ks;
+  if (self->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "one_hot is only applicable to index tensor."), (ct_tensor *)NULL;
+  if (self->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (num_classes < -1) return ct_fail(CT_ERR_INVALID, op, "num_classes should be positive"), (ct_tensor *)NULL;
+  if (num_classes == -1) {
+    if (ct__is_meta(self))
+      return ct_fail(CT_ERR_UNSUPPORTED, op, "num_classes=-1 depends on the data: not on meta tensors"), (ct_tensor *)NULL;
+    if (self->numel == 0) return ct_fail(CT_ERR_INVALID, op, "Can not infer total number of classes from empty tensor."), (ct_tensor *)NULL;
+    num_classes = 0;
+    do {
+      int64_t off = 0, v;
+      for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+      v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+      if (v >= num_classes) num_classes = v == INT64_MAX ? v : v + 1; /* INT64_MAX: the allocation fails */
+    } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  }
+  memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+  sizes[self->ndim] = num_classes;
+  r = ct__empty(op, self->ndim + 1, sizes, CT_I64, self->device);
+  if (!r || ct__is_meta(r) || self->numel == 0) return r;
+  memset(r->storage->data, 0, sizeof(int64_t) * (size_t)r->numel);
+  memset(idx, 0, sizeof idx);
+  do {
+    int64_t off = 0, v;
+    for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+    v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+    if (v < 0 || v >= num_classes) {
+      ct_release(r);
+      return ct_fail(CT_ERR_INDEX, op, v < 0 ? "Class values must be non-negative." : "Class values must be smaller than num_classes."),
+             (ct_tensor *)NULL;
+    }
+    ((int64_t *)r->storage->data)[p * num_classes + v] = 1;
+    p++;
+  } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  return r;
+}
+
+/* ---- embedding: rows of weight; padding_idx rows get no gradient ---- */
+/* padding_idx is compared with the index values as given (aten's rule: -1 matches nothing;
+ * torch.nn.functional.embedding wraps negative values before calling it) */
+static ct_status ct__shape_emb_check(const char *op, ct_tensor *indices) {
+  if (indices->dtype != CT_I64 && indices->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+                   "but got %s instead", ct__dtype_torch_name((ct_dtype)indices->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__k_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                  bool sparse) {
+  static const char *op = "embedding";
+  int64_t sizes[CT_MAX_DIMS], k;
+  ct_tensor *r, flat_i;
+  (void)ks;
+  (void)scale_grad_by_freq;
+  (void)sparse;
+  (void)padding_idx;
+  if (weight->ndim != 2) return ct_fail(CT_ERR_RANK, op, "'weight' must be 2-D"), (ct_tensor *)NULL;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (indices->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = weight->sizes[1];
+  r = ct__shape_fresh(op, indices->ndim + 1, sizes, weight);
+  if (!r || ct__is_meta(r) || r->numel == 0 || ct__is_meta(indices)) return r;
+  {
+    ct_tensor *ci = ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, (ct_dtype)indices->dtype);
+    int64_t one = 1, n = indices->numel, rs[2], rst[2];
+    ct_tensor rows; /* r as [n, D] */
+    ct_status st;
+    if (!ci) return ct_release(r), (ct_tensor *)NULL;
+    ct__shape_view(&flat_i, ci, 1, &n, &one, ci->offset);
+    rs[0] = n, rs[1] = weight->sizes[1], rst[0] = weight->sizes[1], rst[1] = 1;
+    ct__shape_view(&rows, r, 2, rs, rst, 0);
+    st = ct__shape_ix_loop(op, CT__IX_SELECT, weight, 0, &flat_i, &rows, ct_int(0));
+    ct_release(ci);
+    if (st != CT_OK) ct_release(r), r = NULL;
+  }
+  return r;
+}
+/* r[iv[j]] += scale * g[j] for the n rows (length d) of contiguous g, skipping padding_idx;
+ * scale = 1 / (count of the index) with scale_grad_by_freq */
+static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct_tensor *g, const int64_t *iv, int64_t n, int64_t d,
+                                          int64_t padding_idx, bool by_freq) {
+  int64_t j, e, nw = r->sizes[0], *count = NULL;
+  ct_dtype dt = (ct_dtype)r->dtype;
+  int64_t es = (int64_t)ct_dtype_size(dt);
+  for (j = 0; j < n; j++)
+    if (iv[j] < 0 || iv[j] >= nw) return ct__shape_oob(op, iv[j], 0, nw);
+  if (by_freq) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(nw > 0 ? nw : 1)))) return ct_fail(CT_ERR_OOM, op, "out of memory");
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[iv[j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    double scale = count ? 1.0 / (double)count[iv[j]] : 1.0;
+    char *dst = (char *)r->storage->data + iv[j] * d * es;
+    const char *src = (const char *)g->storage->data + j * d * es;
+    if (iv[j] == padding_idx) continue;
+    for (e = 0; e < d; e++)
+      ct__store_double(dst + e * es, dt, ct__load_double(dst + e * es, dt) + scale * ct__load_double(src + e * es, dt));
+  }
+  CT_FREE(count);
+  return CT_OK;
+}
+static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                     bool sparse, ct_tensor *out) {
+  return ct__shape_out("embedding", out, ct__k_embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+/* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
+static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
+                                                 int64_t padding_idx, bool scale_grad_by_freq) {
+  static const char *op = "embedding_dense_backward";
+  int64_t sizes[2];
+  ct_tensor *r, *g, *ci;
+  ct_status st;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (num_weights < 0) return ct_fail(CT_ERR_SIZE, op, "num_weights must be non-negative"), (ct_tensor *)NULL;
+  if (grad->ndim != indices->ndim + 1 || memcmp(grad->sizes, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output %s must have the shape of indices %s plus the embedding dim",
+                   ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  sizes[0] = num_weights, sizes[1] = grad->sizes[grad->ndim - 1];
+  r = ct__empty(op, 2, sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || ct__is_meta(indices) || indices->numel == 0 || sizes[1] == 0) return r;
+  g = ct__copy_as(op, grad, (ct_dtype)grad->dtype); /* contiguous */
+  ci = g ? ct__copy_as(op, indices, CT_I64) : NULL;
+  st = ci ? ct__shape_emb_accumulate(op, r, g, (const int64_t *)ci->storage->data, indices->numel, sizes[1], padding_idx,
+                                     scale_grad_by_freq)
+          : ct_last_error();
+  ct_release(ci);
+  ct_release(g);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+/* embedding's derivative (PyTorch's embedding_backward: dense only) */
+static ct_tensor *ct__shape_embedding_backward(ct_tensor *grad, ct_tensor *indices, const ct__shape *weight_sizes, int64_t padding_idx,
+                                               bool scale_grad_by_freq, bool sparse) {
+  if (sparse) return ct_fail(CT_ERR_UNSUPPORTED, "embedding", "sparse gradients are not supported: use sparse=false"), (ct_tensor *)NULL;
+  return ct_embedding_dense_backward(grad, indices, weight_sizes->sizes[0], padding_idx, scale_grad_by_freq);
+}
+/* embedding_dense_backward's derivative in grad_output: rows of grad picked by indices, times the
+ * (constant) padding mask and frequency scale */
+static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_tensor *rows = ct_embedding(grad, indices), *w, *ci;
+  int64_t sizes[CT_MAX_DIMS], n = indices->numel, j, k, *count = NULL, nw = grad ? grad->sizes[0] : 0;
+  if (!rows || (padding_idx == -1 && !scale_grad_by_freq) || ct__is_meta(rows)) return rows;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = 1;
+  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, grad->device)))) return NULL;
+  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64))) return NULL;
+  if (scale_grad_by_freq && nw > 0) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[((const int64_t *)ci->storage->data)[ci->offset + j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    int64_t v = ((const int64_t *)ci->storage->data)[ci->offset + j];
+    ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
+  }
+  CT_FREE(count);
+  return ct_mul(rows, w);
+}
+
+/* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
+ * n pieces along dim: piece i is sizes[i] long, or split_size long (the last
+ * one shorter) when sizes is NULL; select: unbind's select(dim, i). Returns n;
+ * writes owned views to out when out != NULL (cap >= n). */
+static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes, int64_t split_size,
+                                int select, int64_t cap, ct_tensor **out) {
+  int64_t i, start = 0;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, %s returns %lld", (long long)cap, op, (long long)n), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
+    out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
+    if (!out[i]) {
+      while (i > 0) ct_release(out[--i]);
+      return -1;
+    }
+    start += len;
+  }
+  return n;
+}
+static int64_t ct__shape_split_dim(const char *op, ct_tensor *self, int64_t *dim) {
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "%s expects at least a 1-dimensional tensor", op), (int64_t)-1;
+  return *dim = ct__wrap_dim(op, *dim, self->ndim);
+}
+static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size;
+  (void)ks;
+  if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
+  size = self->sizes[dim];
+  if (split_size < 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split expects split_size be non-negative, but got split_size=%lld", (long long)split_size),
+           (int64_t)-1;
+  if (split_size == 0 && size != 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                   (long long)size),
+           (int64_t)-1;
+  return ct__shape_pieces("split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t i, sum = 0, n = split_sizes.n < 0 ? 0 : split_sizes.n;
+  (void)ks;
+  if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
+  for (i = 0; i < n; i++) {
+    if (split_sizes.data[i] < 0)
+      return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but "
+                     "got split_sizes[%lld]=%lld", (long long)i, (long long)split_sizes.data[i]),
+             (int64_t)-1;
+    sum += split_sizes.data[i] < INT64_MAX - sum ? split_sizes.data[i] : INT64_MAX - sum;
+  }
+  if (sum != self->sizes[dim])
+    return ct_fail(CT_ERR_SHAPE, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
+                   "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
+           (int64_t)-1;
+  return ct__shape_pieces("split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+}
+static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size, split_size;
+  (void)ks;
+  if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
+  if (chunks <= 0)
+    return ct_fail(CT_ERR_INVALID, "chunk", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks), (int64_t)-1;
+  size = self->sizes[dim];
+  split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
+  if (size == 0) /* chunks pieces of size 0: split would give one */
+    return ct__shape_pieces("chunk", self, dim, chunks, NULL, 0, 0, cap, out);
+  return ct__shape_pieces("chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
+  if ((dim = ct__wrap_dim("unbind", dim, self->ndim)) < 0) return -1;
+  return ct__shape_pieces("unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
+}
+
+/* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
+  int64_t k, np = pad.n / 2;
+  ct_tensor *x = self;
+  if (self->ndim < np + 1)
+    return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
+                   (long long)(np + 1), self->ndim),
+           (ct_tensor *)NULL;
+  for (k = 0; k < np && x; k++) {
+    int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
+    ct_tensor *parts[3];
+    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    parts[0] = ct_narrow(x, d, n - l, l);
+    parts[1] = x;
+    parts[2] = ct_narrow(x, d, 0, r);
+    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+  }
+  return x;
+}
+static ct_tensor *ct__k_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  ct_tensor *r = NULL;
+  int64_t np = pad.n / 2;
+  (void)ks;
+  if (!mode || !strcmp(mode, "constant"))
+    return ct_constant_pad_nd(self, (int)pad.n, pad.data, value != value ? ct_int(0) : ct_float(value));
+  if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular"))
+    return ct_fail(CT_ERR_INVALID, "pad", "Unrecognised padding mode %s", mode), (ct_tensor *)NULL;
+  if (value == value)
+    return ct_fail(CT_ERR_INVALID, "pad", "Padding mode \"%s\" doesn't take in value argument", mode), (ct_tensor *)NULL;
+  if (pad.n % 2 || np > 3 || np < 1 || (self->ndim != np + 1 && self->ndim != np + 2))
+    return ct_fail(CT_ERR_INVALID, "pad", "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                   "(got a %dD input and a pad of length %lld)", self->ndim, (long long)pad.n),
+           (ct_tensor *)NULL;
+  if (!strcmp(mode, "circular")) {
+    CT_SCOPE { r = ct_keep(ct__shape_pad_circular(self, pad)); }
+    return r;
+  }
+  if (!strcmp(mode, "reflect"))
+    return np == 1 ? ct_reflection_pad1d(self, 2, pad.data) : np == 2 ? ct_reflection_pad2d(self, 4, pad.data) : ct_reflection_pad3d(self, 6, pad.data);
+  return np == 1 ? ct_replication_pad1d(self, 2, pad.data) : np == 2 ? ct_replication_pad2d(self, 4, pad.data) : ct_replication_pad3d(self, 6, pad.data);
+}
+static ct_tensor *ct__shape_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS], b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  ct_tensor *r = NULL;
+  int n1, n2;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                   ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (dim == CT_INT_NONE) {
+    CT_SCOPE { r = ct_keep(ct_gather(ct_reshape(self, 1, &minus1), 0, ct_reshape(indices, 1, &minus1))); }
+    return r;
+  }
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim),
+           (ct_tensor *)NULL;
+  if (self->ndim == 0) {
+    CT_SCOPE { r = ct_keep(ct_gather(self, 0, indices)); }
+    return r;
+  }
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[dim] = indices->sizes[dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[dim] = self->sizes[dim];
+  if ((n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return NULL;
+  if ((n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return NULL;
+  CT_SCOPE { r = ct_keep(ct_gather(ct_broadcast_to(self, n2, b2), dim, ct_broadcast_to(indices, n1, b1))); }
+  return r;
+}
+static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  (void)ks;
+  return ct__shape_take_along_dim(self, indices, dim);
+}
+static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */

@@ -23,9 +23,7 @@
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
  *
- * gelu's kernels are those of _gelu_int (approximate as 0 / 1): the
- * generator cannot save a str argument for a derivative yet, so gelu,
- * gelu_ and gelu.out are CompositeImplicitAutograd wrappers over it.
+ * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
  * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
  * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
@@ -518,9 +516,7 @@ static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_s
 CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
                         CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
 
-/* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". The kernels are
- * those of _gelu_int (approximate 0 or 1): a str argument cannot be saved for
- * the derivative yet, so gelu itself is a CompositeImplicitAutograd wrapper. */
+/* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". */
 static ct_status ct__unary_gelu_mode(const char *approximate, int64_t *mode) {
   if (!approximate || !strcmp(approximate, "none")) *mode = 0;
   else if (!strcmp(approximate, "tanh")) *mode = 1;
@@ -540,17 +536,17 @@ CT__UNARY_PARAM_INPLACE(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT_
 static ct_tensor *ct__k_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int(self, m) : NULL;
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int(ks, self, m) : NULL;
 }
 static ct_status ct__k_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_(self, m) : ct_last_error();
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int_(ks, self, m) : ct_last_error();
 }
 static ct_status ct__k_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_out(out, self, m) : ct_last_error();
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int_out(ks, self, m, out) : ct_last_error();
 }
 
 /* round.decimals: floating tensors only (PyTorch's "round_cpu" has no integer kernel with decimals) */
