@@ -4,7 +4,9 @@
 #   make test-quick build and run the suite once (gcc, -O1)
 #   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
 #   make amalgamate write dist/ctorch.h
-#   make bench      dispatch and autograd benchmarks (side by side with libtorch when present)
+#   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
+#   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
+#   make blis-flags how to link the backend's static archive into a program
 
 CC      ?= cc
 CXX     ?= c++
@@ -15,7 +17,7 @@ HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/ops/*.h) $(wildcard
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 
-.PHONY: all demo test test-quick gen amalgamate bench clean check-fresh
+.PHONY: all demo test test-quick gen amalgamate bench clean check-fresh blis blis-flags
 
 all: demo
 
@@ -54,6 +56,33 @@ dist/ctorch.h: $(HEADERS) tools/amalgamate.sh
 
 bench: | $(BUILD)
 	sh bench/run.sh
+
+# ---- the BLIS backend (backends/cpu_blis) ----
+# BLIS is found by backends/cpu_blis/find-blis.sh: $$BLIS_CFLAGS/$$BLIS_LIBS,
+# then pkg-config blis, then Debian's blis-openmp folders and the usual paths.
+BLIS_FIND   = sh backends/cpu_blis/find-blis.sh
+BLIS_CF     = $$($(BLIS_FIND) cflags | sed 's/-I/-isystem /g')
+BLIS_LF     = $$($(BLIS_FIND) libs)
+BLIS_OPT   ?= -O3
+
+blis: $(BUILD)/libctorch_blis.a $(BUILD)/libctorch_blis.so $(BUILD)/cpu_blis.o
+
+$(BUILD)/cpu_blis.o: backends/cpu_blis/cpu_blis.c $(HEADERS) | $(BUILD)
+	@$(BLIS_FIND) check
+	$(CC) $(STD) $(WARN) $(BLIS_OPT) -ffp-contract=fast -g -fPIC $(BLIS_CF) -I. -c -o $@ backends/cpu_blis/cpu_blis.c
+
+$(BUILD)/libctorch_blis.a: $(BUILD)/cpu_blis.o
+	rm -f $@ && ar rcs $@ $(BUILD)/cpu_blis.o
+
+# ctorch's own symbols stay undefined: they come from the program's
+# CTORCH_IMPLEMENTATION translation unit when the library is loaded.
+$(BUILD)/libctorch_blis.so: $(BUILD)/cpu_blis.o
+	$(CC) -shared -o $@ $(BUILD)/cpu_blis.o $(BLIS_LF)
+
+blis-flags:
+	@echo "static:  -Wl,-u,ct_cpu_blis_anchor $(BUILD)/libctorch_blis.a $(BLIS_LF)"
+	@echo "shared:  -L$(BUILD) -Wl,--no-as-needed -lctorch_blis -Wl,--as-needed -Wl,-rpath,$(BUILD) $(BLIS_LF)"
+	@echo "object:  $(BUILD)/cpu_blis.o $(BLIS_LF)"
 
 clean:
 	rm -rf $(BUILD) dist/ctorch.h.tmp

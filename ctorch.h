@@ -29,11 +29,13 @@
  *
  * COMPONENTS (each is ctorch/NAME.h; this file includes them in order)
  *   base      configuration, errors, atomics, the caching CPU allocator
+ *   parallel  the thread knob (ct_set_num_threads), ct_parallel_for
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
  *   tensor    storage, tensors, factories, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
+ *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
@@ -83,15 +85,17 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
+/* ctorch:components base parallel dtype keys schema tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
+#include "ctorch/parallel.h"
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
 #include "ctorch/schema.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
+#include "ctorch/backend.h"
 #include "ctorch/guard.h"
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
@@ -118,11 +122,13 @@
 #if defined(CTORCH_IMPLEMENTATION) && !defined(CT__IMPLEMENT)
 #define CT__IMPLEMENT
 #include "ctorch/base.h"
+#include "ctorch/parallel.h"
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
 #include "ctorch/schema.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
+#include "ctorch/backend.h"
 #include "ctorch/guard.h"
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"

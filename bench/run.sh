@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/run.sh - build and run the benchmarks (make bench).
-# For each NAME in $BENCH_NAMES (default "dispatch autograd") it builds
+# For each NAME in $BENCH_NAMES (default "dispatch autograd blis") it builds
 # build/bench_NAME from bench/NAME.c (ctorch, $CC) and, when libtorch is
 # installed, bench/NAME_torch.cpp ($CXX), linked together so one run measures
 # both side by side; then it runs the programs in turn. The libtorch object is
@@ -9,6 +9,10 @@
 # not link) it builds the ctorch-only variant (-DCT_BENCH_NO_TORCH) instead.
 # A NAME whose bench/NAME.c is missing is skipped with a note; one that fails
 # to build or run does not stop the others, but the script then exits 1.
+# NAME blis also links the BLIS backend (make blis; build/cpu_blis.o) and
+# BLIS itself (backends/cpu_blis/find-blis.sh); without BLIS it is skipped
+# with a note. `BENCH_NAMES=blis make bench` runs only that one; the blis
+# program takes a section list as its argument (./build/bench_blis gemm,mlp).
 #
 # Environment: CC, CXX, BUILD (default build), BENCH_NAMES, TORCH_INC
 # (default /usr/include), TORCH_LIB (default /usr/lib/x86_64-linux-gnu, else
@@ -21,7 +25,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 BUILD=${BUILD:-build}
-BENCH_NAMES=${BENCH_NAMES:-dispatch autograd}
+BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis}
 TORCH_INC=${TORCH_INC:-/usr/include}
 if [ -z "${TORCH_LIB:-}" ]; then
   TORCH_LIB=/usr/lib/x86_64-linux-gnu
@@ -46,9 +50,22 @@ if [ -f "$TORCH_INC/ATen/ATen.h" ] && [ -f "$TORCH_INC/torch/csrc/api/include/to
   have_torch=yes
 fi
 
+# Extra compile flags and link inputs per NAME (the BLIS benchmark).
+xcflags=
+xlibs=
+extra_for() {
+  xcflags=
+  xlibs=
+  if [ "$1" = blis ]; then
+    xcflags="-O3 -ffp-contract=fast -Wno-maybe-uninitialized $(sh backends/cpu_blis/find-blis.sh cflags | sed 's/-I/-isystem /g')"
+    xlibs="$BUILD/cpu_blis.o $(sh backends/cpu_blis/find-blis.sh libs)"
+  fi
+}
+
 # build_one NAME: builds $BUILD/bench_NAME; returns nonzero if it could not.
 build_one() {
   name=$1
+  extra_for "$name"
   src="bench/$name.c"
   cpp="bench/${name}_torch.cpp"
   out="$BUILD/bench_$name"
@@ -72,8 +89,8 @@ build_one() {
   fi
   if [ "$use_torch" = yes ]; then
     echo "building $out (ctorch with $CC -O2, libtorch from $TORCH_LIB)"
-    $CC $CFLAGS_BENCH -c -o "$BUILD/bench_${name}_ct.o" "$src" || return 1
-    if ! $CXX -o "$out" "$BUILD/bench_${name}_ct.o" "$obj" \
+    $CC $CFLAGS_BENCH $xcflags -c -o "$BUILD/bench_${name}_ct.o" "$src" || return 1
+    if ! $CXX -o "$out" "$BUILD/bench_${name}_ct.o" "$obj" $xlibs \
         -L"$TORCH_LIB" -Wl,-rpath,"$TORCH_LIB" -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed \
         -lm -lpthread; then
       why="libtorch found but linking bench_$name against it failed"
@@ -82,7 +99,7 @@ build_one() {
   fi
   if [ "$use_torch" = no ]; then
     echo "$why: building the ctorch-only $out"
-    $CC $CFLAGS_BENCH -DCT_BENCH_NO_TORCH -o "$out" "$src" -lm -lpthread || return 1
+    $CC $CFLAGS_BENCH $xcflags -DCT_BENCH_NO_TORCH -o "$out" "$src" $xlibs -lm -lpthread || return 1
   fi
   return 0
 }
@@ -93,6 +110,13 @@ for name in $BENCH_NAMES; do
   if [ ! -f "bench/$name.c" ]; then
     echo "skipping bench_$name: bench/$name.c not found"
     continue
+  fi
+  if [ "$name" = blis ]; then
+    if ! why_blis=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
+      echo "skipping bench_blis: $(echo "$why_blis" | head -n 1)"
+      continue
+    fi
+    make -s blis || { echo "bench_blis: make blis failed"; failed="$failed blis"; continue; }
   fi
   if build_one "$name"; then
     built="$built $name"

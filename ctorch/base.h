@@ -131,8 +131,8 @@ CTDEF void ct_set_error_handler(ct_error_handler handler, void *user);
 CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4) CT__COLD;
 
 /* ---- CPU allocator ------------------------------------------------------
- * The default CPU allocator caches freed blocks per thread in power-of-two
- * size classes (64 B .. 1 MiB), so a steady-state loop makes no system
+ * The default CPU allocator caches freed blocks per thread in size classes
+ * (powers of two from 64 B to 1 MiB, then quarter steps to 64 MiB), so a steady-state loop makes no system
  * allocations after its first iteration. Blocks are 64-byte aligned.
  */
 typedef struct ct_allocator {
@@ -339,9 +339,12 @@ static void ct__system_free(void *p, size_t nbytes) {
 }
 
 /* ---- thread caches ---------------------------------------------------------
- * Size class c holds blocks of 64 << c bytes. A freed block goes on the
+ * Size classes: powers of two from 64 B to 1 MiB, then four per octave
+ * (1, 1.25, 1.5, 1.75 x 2^k) up to 64 MiB, so a large block wastes at most
+ * 25%. A freed block goes on the
  * freeing thread's list (the block's memory is the list node). */
-#define CT__NUM_CLASSES 15 /* 64 B .. 1 MiB */
+#define CT__NUM_POW2_CLASSES 15 /* 64 B .. 1 MiB: powers of two */
+#define CT__NUM_CLASSES (CT__NUM_POW2_CLASSES + 4 * 6) /* then quarter steps up to 64 MiB */
 typedef struct ct__free_block {
   struct ct__free_block *next;
 } ct__free_block;
@@ -387,10 +390,24 @@ CTDEF void ct_reset_peak_memory(void) {
   ct__atomic_store(&ct__global_stats.peak_reserved_bytes, ct__atomic_load(&ct__global_stats.reserved_bytes));
 }
 
-/* Class c holds blocks of 64 << c bytes; -1 for sizes above the largest. */
+/* Bytes of a class-c block. */
+static inline size_t ct__class_bytes(int c) {
+  if (c < CT__NUM_POW2_CLASSES) return (size_t)64 << c;
+  c -= CT__NUM_POW2_CLASSES;
+  return ((size_t)1 << (20 + c / 4)) + ((size_t)(c % 4 + 1) << (18 + c / 4));
+}
+
+static CT__COLD int ct__large_class(size_t nbytes) {
+  int c = CT__NUM_POW2_CLASSES;
+  while (c < CT__NUM_CLASSES && ct__class_bytes(c) < nbytes) c++;
+  return c < CT__NUM_CLASSES ? c : -1;
+}
+
+/* The smallest class holding nbytes; -1 for sizes above the largest. */
 static inline int ct__size_class(size_t nbytes) {
   int c;
   if (nbytes <= 64) return 0;
+  if (CT_UNLIKELY(nbytes > ((size_t)64 << (CT__NUM_POW2_CLASSES - 1)))) return ct__large_class(nbytes);
 #if defined(__GNUC__) || defined(__clang__)
   c = 64 - __builtin_clzll((unsigned long long)(nbytes - 1)) - 6;
 #else
@@ -399,7 +416,7 @@ static inline int ct__size_class(size_t nbytes) {
     for (c = 0; cap < nbytes; c++) cap <<= 1;
   }
 #endif
-  return c < CT__NUM_CLASSES ? c : -1;
+  return c;
 }
 
 CTDEF void ct_empty_cache(void) {
@@ -408,8 +425,8 @@ CTDEF void ct_empty_cache(void) {
     ct__free_block *b = ct__cache.lists[c];
     while (b) {
       ct__free_block *next = b->next;
-      CT__UNPOISON(b, (size_t)64 << c);
-      ct__system_free(b, (size_t)64 << c);
+      CT__UNPOISON(b, ct__class_bytes(c));
+      ct__system_free(b, ct__class_bytes(c));
       b = next;
     }
     ct__cache.lists[c] = NULL;
@@ -463,14 +480,14 @@ static void *ct__pool_alloc(size_t nbytes) {
   void *p;
   if (c >= 0 && ct__cache.lists[c]) {
     ct__free_block *b = ct__cache.lists[c];
-    CT__UNPOISON(b, (size_t)64 << c);
+    CT__UNPOISON(b, ct__class_bytes(c));
     ct__cache.lists[c] = b->next;
-    ct__cache.cached -= (size_t)64 << c;
-    ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)64 << c));
+    ct__cache.cached -= ct__class_bytes(c);
+    ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)ct__class_bytes(c)));
     return b;
   }
   if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
-  p = ct__system_alloc(c >= 0 ? (size_t)64 << c : nbytes);
+  p = ct__system_alloc(c >= 0 ? ct__class_bytes(c) : nbytes);
   return p;
 }
 
@@ -478,16 +495,16 @@ static void ct__pool_free(void *p, size_t nbytes) {
   int c;
   if (!p) return;
   c = ct__size_class(nbytes ? nbytes : 1);
-  if (c >= 0 && ct__cache.cached + ((size_t)64 << c) <= (size_t)CT_CPU_CACHE_LIMIT) {
+  if (c >= 0 && ct__cache.cached + (ct__class_bytes(c)) <= (size_t)CT_CPU_CACHE_LIMIT) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
-    CT__POISON((char *)b + sizeof *b, ((size_t)64 << c) - sizeof *b);
-    ct__cache.cached += (size_t)64 << c;
-    ct__local_add(ct__stats()->cached_bytes, (int64_t)64 << c);
+    CT__POISON((char *)b + sizeof *b, (ct__class_bytes(c)) - sizeof *b);
+    ct__cache.cached += ct__class_bytes(c);
+    ct__local_add(ct__stats()->cached_bytes, (int64_t)ct__class_bytes(c));
     return;
   }
-  ct__system_free(p, c >= 0 ? (size_t)64 << c : nbytes);
+  ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes);
 }
 
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {

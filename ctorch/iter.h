@@ -16,6 +16,7 @@
 #define CT_ITER_H
 
 #include "tensor.h"
+#include "parallel.h"
 
 CT_EXTERN_C_BEGIN
 
@@ -41,6 +42,17 @@ CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, 
  * calls loop once over the flat data without building an iterator. */
 CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
                            const int64_t *shape);
+/* ct_iter_foreach for loops that are pure per element (operand 0 is the
+ * output, written only at the current element; ctx is read-only): from
+ * CT_ITER_GRAIN elements up, the work is split into fixed chunks run on
+ * ct_get_num_threads() threads (ct_parallel_for), so results do not depend
+ * on the thread count. Below the grain, or when operand 0 broadcasts (a
+ * reduction), it is exactly ct_iter_foreach. */
+#ifndef CT_ITER_GRAIN
+#define CT_ITER_GRAIN 32768
+#endif
+CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
+                                    const int64_t *shape);
 /* The general iterator, for kernels that need to inspect the coalesced shape. */
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
@@ -147,6 +159,73 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
   }
   for (d = 0; d < ndim; d++) numel *= shape[d];
   if (numel) loop(data, strides, numel, ctx);
+}
+
+/* Rows [b, e) of an iterator (a row: the innermost dimension), for the
+ * parallel path: the odometer starts from row b. */
+typedef struct ct__iter_job {
+  const ct_iter *it;
+  ct_loop_fn loop;
+  void *ctx;
+  int64_t row_len; /* flat case: elements per chunk step (1); else shape[0] */
+} ct__iter_job;
+
+static void ct__iter_rows(int64_t b, int64_t e, void *p) {
+  const ct__iter_job *j = (const ct__iter_job *)p;
+  const ct_iter *it = j->it;
+  char *ptrs[CT_ITER_MAX_OPERANDS];
+  int64_t idx[CT_MAX_DIMS], r = b, row;
+  int k, d, n = it->noperands;
+  if (it->ndim == 1) { /* flat: b, e are element indices */
+    for (k = 0; k < n; k++) ptrs[k] = it->data[k] + b * it->strides[0][k];
+    j->loop(ptrs, it->strides[0], e - b, j->ctx);
+    return;
+  }
+  for (k = 0; k < n; k++) ptrs[k] = it->data[k];
+  for (d = 1; d < it->ndim; d++) { /* row index -> outer coordinates */
+    idx[d] = r % it->shape[d];
+    r /= it->shape[d];
+    for (k = 0; k < n; k++) ptrs[k] += idx[d] * it->strides[d][k];
+  }
+  for (row = b; row < e; row++) {
+    int64_t inner[CT_ITER_MAX_OPERANDS];
+    for (k = 0; k < n; k++) inner[k] = it->strides[0][k];
+    j->loop(ptrs, inner, it->shape[0], j->ctx);
+    for (d = 1; d < it->ndim; d++) {
+      for (k = 0; k < n; k++) ptrs[k] += it->strides[d][k];
+      if (++idx[d] < it->shape[d]) break;
+      for (k = 0; k < n; k++) ptrs[k] -= it->strides[d][k] * it->shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
+                                    const int64_t *shape) {
+  ct_iter it;
+  ct__iter_job job;
+  int64_t numel = 1, rows;
+  int d;
+  for (d = 0; d < ndim; d++) numel *= shape[d];
+  if (numel < 2 * (int64_t)CT_ITER_GRAIN || ct_get_num_threads() < 2 || ct_in_parallel_region()) {
+    ct_iter_foreach(loop, ctx, noperands, ops, ndim, shape);
+    return;
+  }
+  ct_iter_init(&it, noperands, ops, ndim, shape);
+  for (d = 0; d < it.ndim; d++)
+    if (it.strides[d][0] == 0) { /* the output broadcasts: a reduction, keep it sequential */
+      ct_iter_run(&it, loop, ctx);
+      return;
+    }
+  job.it = &it;
+  job.loop = loop;
+  job.ctx = ctx;
+  if (it.ndim <= 1) {
+    ct_parallel_for(it.numel, CT_ITER_GRAIN, ct__iter_rows, &job);
+    return;
+  }
+  rows = it.numel / it.shape[0];
+  ct_parallel_for(rows, it.shape[0] >= CT_ITER_GRAIN ? 1 : CT_ITER_GRAIN / it.shape[0], ct__iter_rows, &job);
 }
 
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {

@@ -29,11 +29,13 @@
  *
  * COMPONENTS (each is ctorch/NAME.h; this file includes them in order)
  *   base      configuration, errors, atomics, the caching CPU allocator
+ *   parallel  the thread knob (ct_set_num_threads), ct_parallel_for
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
  *   tensor    storage, tensors, factories, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
+ *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
@@ -220,8 +222,8 @@ CTDEF void ct_set_error_handler(ct_error_handler handler, void *user);
 CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4) CT__COLD;
 
 /* ---- CPU allocator ------------------------------------------------------
- * The default CPU allocator caches freed blocks per thread in power-of-two
- * size classes (64 B .. 1 MiB), so a steady-state loop makes no system
+ * The default CPU allocator caches freed blocks per thread in size classes
+ * (powers of two from 64 B to 1 MiB, then quarter steps to 64 MiB), so a steady-state loop makes no system
  * allocations after its first iteration. Blocks are 64-byte aligned.
  */
 typedef struct ct_allocator {
@@ -278,6 +280,49 @@ CT_EXTERN_C_END
 #endif
 
 #endif /* CT_BASE_H */
+
+/* ---- ctorch/parallel.h ---- */
+/* ctorch/parallel.h - the thread knob and parallel loops.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * One knob sets how many threads ctorch uses (PyTorch's set_num_threads):
+ *     ct_set_num_threads(2);   n <= 0 restores the default: $CT_NUM_THREADS,
+ *                              else the number of online CPUs
+ * Backends follow it (the BLIS backend sets BLIS's thread count from it).
+ *
+ * ct_parallel_for(n, grain, fn, ctx) splits [0, n) into fixed chunks of
+ * `grain` indices (the last may be shorter) and calls fn(begin, end, ctx)
+ * once per chunk. The chunks depend only on n and grain, never on the thread
+ * count, so a reduction that keeps one partial per chunk and combines them
+ * in chunk order gives bit-identical results with 1 or N threads. When there
+ * is a single chunk (n <= grain), one thread, or the call is nested inside
+ * another parallel loop, every chunk runs on the calling thread, in order:
+ * `grain` is also the threshold below which work stays single-threaded.
+ *
+ * The worker threads (POSIX threads) start once, on the first loop that
+ * needs them, and sleep between loops. CT_NO_THREADS builds run everything
+ * on the calling thread.
+ */
+#ifndef CT_PARALLEL_H
+#define CT_PARALLEL_H
+
+
+CT_EXTERN_C_BEGIN
+
+#define CT_MAX_THREADS 64
+
+typedef void (*ct_parallel_fn)(int64_t begin, int64_t end, void *ctx);
+
+CTDEF void ct_set_num_threads(int n);
+CTDEF int ct_get_num_threads(void);
+CTDEF void ct_parallel_for(int64_t n, int64_t grain, ct_parallel_fn fn, void *ctx);
+CTDEF int ct_in_parallel_region(void); /* 1 while this thread runs chunks of a multi-threaded loop */
+/* Called with the new count whenever ct_set_num_threads changes it (and
+ * once at registration); for backends with their own threads. Up to 8. */
+CTDEF ct_status ct_on_num_threads(void (*listener)(int n));
+
+CT_EXTERN_C_END
+#endif /* CT_PARALLEL_H */
 
 /* ---- ctorch/dtype.h ---- */
 /* ctorch/dtype.h - element types, scalars and PyTorch's type promotion.
@@ -944,6 +989,88 @@ static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
 
 #endif /* CT_DISPATCH_H */
 
+/* ---- ctorch/backend.h ---- */
+/* ctorch/backend.h - compiled backends: registration with a version and a priority.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * A backend (backends/cpu_blis, ...) is a separately compiled unit that
+ * includes ctorch.h without CTORCH_IMPLEMENTATION and describes itself with
+ * a static ct_backend: its kernels (op name, key, typed function with the
+ * op's generated kernel signature) and a priority. ct_register_backend,
+ * usually called from a constructor, installs every kernel whose op exists
+ * and whose slot holds a kernel of lower priority: the header's reference
+ * kernels have priority 0, so a backend with priority > 0 wins over them
+ * whatever the order of static constructors, shared-library loading and the
+ * header's lazy initialisation (registration initialises the library first,
+ * then installs on top). Kernels for ops this build does not define are
+ * skipped, so a backend built against a larger op library still works, and
+ * so are ops that are CompositeImplicitAutograd here (a backend kernel would
+ * hide their decomposition from autograd).
+ *
+ * Each entry's `replaced` receives the kernel it displaced: a backend calls
+ * it for the cases it does not handle itself (other dtypes, odd layouts,
+ * error reporting), so it never has to reimplement the reference semantics.
+ *
+ * The ABI check refuses a backend compiled against a different ctorch
+ * (version or tensor layout) with CT_ERR_REGISTRATION: it is then simply not
+ * used, and ct_backend_find reports it with its status.
+ *
+ * Linking (see backends/README.md): a constructor inside a static archive is
+ * dropped unless something references its object, so link static archives
+ * with -Wl,-u,<anchor> (the backend documents its anchor symbol) or call the
+ * backend's explicit register function; shared libraries and plain objects
+ * need nothing.
+ */
+#ifndef CT_BACKEND_H
+#define CT_BACKEND_H
+
+
+CT_EXTERN_C_BEGIN
+
+#define CT_BACKEND_ABI ((uint32_t)((CT_VERSION_MAJOR << 24) | (CT_VERSION_MINOR << 16) | (CT_MAX_DIMS << 8) | 1))
+
+typedef struct ct_backend_kernel {
+  const char *op;       /* "mm", "mm.out", "add.Tensor" */
+  const char *signature; /* the C signature the kernel has ("T,T->T", ct_schema.signature); the
+                          * entry is skipped when the build's op has another one. NULL: no check */
+  ct_key key;           /* CT_KEY_CPU, ... (runtime keys only) */
+  ct_unboxed_fn fn;     /* CT_FN(kernel): the op's kernel signature */
+  /* filled in by ct_register_backend: */
+  ct_kernel replaced;   /* the kernel this one displaced (unboxed may be NULL) */
+  int installed;        /* 1 when it holds the slot */
+} ct_backend_kernel;
+
+typedef struct ct_backend {
+  uint32_t abi;                 /* CT_BACKEND_ABI as the backend was compiled */
+  uint32_t tensor_size;         /* sizeof(ct_tensor) as the backend was compiled */
+  const char *name;             /* "cpu_blis"; also the kernels' source in ct_op_dump */
+  const char *version;          /* the backend's own version text (free form) */
+  int priority;                 /* > 0; reference kernels are 0; higher wins */
+  ct_backend_kernel *kernels;
+  int nkernels;
+  void (*set_num_threads)(int n); /* follows ct_set_num_threads; may be NULL */
+  /* filled in by ct_register_backend: */
+  ct_status status;             /* CT_OK once installed */
+  int ninstalled;               /* kernels that hold their slot */
+  struct ct_backend *next;
+} ct_backend;
+
+/* Install b (idempotent). Safe from a constructor, before or after the
+ * library initialised itself. b must stay valid (static storage). */
+CTDEF ct_status ct_register_backend(ct_backend *b);
+CTDEF const ct_backend *ct_backend_find(const char *name); /* NULL if never registered */
+CTDEF const ct_backend *ct_backend_first(void);            /* then ->next */
+
+/* Services for backend kernels (which cannot reach the header's internals):
+ * a new CPU/meta tensor that is not tracked by a temporaries scope (kernels
+ * return new references and the frontend tracks them), and the version bump
+ * every in-place or out= write needs. */
+CTDEF ct_tensor *ct_backend_empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device);
+CTDEF void ct_backend_bump_version(ct_tensor *t);
+
+CT_EXTERN_C_END
+#endif /* CT_BACKEND_H */
+
 /* ---- ctorch/guard.h ---- */
 /* ctorch/guard.h - scoped guards: no-grad, inference mode, key include and
  * exclude, device, and temporaries scopes.
@@ -1081,6 +1208,17 @@ CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, 
  * calls loop once over the flat data without building an iterator. */
 CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
                            const int64_t *shape);
+/* ct_iter_foreach for loops that are pure per element (operand 0 is the
+ * output, written only at the current element; ctx is read-only): from
+ * CT_ITER_GRAIN elements up, the work is split into fixed chunks run on
+ * ct_get_num_threads() threads (ct_parallel_for), so results do not depend
+ * on the thread count. Below the grain, or when operand 0 broadcasts (a
+ * reduction), it is exactly ct_iter_foreach. */
+#ifndef CT_ITER_GRAIN
+#define CT_ITER_GRAIN 32768
+#endif
+CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
+                                    const int64_t *shape);
 /* The general iterator, for kernels that need to inspect the coalesced shape. */
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
@@ -3370,9 +3508,12 @@ static void ct__system_free(void *p, size_t nbytes) {
 }
 
 /* ---- thread caches ---------------------------------------------------------
- * Size class c holds blocks of 64 << c bytes. A freed block goes on the
+ * Size classes: powers of two from 64 B to 1 MiB, then four per octave
+ * (1, 1.25, 1.5, 1.75 x 2^k) up to 64 MiB, so a large block wastes at most
+ * 25%. A freed block goes on the
  * freeing thread's list (the block's memory is the list node). */
-#define CT__NUM_CLASSES 15 /* 64 B .. 1 MiB */
+#define CT__NUM_POW2_CLASSES 15 /* 64 B .. 1 MiB: powers of two */
+#define CT__NUM_CLASSES (CT__NUM_POW2_CLASSES + 4 * 6) /* then quarter steps up to 64 MiB */
 typedef struct ct__free_block {
   struct ct__free_block *next;
 } ct__free_block;
@@ -3418,10 +3559,24 @@ CTDEF void ct_reset_peak_memory(void) {
   ct__atomic_store(&ct__global_stats.peak_reserved_bytes, ct__atomic_load(&ct__global_stats.reserved_bytes));
 }
 
-/* Class c holds blocks of 64 << c bytes; -1 for sizes above the largest. */
+/* Bytes of a class-c block. */
+static inline size_t ct__class_bytes(int c) {
+  if (c < CT__NUM_POW2_CLASSES) return (size_t)64 << c;
+  c -= CT__NUM_POW2_CLASSES;
+  return ((size_t)1 << (20 + c / 4)) + ((size_t)(c % 4 + 1) << (18 + c / 4));
+}
+
+static CT__COLD int ct__large_class(size_t nbytes) {
+  int c = CT__NUM_POW2_CLASSES;
+  while (c < CT__NUM_CLASSES && ct__class_bytes(c) < nbytes) c++;
+  return c < CT__NUM_CLASSES ? c : -1;
+}
+
+/* The smallest class holding nbytes; -1 for sizes above the largest. */
 static inline int ct__size_class(size_t nbytes) {
   int c;
   if (nbytes <= 64) return 0;
+  if (CT_UNLIKELY(nbytes > ((size_t)64 << (CT__NUM_POW2_CLASSES - 1)))) return ct__large_class(nbytes);
 #if defined(__GNUC__) || defined(__clang__)
   c = 64 - __builtin_clzll((unsigned long long)(nbytes - 1)) - 6;
 #else
@@ -3430,7 +3585,7 @@ static inline int ct__size_class(size_t nbytes) {
     for (c = 0; cap < nbytes; c++) cap <<= 1;
   }
 #endif
-  return c < CT__NUM_CLASSES ? c : -1;
+  return c;
 }
 
 CTDEF void ct_empty_cache(void) {
@@ -3439,8 +3594,8 @@ CTDEF void ct_empty_cache(void) {
     ct__free_block *b = ct__cache.lists[c];
     while (b) {
       ct__free_block *next = b->next;
-      CT__UNPOISON(b, (size_t)64 << c);
-      ct__system_free(b, (size_t)64 << c);
+      CT__UNPOISON(b, ct__class_bytes(c));
+      ct__system_free(b, ct__class_bytes(c));
       b = next;
     }
     ct__cache.lists[c] = NULL;
@@ -3494,14 +3649,14 @@ static void *ct__pool_alloc(size_t nbytes) {
   void *p;
   if (c >= 0 && ct__cache.lists[c]) {
     ct__free_block *b = ct__cache.lists[c];
-    CT__UNPOISON(b, (size_t)64 << c);
+    CT__UNPOISON(b, ct__class_bytes(c));
     ct__cache.lists[c] = b->next;
-    ct__cache.cached -= (size_t)64 << c;
-    ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)64 << c));
+    ct__cache.cached -= ct__class_bytes(c);
+    ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)ct__class_bytes(c)));
     return b;
   }
   if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
-  p = ct__system_alloc(c >= 0 ? (size_t)64 << c : nbytes);
+  p = ct__system_alloc(c >= 0 ? ct__class_bytes(c) : nbytes);
   return p;
 }
 
@@ -3509,16 +3664,16 @@ static void ct__pool_free(void *p, size_t nbytes) {
   int c;
   if (!p) return;
   c = ct__size_class(nbytes ? nbytes : 1);
-  if (c >= 0 && ct__cache.cached + ((size_t)64 << c) <= (size_t)CT_CPU_CACHE_LIMIT) {
+  if (c >= 0 && ct__cache.cached + (ct__class_bytes(c)) <= (size_t)CT_CPU_CACHE_LIMIT) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
-    CT__POISON((char *)b + sizeof *b, ((size_t)64 << c) - sizeof *b);
-    ct__cache.cached += (size_t)64 << c;
-    ct__local_add(ct__stats()->cached_bytes, (int64_t)64 << c);
+    CT__POISON((char *)b + sizeof *b, (ct__class_bytes(c)) - sizeof *b);
+    ct__cache.cached += ct__class_bytes(c);
+    ct__local_add(ct__stats()->cached_bytes, (int64_t)ct__class_bytes(c));
     return;
   }
-  ct__system_free(p, c >= 0 ? (size_t)64 << c : nbytes);
+  ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes);
 }
 
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
@@ -3545,6 +3700,193 @@ CTDEF const ct_allocator *ct_cpu_allocator(void) { return &ct__cpu_allocator_ins
 
 CT_EXTERN_C_END
 #endif /* CT__BASE_IMPL */
+/* ---- ctorch/parallel.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__PARALLEL_IMPL)
+#define CT__PARALLEL_IMPL
+#if defined(CT__HAVE_PTHREAD) && !defined(CT_NO_THREADS)
+#include <unistd.h>
+#define CT__POOL 1
+#endif
+CT_EXTERN_C_BEGIN
+
+static int ct__num_threads; /* 0: not decided yet */
+static void (*ct__thread_listeners[8])(int);
+static int ct__nlisteners;
+
+#ifndef CT_NO_THREADS
+static int ct__default_threads(void) {
+  const char *env = getenv("CT_NUM_THREADS");
+  long n = env ? strtol(env, NULL, 10) : 0;
+#ifdef CT__POOL
+  if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  if (n <= 0) n = 1;
+  return n > CT_MAX_THREADS ? CT_MAX_THREADS : (int)n;
+}
+#endif
+
+CTDEF int ct_get_num_threads(void) {
+#ifdef CT_NO_THREADS
+  return 1;
+#else
+  int n = ct__atomic_load(&ct__num_threads);
+  if (CT_UNLIKELY(n == 0)) {
+    n = ct__default_threads();
+    ct__atomic_store(&ct__num_threads, n);
+  }
+  return n;
+#endif
+}
+
+CTDEF void ct_set_num_threads(int n) {
+  int i, nl;
+  void (*ls[8])(int);
+#ifdef CT_NO_THREADS
+  n = 1;
+#else
+  if (n <= 0) n = ct__default_threads();
+  if (n > CT_MAX_THREADS) n = CT_MAX_THREADS;
+#endif
+  ct__lock();
+  ct__atomic_store(&ct__num_threads, n);
+  nl = ct__nlisteners;
+  for (i = 0; i < nl; i++) ls[i] = ct__thread_listeners[i];
+  ct__unlock();
+  for (i = 0; i < nl; i++) ls[i](n);
+}
+
+CTDEF ct_status ct_on_num_threads(void (*listener)(int n)) {
+  int i;
+  if (!listener) return ct__fail_null("ct_on_num_threads", "listener");
+  ct__lock();
+  for (i = 0; i < ct__nlisteners; i++)
+    if (ct__thread_listeners[i] == listener) break;
+  if (i == ct__nlisteners) {
+    if (ct__nlisteners == 8) {
+      ct__unlock();
+      return ct_fail(CT_ERR_STATE, "ct_on_num_threads", "too many listeners (8)");
+    }
+    ct__thread_listeners[ct__nlisteners++] = listener;
+  }
+  ct__unlock();
+  listener(ct_get_num_threads());
+  return CT_OK;
+}
+
+static void ct__run_chunks_inline(int64_t n, int64_t grain, ct_parallel_fn fn, void *ctx) {
+  int64_t b;
+  for (b = 0; b < n; b += grain) fn(b, n - b > grain ? b + grain : n, ctx);
+}
+
+#ifdef CT__POOL
+static CT__TLS int ct__in_worker;
+static struct {
+  pthread_mutex_t mu;      /* guards the fields below except next */
+  pthread_cond_t wake, done;
+  pthread_mutex_t submit;  /* one loop at a time uses the pool; others run inline */
+  int started;             /* workers running */
+  uint64_t generation;     /* bumped per loop */
+  int active;              /* workers taking part in this loop (index < active) */
+  int pending;             /* workers still busy with this loop */
+  ct_parallel_fn fn;
+  void *ctx;
+  int64_t n, grain, nchunks;
+  int64_t next;            /* next chunk to claim (atomic) */
+} ct__pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+              0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0};
+
+static void ct__pool_chunks(void) {
+  for (;;) {
+    int64_t c = __atomic_fetch_add(&ct__pool.next, 1, __ATOMIC_RELAXED), b;
+    if (c >= ct__pool.nchunks) return;
+    b = c * ct__pool.grain;
+    ct__pool.fn(b, ct__pool.n - b > ct__pool.grain ? b + ct__pool.grain : ct__pool.n, ct__pool.ctx);
+  }
+}
+
+static void *ct__worker_main(void *arg) {
+  int index = (int)(intptr_t)arg;
+  uint64_t seen = 0;
+  ct__in_worker = 1;
+  pthread_mutex_lock(&ct__pool.mu);
+  for (;;) {
+    while (ct__pool.generation == seen) pthread_cond_wait(&ct__pool.wake, &ct__pool.mu);
+    seen = ct__pool.generation;
+    if (index >= ct__pool.active) continue;
+    pthread_mutex_unlock(&ct__pool.mu);
+    ct__pool_chunks();
+    pthread_mutex_lock(&ct__pool.mu);
+    if (--ct__pool.pending == 0) pthread_cond_signal(&ct__pool.done);
+  }
+  return NULL;
+}
+
+/* Start workers up to `want` (never stops them); returns how many run. */
+static int ct__pool_grow(int want) {
+  while (ct__pool.started < want) {
+    pthread_t th;
+    pthread_attr_t attr;
+    int rc;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    rc = pthread_create(&th, &attr, ct__worker_main, (void *)(intptr_t)ct__pool.started);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) break;
+    ct__pool.started++;
+  }
+  return ct__pool.started;
+}
+#endif
+
+CTDEF int ct_in_parallel_region(void) {
+#ifdef CT__POOL
+  return ct__in_worker;
+#else
+  return 0;
+#endif
+}
+
+CTDEF void ct_parallel_for(int64_t n, int64_t grain, ct_parallel_fn fn, void *ctx) {
+  int64_t nchunks;
+  if (n <= 0 || !fn) return;
+  if (grain < 1) grain = 1;
+  nchunks = (n + grain - 1) / grain;
+  (void)nchunks;
+#ifdef CT__POOL
+  {
+    int threads = ct_get_num_threads(), workers;
+    if (nchunks > 1 && threads > 1 && !ct__in_worker && pthread_mutex_trylock(&ct__pool.submit) == 0) {
+      workers = (int)(nchunks < threads ? nchunks : threads) - 1;
+      pthread_mutex_lock(&ct__pool.mu);
+      workers = ct__pool_grow(workers) < workers ? ct__pool.started : workers;
+      ct__pool.fn = fn;
+      ct__pool.ctx = ctx;
+      ct__pool.n = n;
+      ct__pool.grain = grain;
+      ct__pool.nchunks = nchunks;
+      ct__pool.next = 0;
+      ct__pool.active = workers;
+      ct__pool.pending = workers;
+      ct__pool.generation++;
+      if (workers > 0) pthread_cond_broadcast(&ct__pool.wake);
+      pthread_mutex_unlock(&ct__pool.mu);
+      ct__in_worker = 1; /* nested loops inside our own chunks run inline */
+      ct__pool_chunks();
+      ct__in_worker = 0;
+      pthread_mutex_lock(&ct__pool.mu);
+      while (ct__pool.pending > 0) pthread_cond_wait(&ct__pool.done, &ct__pool.mu);
+      ct__pool.fn = NULL;
+      pthread_mutex_unlock(&ct__pool.mu);
+      pthread_mutex_unlock(&ct__pool.submit);
+      return;
+    }
+  }
+#endif
+  ct__run_chunks_inline(n, grain, fn, ctx);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__PARALLEL_IMPL */
 /* ---- ctorch/dtype.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__DTYPE_IMPL)
 #define CT__DTYPE_IMPL
@@ -5508,6 +5850,123 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
 
 CT_EXTERN_C_END
 #endif /* CT__DISPATCH_IMPL */
+/* ---- ctorch/backend.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__BACKEND_IMPL)
+#define CT__BACKEND_IMPL
+CT_EXTERN_C_BEGIN
+
+static ct_backend *ct__backends;
+
+/* Priority of the backend holding (op, key), kept beside the registry. */
+typedef struct ct__backend_slot {
+  const ct_op *op;
+  int key;
+  int priority;
+} ct__backend_slot;
+static ct__backend_slot *ct__backend_slots;
+static int ct__nbackend_slots, ct__backend_slots_cap;
+
+static ct__backend_slot *ct__backend_slot_for(const ct_op *op, int key, int create) {
+  int i;
+  for (i = 0; i < ct__nbackend_slots; i++)
+    if (ct__backend_slots[i].op == op && ct__backend_slots[i].key == key) return &ct__backend_slots[i];
+  if (!create) return NULL;
+  if (ct__nbackend_slots == ct__backend_slots_cap) {
+    int cap = ct__backend_slots_cap ? ct__backend_slots_cap * 2 : 32;
+    ct__backend_slot *s = (ct__backend_slot *)CT_REALLOC(ct__backend_slots, sizeof(ct__backend_slot) * (size_t)cap);
+    if (!s) return NULL;
+    ct__backend_slots = s;
+    ct__backend_slots_cap = cap;
+  }
+  ct__backend_slots[ct__nbackend_slots].op = op;
+  ct__backend_slots[ct__nbackend_slots].key = key;
+  ct__backend_slots[ct__nbackend_slots].priority = 0;
+  return &ct__backend_slots[ct__nbackend_slots++];
+}
+
+static ct_status ct__backend_install_locked(ct_backend *b) {
+  int i;
+  b->ninstalled = 0;
+  for (i = 0; i < b->nkernels; i++) {
+    ct_backend_kernel *e = &b->kernels[i];
+    ct_op *op;
+    ct__backend_slot *slot;
+    ct_kernel k;
+    e->installed = 0;
+    if (!e->op || !e->fn || !ct_key_valid(e->key) || (int)e->key >= CT_NUM_RUNTIME_KEYS) continue;
+    op = ct__find_locked(e->op);
+    if (!op || (op->fallthrough & ct_keyset_of(e->key))) continue; /* op not in this build */
+    if (e->signature && strcmp(e->signature, op->schema.signature) != 0) continue; /* another C signature */
+    /* A composite op (no kernel of its own at this key) stays composite: a
+     * backend kernel there would cut it off from autograd. */
+    if (!ct__has(&op->registered[e->key]) && ct__has(&op->registered[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) continue;
+    slot = ct__backend_slot_for(op, (int)e->key, 0);
+    if (slot && slot->priority >= b->priority) continue; /* an equal or stronger backend holds it */
+    if (!slot && !(slot = ct__backend_slot_for(op, (int)e->key, 1)))
+      return ct_fail(CT_ERR_OOM, "ct_register_backend", "out of memory");
+    e->replaced = op->registered[e->key];
+    k = ct_kernel_unboxed(e->fn);
+    k.source = b->name;
+    op->registered[e->key] = k;
+    slot->priority = b->priority;
+    ct__recompute(op);
+    e->installed = 1;
+    b->ninstalled++;
+  }
+  return CT_OK;
+}
+
+CTDEF ct_status ct_register_backend(ct_backend *b) {
+  ct_backend *it;
+  ct_status st;
+  if (!b) return ct__fail_null("ct_register_backend", "backend");
+  if (b->abi != CT_BACKEND_ABI || b->tensor_size != (uint32_t)sizeof(ct_tensor) || !b->name || b->priority <= 0)
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_register_backend",
+                 "backend '%s' was built for another ctorch (abi %#x, tensor %u bytes; this is abi %#x, %u bytes) or has "
+                 "priority %d <= 0",
+                 b->name ? b->name : "?", (unsigned)b->abi, (unsigned)b->tensor_size, (unsigned)CT_BACKEND_ABI,
+                 (unsigned)sizeof(ct_tensor), b->priority);
+  else
+    st = CT_OK;
+  ct__ensure_init();
+  ct__lock();
+  for (it = ct__backends; it && it != b; it = it->next) {
+  }
+  if (it) { /* registered before: nothing to do */
+    st = b->status;
+    ct__unlock();
+    return st;
+  }
+  b->next = ct__backends;
+  ct__backends = b;
+  if (st == CT_OK) st = ct__backend_install_locked(b);
+  b->status = st;
+  ct__unlock();
+  if (st == CT_OK && b->set_num_threads) ct_on_num_threads(b->set_num_threads);
+  return st;
+}
+
+CTDEF const ct_backend *ct_backend_find(const char *name) {
+  const ct_backend *b;
+  if (!name) return NULL;
+  ct__lock();
+  for (b = ct__backends; b && strcmp(b->name, name) != 0; b = b->next) {
+  }
+  ct__unlock();
+  return b;
+}
+
+CTDEF const ct_backend *ct_backend_first(void) { return ct__backends; }
+
+CTDEF ct_tensor *ct_backend_empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
+  return ct__empty(op ? op : "ct_backend_empty", ndim, sizes, dtype, device);
+}
+CTDEF void ct_backend_bump_version(ct_tensor *t) {
+  if (t) t->storage->version++;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__BACKEND_IMPL */
 /* ---- ctorch/guard.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__GUARD_IMPL)
 #define CT__GUARD_IMPL
@@ -5698,6 +6157,73 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
   }
   for (d = 0; d < ndim; d++) numel *= shape[d];
   if (numel) loop(data, strides, numel, ctx);
+}
+
+/* Rows [b, e) of an iterator (a row: the innermost dimension), for the
+ * parallel path: the odometer starts from row b. */
+typedef struct ct__iter_job {
+  const ct_iter *it;
+  ct_loop_fn loop;
+  void *ctx;
+  int64_t row_len; /* flat case: elements per chunk step (1); else shape[0] */
+} ct__iter_job;
+
+static void ct__iter_rows(int64_t b, int64_t e, void *p) {
+  const ct__iter_job *j = (const ct__iter_job *)p;
+  const ct_iter *it = j->it;
+  char *ptrs[CT_ITER_MAX_OPERANDS];
+  int64_t idx[CT_MAX_DIMS], r = b, row;
+  int k, d, n = it->noperands;
+  if (it->ndim == 1) { /* flat: b, e are element indices */
+    for (k = 0; k < n; k++) ptrs[k] = it->data[k] + b * it->strides[0][k];
+    j->loop(ptrs, it->strides[0], e - b, j->ctx);
+    return;
+  }
+  for (k = 0; k < n; k++) ptrs[k] = it->data[k];
+  for (d = 1; d < it->ndim; d++) { /* row index -> outer coordinates */
+    idx[d] = r % it->shape[d];
+    r /= it->shape[d];
+    for (k = 0; k < n; k++) ptrs[k] += idx[d] * it->strides[d][k];
+  }
+  for (row = b; row < e; row++) {
+    int64_t inner[CT_ITER_MAX_OPERANDS];
+    for (k = 0; k < n; k++) inner[k] = it->strides[0][k];
+    j->loop(ptrs, inner, it->shape[0], j->ctx);
+    for (d = 1; d < it->ndim; d++) {
+      for (k = 0; k < n; k++) ptrs[k] += it->strides[d][k];
+      if (++idx[d] < it->shape[d]) break;
+      for (k = 0; k < n; k++) ptrs[k] -= it->strides[d][k] * it->shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
+                                    const int64_t *shape) {
+  ct_iter it;
+  ct__iter_job job;
+  int64_t numel = 1, rows;
+  int d;
+  for (d = 0; d < ndim; d++) numel *= shape[d];
+  if (numel < 2 * (int64_t)CT_ITER_GRAIN || ct_get_num_threads() < 2 || ct_in_parallel_region()) {
+    ct_iter_foreach(loop, ctx, noperands, ops, ndim, shape);
+    return;
+  }
+  ct_iter_init(&it, noperands, ops, ndim, shape);
+  for (d = 0; d < it.ndim; d++)
+    if (it.strides[d][0] == 0) { /* the output broadcasts: a reduction, keep it sequential */
+      ct_iter_run(&it, loop, ctx);
+      return;
+    }
+  job.it = &it;
+  job.loop = loop;
+  job.ctx = ctx;
+  if (it.ndim <= 1) {
+    ct_parallel_for(it.numel, CT_ITER_GRAIN, ct__iter_rows, &job);
+    return;
+  }
+  rows = it.numel / it.shape[0];
+  ct_parallel_for(rows, it.shape[0] >= CT_ITER_GRAIN ? 1 : CT_ITER_GRAIN / it.shape[0], ct__iter_rows, &job);
 }
 
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {

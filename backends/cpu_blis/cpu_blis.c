@@ -1,0 +1,986 @@
+/* backends/cpu_blis/cpu_blis.c - ctorch's CPU backend on BLIS.
+ *
+ * A separately compiled unit (build/libctorch_blis.a, build/libctorch_blis.so,
+ * build/cpu_blis.o; `make blis`). Linked into a program that has ctorch's
+ * implementation (one TU with CTORCH_IMPLEMENTATION), it registers at
+ * startup with priority 10 and replaces the reference CPU kernels of:
+ *   mm, mm.out, addmm, addmm.out, addmm_, baddbmm_, bmm, bmm.out, baddbmm, baddbmm.out, mv,
+ *   mv.out, dot, dot.out (those the build defines; matmul, linear and conv
+ *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
+ *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward and sum
+ *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
+ *   fixed chunking so results do not depend on the thread count).
+ * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
+ * the kernel it replaced, so the reference semantics stay in one place.
+ *
+ * GEMM: f32/f64 operands are passed to BLIS with their row and column
+ * strides (transposed and sliced matrices need no copy). Below a measured
+ * crossover (CT_BLIS_SMALL_FLOPS multiply-adds) a register-blocked plain-C
+ * kernel runs instead, since a BLIS call costs about 1 us. BLIS gets
+ * ct_get_num_threads() threads only from CT_BLIS_THREAD_FLOPS up (two
+ * threads help from about 256^3), else 1.
+ *
+ * Static archives: the linker keeps this object only when something
+ * references it. Link with -Wl,-u,ct_cpu_blis_anchor (what `make blis-flags`
+ * prints), or call ct_cpu_blis_register() yourself.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* blis.h needs pthread barriers */
+#endif
+#include "ctorch.h"
+#include <blis.h>
+#include <math.h>
+#include "ctorch_blis.h"
+
+#ifndef CT_BLIS_SMALL_FLOPS
+#define CT_BLIS_SMALL_FLOPS (16 * 16 * 32) /* m*n*k below which the plain-C kernel runs */
+#endif
+#ifndef CT_BLIS_SMALL_GEMV_FLOPS
+#define CT_BLIS_SMALL_GEMV_FLOPS (1 << 17) /* the same for m or n <= 2 (GEMV-like products) */
+#endif
+#ifndef CT_BLIS_THREAD_FLOPS
+#define CT_BLIS_THREAD_FLOPS ((int64_t)192 * 192 * 192) /* m*n*k from which BLIS gets more than one thread */
+#endif
+#ifndef CT_BLIS_GRAIN
+#define CT_BLIS_GRAIN 65536 /* elements per chunk of a parallel pointwise loop or reduction */
+#endif
+
+#if (defined(__GNUC__) && !defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && !defined(CT_BLIS_NO_CLONES)
+#define CTB__BLIS_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CTB__BLIS_CLONES
+#endif
+
+const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_version_str() */
+
+enum {
+  K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
+  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM, K_COUNT
+};
+
+static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
+/* Tuning knobs (benchmarks, experiments): set, return the previous value. */
+int64_t ct_cpu_blis_set_small_flops(int64_t v) {
+  int64_t old = ctb__small_flops;
+  ctb__small_flops = v;
+  return old;
+}
+int64_t ct_cpu_blis_set_thread_flops(int64_t v) {
+  int64_t old = ctb__thread_flops;
+  ctb__thread_flops = v;
+  return old;
+}
+
+/* ---- threads ---- */
+static void ctb__blis_set_threads(int n) { bli_thread_set_num_threads((dim_t)n); }
+
+/* ---- GEMM core: C = alpha * A B + beta * C over strided operands ---- */
+typedef struct {
+  int64_t m, n, k;
+  const void *a, *b;
+  void *c;
+  int64_t rsa, csa, rsb, csb, rsc, csc; /* element strides */
+  double alpha, beta;                  /* beta 0: C is not read */
+} ctb__gemm_args;
+
+/* Plain-C kernels for small products (no packing, no call overhead).
+ * Rows of B and C contiguous: register blocks of MR x NR outputs accumulate
+ * over all of k (the compiler keeps acc in vector registers and broadcasts
+ * A), edge blocks use the same code with fewer rows. Columns of B and rows of
+ * A contiguous (x @ W.t()): dot products with 8 independent partial sums.
+ * Otherwise a strided triple loop. */
+#define CTB__MR 4
+#define CTB__NR 16
+/* acc[0..ROWS) = A[0..ROWS, :] x B[:, 0..NR): the NR columns as 32-byte
+ * vectors (GCC/Clang vector extensions) held in registers over all of k. */
+#define CTB__GEMM_BLOCK(NAME, T, V, VU, ROWS, NVEC)                                                                      \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k,        \
+                                    T acc[CTB__MR][CTB__NR]) {                                                       \
+    enum { VL = 32 / (int)sizeof(T), NV = NVEC };                                                                    \
+    V c[ROWS][NV], zero = {0};                                                                                       \
+    int64_t p;                                                                                                       \
+    int r, v;                                                                                                        \
+    for (r = 0; r < ROWS; r++)                                                                                       \
+      for (v = 0; v < NV; v++) c[r][v] = zero;                                                                       \
+    for (p = 0; p < k; p++) {                                                                                        \
+      V b[NV];                                                                                                       \
+      for (v = 0; v < NV; v++) b[v] = *(const VU *)(B + p * rsb + v * VL);                                           \
+      for (r = 0; r < ROWS; r++) {                                                                                   \
+        V a = zero + A[r * rsa + p * csa];                                                                           \
+        for (v = 0; v < NV; v++) c[r][v] += a * b[v];                                                                \
+      }                                                                                                              \
+    }                                                                                                                \
+    for (r = 0; r < ROWS; r++)                                                                                       \
+      for (v = 0; v < NV; v++) *(VU *)(acc[r] + v * VL) = c[r][v];                                                   \
+  }
+/* One row (m = 1, the batch-1 case): four independent accumulator sets over
+ * k, so the FMA latency chain is a quarter as long; summed in a fixed order. */
+#define CTB__GEMM_ROW1(NAME, T, V, VU, NVEC)                                                                         \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k,        \
+                                    T acc[CTB__MR][CTB__NR]) {                                                       \
+    enum { VL = 32 / (int)sizeof(T), NV = NVEC };                                                                    \
+    V c0[NV], c1[NV], c2[NV], c3[NV], zero = {0};                                                                    \
+    int64_t p = 0;                                                                                                   \
+    int v;                                                                                                           \
+    (void)rsa;                                                                                                       \
+    for (v = 0; v < NV; v++) c0[v] = c1[v] = c2[v] = c3[v] = zero;                                                   \
+    for (; p + 4 <= k; p += 4) {                                                                                     \
+      V a0 = zero + A[p * csa], a1 = zero + A[(p + 1) * csa], a2 = zero + A[(p + 2) * csa],                         \
+        a3 = zero + A[(p + 3) * csa];                                                                                \
+      for (v = 0; v < NV; v++) {                                                                                     \
+        c0[v] += a0 * *(const VU *)(B + p * rsb + v * VL);                                                           \
+        c1[v] += a1 * *(const VU *)(B + (p + 1) * rsb + v * VL);                                                     \
+        c2[v] += a2 * *(const VU *)(B + (p + 2) * rsb + v * VL);                                                     \
+        c3[v] += a3 * *(const VU *)(B + (p + 3) * rsb + v * VL);                                                     \
+      }                                                                                                              \
+    }                                                                                                                \
+    for (; p < k; p++) {                                                                                             \
+      V a = zero + A[p * csa];                                                                                       \
+      for (v = 0; v < NV; v++) c0[v] += a * *(const VU *)(B + p * rsb + v * VL);                                     \
+    }                                                                                                                \
+    for (v = 0; v < NV; v++) *(VU *)(acc[0] + v * VL) = (c0[v] + c1[v]) + (c2[v] + c3[v]);                           \
+  }
+#define CTB__WIDE(T) ((int64_t)(256 / sizeof(T))) /* columns of the one-row kernel: 8 vectors */
+/* One row, 8 vectors of columns at a time (the batch-1 case): 8 accumulators
+ * (enough to hide the FMA latency), one broadcast of A per k step; writes
+ * C = alpha acc + beta C directly. */
+#define CTB__GEMM_WIDE(NAME, T, V, VU)                                                                               \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t csa, const T *B, int64_t rsb, int64_t k, T *C, T alpha,     \
+                                    T beta) {                                                                        \
+    enum { VL = 32 / (int)sizeof(T), NV = 8 };                                                                       \
+    V c[NV], zero = {0};                                                                                             \
+    int64_t p;                                                                                                       \
+    int v;                                                                                                           \
+    for (v = 0; v < NV; v++) c[v] = zero;                                                                            \
+    for (p = 0; p < k; p++) {                                                                                        \
+      V a = zero + A[p * csa];                                                                                       \
+      for (v = 0; v < NV; v++) c[v] += a * *(const VU *)(B + p * rsb + v * VL);                                      \
+    }                                                                                                                \
+    for (v = 0; v < NV; v++) {                                                                                       \
+      V r = c[v] * (zero + alpha);                                                                                   \
+      if (beta != 0) r += (zero + beta) * *(const VU *)(C + v * VL);                                                 \
+      *(VU *)(C + v * VL) = r;                                                                                       \
+    }                                                                                                                \
+  }
+typedef float ctb__v8f __attribute__((vector_size(32)));
+typedef double ctb__v4d __attribute__((vector_size(32)));
+typedef float ctb__v8fu __attribute__((vector_size(32), aligned(4), may_alias));
+typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias));
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
+CTB__GEMM_ROW1(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 2)
+CTB__GEMM_WIDE(ctb__small_gemm_f32_wide, float, ctb__v8f, ctb__v8fu)
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
+CTB__GEMM_ROW1(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
+CTB__GEMM_ROW1(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 4)
+CTB__GEMM_WIDE(ctb__small_gemm_f64_wide, double, ctb__v4d, ctb__v4du)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
+CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
+
+#define CTB__SMALL_GEMM(NAME, T)                                                                                      \
+  CTB__BLIS_CLONES static void NAME##_store(const ctb__gemm_args *g, int64_t i0, int64_t mi, int64_t j0, int64_t nj,                   \
+                           T acc[CTB__MR][CTB__NR]) {                                                                  \
+    T alpha = (T)g->alpha, beta = (T)g->beta;                                                                        \
+    int64_t r, j;                                                                                                    \
+    for (r = 0; r < mi; r++) {                                                                                       \
+      T *c = (T *)g->c + (i0 + r) * g->rsc + j0;                                                                     \
+      if (beta == 0 && alpha == 1) memcpy(c, acc[r], sizeof(T) * (size_t)nj);\
+      else if (beta == 0) for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j];                                        \
+      else for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j] + beta * c[j];                                          \
+    }                                                                                                                \
+  }                                                                                                                  \
+  /* acc[r][j] for j in [j0, j1): one dot product each, the sum kept in a register */                                \
+  static void NAME##_cols(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k, int64_t mi,      \
+                          int64_t j0, int64_t j1, T acc[CTB__MR][CTB__NR]) {                                         \
+    int64_t r, j, p;                                                                                                 \
+    for (r = 0; r < mi; r++)                                                                                         \
+      for (j = j0; j < j1; j++) {                                                                                    \
+        T s = 0;                                                                                                     \
+        for (p = 0; p < k; p++) s += A[r * rsa + p * csa] * B[p * rsb + j];                                          \
+        acc[r][j] = s;                                                                                               \
+      }                                                                                                              \
+  }                                                                                                                  \
+  CTB__BLIS_CLONES static void NAME(const ctb__gemm_args *g) {                                                         \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                                             \
+    T *C = (T *)g->c, alpha = (T)g->alpha, beta = (T)g->beta;                                                      \
+    int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
+    if (g->csb == 1 && g->csc == 1 && k == 1) { /* outer product (a batch-1 weight gradient) */                      \
+      for (i = 0; i < m; i++) {                                                                                      \
+        T *restrict c = C + i * g->rsc;                                                                              \
+        const T *restrict b = B;                                                                                     \
+        T a = alpha * A[i * g->rsa];                                                                                 \
+        if (beta == 0) for (j = 0; j < n; j++) c[j] = a * b[j];                                                      \
+        else for (j = 0; j < n; j++) c[j] = a * b[j] + beta * c[j];                                                  \
+      }                                                                                                              \
+    } else if (g->csb == 1 && g->csc == 1) {                                                                         \
+      int64_t i0, j0, r, mi, nj;                                                                                    \
+      j0 = 0;                                                                                                        \
+      if (m == 1) /* one row: 8 vectors of columns at a time, straight into C */                                               \
+        for (; j0 + CTB__WIDE(T) <= n; j0 += CTB__WIDE(T)) NAME##_wide(A, g->csa, B + j0, g->rsb, k, C + j0, alpha, beta);               \
+      for (; j0 < n; j0 += CTB__NR) {                                                                          \
+        nj = n - j0 < CTB__NR ? n - j0 : CTB__NR;                                                                     \
+        for (i0 = 0; i0 < m; i0 += CTB__MR) {                                                                        \
+          T acc[CTB__MR][CTB__NR];                                                                                    \
+          mi = m - i0 < CTB__MR ? m - i0 : CTB__MR;                                                                   \
+          if (nj == CTB__NR) {                                                                                        \
+            if (mi == CTB__MR) NAME##_block4(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc);               \
+            else for (r = 0; r < mi; r++)                                                                            \
+              NAME##_block1(A + (i0 + r) * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc + r);                      \
+          } else if (nj >= CTB__NR / 2) { /* half a block, then the rest column by column */                         \
+            if (mi == CTB__MR) NAME##_half4(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc);                \
+            else for (r = 0; r < mi; r++)                                                                            \
+              NAME##_half1(A + (i0 + r) * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc + r);                       \
+            NAME##_cols(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, mi, CTB__NR / 2, nj, acc);               \
+          } else {                                                                                                   \
+            NAME##_cols(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, mi, 0, nj, acc);                         \
+          }                                                                                                          \
+          NAME##_store(g, i0, mi, j0, nj, acc);                                                                     \
+        }                                                                                                           \
+      }                                                                                                             \
+    } else if (g->rsb == 1 && g->csa == 1) {                                                                        \
+      for (i = 0; i < m; i++) {                                                                                     \
+        const T *restrict a = A + i * g->rsa;                                                                       \
+        for (j = 0; j < n; j++) {                                                                                   \
+          const T *restrict b = B + j * g->csb;                                                                     \
+          T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s;                                                                   \
+          T *c = C + i * g->rsc + j * g->csc;                                                                       \
+          int t;                                                                                                    \
+          for (p = 0; p + 8 <= k; p += 8)                                                                           \
+            for (t = 0; t < 8; t++) acc[t] += a[p + t] * b[p + t];                                                  \
+          for (; p < k; p++) acc[0] += a[p] * b[p];                                                                 \
+          s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));                     \
+          *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                          \
+        }                                                                                                           \
+      }                                                                                                             \
+    } else {                                                                                                        \
+      for (i = 0; i < m; i++)                                                                                       \
+        for (j = 0; j < n; j++) {                                                                                   \
+          T s = 0, *c = C + i * g->rsc + j * g->csc;                                                                \
+          for (p = 0; p < k; p++) s += A[i * g->rsa + p * g->csa] * B[p * g->rsb + j * g->csb];                     \
+          *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                          \
+        }                                                                                                           \
+    }                                                                                                               \
+  }
+CTB__SMALL_GEMM(ctb__small_gemm_f32, float)
+CTB__SMALL_GEMM(ctb__small_gemm_f64, double)
+
+/* BLIS wants positive strides, and for a size-1 dimension any stride is
+ * meaningless: give it one BLIS accepts. */
+static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *cs) {
+  if (rows == 1 && cols == 1) *rs = *cs = 1;
+  else if (rows == 1) *rs = cols * *cs;
+  else if (cols == 1) *cs = rows * *rs;
+  return *rs > 0 && *cs > 0;
+}
+
+static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
+  rntm_t rntm;
+  int pack;
+  int64_t work = g->m * g->n * g->k;
+  if (g->m == 0 || g->n == 0) return;
+  if (g->k == 0) { /* C = beta * C */
+    ctb__gemm_args z = *g;
+    z.k = 0;
+    if (dt == CT_F32) ctb__small_gemm_f32(&z);
+    else ctb__small_gemm_f64(&z);
+    return;
+  }
+  if (work < ctb__small_flops || ((g->m <= 2 || g->n <= 2) && work < ctb__small_flops * (CT_BLIS_SMALL_GEMV_FLOPS / CT_BLIS_SMALL_FLOPS)) || !ctb__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
+      !ctb__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ctb__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
+    if (dt == CT_F32) ctb__small_gemm_f32(g);
+    else ctb__small_gemm_f64(g);
+    return;
+  }
+  pack = g->csa != 1 || g->csb != 1; /* any operand not stored by rows */
+  if (g->rsa == 1 && g->rsb == 1 && g->rsc != 1) {
+    /* Both operands stored by columns: BLIS would run the transposed problem
+     * and round differently from the row-stored case; run C^T = B^T A^T. */
+    ctb__gemm_args t = *g;
+    t.m = g->n, t.n = g->m;
+    t.a = g->b, t.rsa = g->csb, t.csa = g->rsb;
+    t.b = g->a, t.rsb = g->csa, t.csb = g->rsa;
+    t.rsc = g->csc, t.csc = g->rsc;
+    *g = t;
+  }
+  bli_rntm_init(&rntm);
+  bli_rntm_set_num_threads(work >= ctb__thread_flops ? (dim_t)ct_get_num_threads() : 1, &rntm);
+  /* Operands not stored by rows are packed: the micro-kernel, and so the
+   * rounding, is then usually the one of the row-stored case (a transposed
+   * operand gives the same bits as its contiguous copy for most shapes);
+   * row-stored ones skip it. */
+  if (pack) {
+    bli_rntm_set_pack_a(TRUE, &rntm);
+    bli_rntm_set_pack_b(TRUE, &rntm);
+  }
+  if (dt == CT_F32) {
+    float alpha = (float)g->alpha, beta = (float)g->beta;
+    bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (float *)g->a, g->rsa, g->csa,
+                 (float *)g->b, g->rsb, g->csb, &beta, (float *)g->c, g->rsc, g->csc, NULL, &rntm);
+  } else {
+    double alpha = g->alpha, beta = g->beta;
+    bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (double *)g->a, g->rsa, g->csa,
+                 (double *)g->b, g->rsb, g->csb, &beta, (double *)g->c, g->rsc, g->csc, NULL, &rntm);
+  }
+}
+
+/* ---- the backend description ---- */
+static ct_tensor *k_mm(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+static ct_status k_addmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_tensor *k_bmm(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+static ct_tensor *k_mv(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_mv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_dot(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_dot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_add(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_sub(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_tensor *k_relu(ct_keyset, ct_tensor *);
+static ct_status k_relu_(ct_keyset, ct_tensor *);
+static ct_status k_add_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_status k_sub_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_status k_mul_(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_fill_(ct_keyset, ct_tensor *, ct_scalar);
+static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
+static ct_tensor *k_sum_dim(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype);
+
+#define CTB__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
+static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
+    CTB__BK("mm", "T,T->T", k_mm),
+    CTB__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
+    CTB__BK("addmm", "T,T,T,S,S->T", k_addmm),
+    CTB__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
+    CTB__BK("addmm_", "Tw,T,T,S,S->Tw", k_addmm_),
+    CTB__BK("baddbmm_", "Tw,T,T,S,S->Tw", k_baddbmm_),
+    CTB__BK("bmm", "T,T->T", k_bmm),
+    CTB__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
+    CTB__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
+    CTB__BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
+    CTB__BK("mv", "T,T->T", k_mv),
+    CTB__BK("mv.out", "T,T,Tw->Tw", k_mv_out),
+    CTB__BK("dot", "T,T->T", k_dot),
+    CTB__BK("dot.out", "T,T,Tw->Tw", k_dot_out),
+    CTB__BK("add.Tensor", "T,T,S->T", k_add),
+    CTB__BK("sub.Tensor", "T,T,S->T", k_sub),
+    CTB__BK("mul.Tensor", "T,T->T", k_mul),
+    CTB__BK("relu", "T->T", k_relu),
+    CTB__BK("relu_", "Tw->Tw", k_relu_),
+    CTB__BK("add_.Tensor", "Tw,T,S->Tw", k_add_),
+    CTB__BK("sub_.Tensor", "Tw,T,S->Tw", k_sub_),
+    CTB__BK("mul_.Tensor", "Tw,T->Tw", k_mul_),
+    CTB__BK("fill_.Scalar", "Tw,S->Tw", k_fill_),
+    CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
+    CTB__BK("sum", "T,D->T", k_sum),
+    CTB__BK("sum.dim_IntList", "T,I,b,D->T", k_sum_dim),
+};
+static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
+                                      ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
+
+/* Explicit registration (also what the constructor calls); idempotent. */
+int ct_cpu_blis_register(void) { return (int)ct_register_backend(&ctb__blis_backend); }
+/* Referenced with -Wl,-u,ct_cpu_blis_anchor to keep this object in a static link. */
+int ct_cpu_blis_anchor = 1;
+
+#if defined(__GNUC__) || defined(__clang__)
+/* Load-time warm-up, so that the first call after load is not much slower
+ * than the steady state: one small product through each path pages in the
+ * dispatch and kernel code, and one freed block per small size class (64 B to
+ * 16 KiB) primes the loading thread's allocator cache. CT_BLIS_NO_WARMUP=1 in
+ * the environment skips it. */
+static void ctb__warmup(void) {
+  int64_t s[2];
+  int c;
+  const char *env = getenv("CT_BLIS_NO_WARMUP");
+  if (env && *env && *env != '0') return;
+  for (c = 0; c < 9; c++) {
+    s[0] = (int64_t)16 << c; /* 64 B << c as f32 elements */
+    ct_release(ct_backend_empty("warmup", 1, s, CT_F32, CT_CPU));
+  }
+  CT_NO_GRAD {
+    ct_tensor *x, *w, *b, *h;
+    int rows, cols;
+    for (rows = 1; rows <= 4; rows += 3) /* one row and full blocks */
+      for (cols = 8; cols <= 24; cols += 16) { /* half blocks; full block + half + column tail */
+        s[0] = rows, s[1] = 8;
+        x = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+        s[0] = 8, s[1] = cols + (cols > 8 ? 3 : 0);
+        w = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+        b = ct_backend_empty("warmup", 1, s + 1, CT_F32, CT_CPU);
+        if (x && w && b) {
+          ct_fill_(x, ct_float(0)), ct_fill_(w, ct_float(0)), ct_fill_(b, ct_float(0));
+          h = ct_addmm(b, x, w);
+          if (h) ct_relu_(h);
+          ct_release(h);
+          ct_release(ct_mm(x, w));
+          ct_release(ct_add(x, x));
+        }
+        ct_release(x), ct_release(w), ct_release(b);
+      }
+  }
+  ct_clear_error();
+}
+
+__attribute__((constructor)) static void ctb__blis_startup(void) {
+  if (ct_cpu_blis_register() == CT_OK) ctb__warmup();
+}
+#else
+#error "cpu_blis: needs a compiler with __attribute__((constructor)) (GCC, Clang)"
+#endif
+
+/* the replaced kernel of entry i, typed */
+#define CTB__PREV(i, type) ((type)ctb__blis_kernels[i].replaced.unboxed)
+typedef ct_tensor *(*ctb__fn_tt)(ct_keyset, ct_tensor *, ct_tensor *);
+typedef ct_status (*ctb__fn_ttw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_tttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+typedef ct_status (*ctb__fn_tttssw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_tts)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+typedef ct_tensor *(*ctb__fn_t)(ct_keyset, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_td)(ct_keyset, ct_tensor *, ct_dtype);
+
+/* ---- helpers ---- */
+static int ctb__is_cpu_float(const ct_tensor *t) {
+  return t->device.type == CT_DEVICE_CPU && (t->dtype == CT_F32 || t->dtype == CT_F64) && t->storage->data;
+}
+static double ctb__scalar_d(ct_scalar s) {
+  return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : s.kind == CT_SCALAR_BOOL ? (double)s.v.b : 1.0;
+}
+static int ctb__contig(const ct_tensor *t) { return ct_is_contiguous(t); }
+/* out= target we can write directly: right dtype and shape, contiguous, not aliasing an input */
+static int ctb__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_t *shape, const ct_tensor *x, const ct_tensor *y,
+                      const ct_tensor *z) {
+  int d;
+  if (out->device.type != CT_DEVICE_CPU || out->dtype != dt || out->ndim != ndim || !ctb__contig(out) || out->autograd) return 0;
+  for (d = 0; d < ndim; d++)
+    if (out->sizes[d] != shape[d]) return 0;
+  if (out->storage == x->storage || out->storage == y->storage || (z && out->storage == z->storage)) return 0;
+  return 1;
+}
+
+/* a 2-D view of t (rank 2 or 3 with batch index) as gemm operand fields */
+static void ctb__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void **p, int64_t *rs, int64_t *cs) {
+  size_t es = t->dtype == CT_F32 ? 4 : 8;
+  int64_t off = t->offset + (batch_dims ? bi * t->strides[0] : 0);
+  *p = (const char *)t->storage->data + off * (int64_t)es;
+  *rs = t->strides[batch_dims];
+  *cs = t->strides[batch_dims + 1];
+}
+
+/* C[b] = alpha A[b] B[b] + beta C[b] for rank-3 (batch_dims 1) or rank-2 operands. */
+static void ctb__gemm_tensors(int batch_dims, ct_tensor *a, ct_tensor *b, ct_tensor *c, double alpha, double beta) {
+  int64_t nb = batch_dims ? c->sizes[0] : 1, bi;
+  for (bi = 0; bi < nb; bi++) {
+    ctb__gemm_args g;
+    const void *cp;
+    g.m = c->sizes[batch_dims];
+    g.n = c->sizes[batch_dims + 1];
+    g.k = a->sizes[batch_dims + 1];
+    ctb__mat(a, batch_dims, bi, &g.a, &g.rsa, &g.csa);
+    ctb__mat(b, batch_dims, bi, &g.b, &g.rsb, &g.csb);
+    ctb__mat(c, batch_dims, bi, &cp, &g.rsc, &g.csc);
+    g.c = (void *)cp;
+    g.alpha = alpha;
+    g.beta = beta;
+    ctb__gemm((ct_dtype)c->dtype, &g);
+  }
+}
+
+/* Can we run (a @ b) ourselves? same float dtype on the CPU, matching ranks and inner sizes. */
+static int ctb__mm_ok(const ct_tensor *a, const ct_tensor *b, int rank) {
+  if (a->ndim != rank || b->ndim != rank || !ctb__is_cpu_float(a) || !ctb__is_cpu_float(b) || a->dtype != b->dtype) return 0;
+  if (a->sizes[rank - 1] != b->sizes[rank - 2]) return 0;
+  if (rank == 3 && a->sizes[0] != b->sizes[0]) return 0;
+  return 1;
+}
+
+/* ---- mm / bmm ---- */
+static ct_tensor *ctb__mm_new(int rank, ct_tensor *a, ct_tensor *b, const char *op) {
+  int64_t shape[3];
+  ct_tensor *r;
+  if (rank == 3) shape[0] = a->sizes[0];
+  shape[rank - 2] = a->sizes[rank - 2];
+  shape[rank - 1] = b->sizes[rank - 1];
+  r = ct_backend_empty(op, rank, shape, (ct_dtype)a->dtype, a->device);
+  if (r) ctb__gemm_tensors(rank - 2, a, b, r, 1.0, 0.0);
+  return r;
+}
+static int ctb__mm_out_ok(int rank, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  int64_t shape[3];
+  if (!ctb__mm_ok(a, b, rank)) return 0;
+  if (rank == 3) shape[0] = a->sizes[0];
+  shape[rank - 2] = a->sizes[rank - 2];
+  shape[rank - 1] = b->sizes[rank - 1];
+  return ctb__out_ok(out, (ct_dtype)a->dtype, rank, shape, a, b, NULL);
+}
+static ct_tensor *k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ctb__mm_ok(a, b, 2)) return CTB__PREV(K_MM, ctb__fn_tt)(ks, a, b);
+  return ctb__mm_new(2, a, b, "mm");
+}
+static ct_status k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ctb__mm_out_ok(2, a, b, out)) return CTB__PREV(K_MM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__gemm_tensors(0, a, b, out, 1.0, 0.0);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+static ct_tensor *k_bmm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ctb__mm_ok(a, b, 3)) return CTB__PREV(K_BMM, ctb__fn_tt)(ks, a, b);
+  return ctb__mm_new(3, a, b, "bmm");
+}
+static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ctb__mm_out_ok(3, a, b, out)) return CTB__PREV(K_BMM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__gemm_tensors(1, a, b, out, 1.0, 0.0);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+/* ---- addmm / baddbmm: out = beta * self (broadcast) + alpha * (m1 @ m2) ---- */
+/* Copy self, broadcast to out's shape (right-aligned, size-1 or missing dims
+ * repeat), into out, which is contiguous. */
+static void ctb__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
+  int nd = out->ndim, d;
+  int64_t st[3] = {0, 0, 0}, rows, r, j, n = out->sizes[nd - 1];
+  size_t es = out->dtype == CT_F32 ? 4 : 8;
+  const char *src = (const char *)self->storage->data + self->offset * (int64_t)es;
+  char *dst = (char *)out->storage->data + out->offset * (int64_t)es;
+  for (d = 0; d < nd; d++) {
+    int sd = self->ndim - (nd - d);
+    st[d] = sd >= 0 && self->sizes[sd] != 1 ? self->strides[sd] : 0;
+  }
+  rows = out->numel / (n ? n : 1);
+  for (r = 0; r < rows && n; r++) { /* row r of out: outer index (r / sizes[1], r % sizes[1]) for rank 3 */
+    int64_t off = nd == 3 ? (r / out->sizes[1]) * st[0] + (r % out->sizes[1]) * st[1] : nd == 2 ? r * st[0] : 0;
+    char *o = dst + r * n * (int64_t)es;
+    const char *i = src + off * (int64_t)es;
+    if (st[nd - 1] == 1) memcpy(o, i, (size_t)n * es);
+    else if (es == 4) for (j = 0; j < n; j++) ((float *)o)[j] = ((const float *)i)[j * st[nd - 1]];
+    else for (j = 0; j < n; j++) ((double *)o)[j] = ((const double *)i)[j * st[nd - 1]];
+  }
+}
+static int ctb__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  int d;
+  if (!ctb__mm_ok(m1, m2, rank) || !ctb__is_cpu_float(self) || self->dtype != m1->dtype || self->ndim > rank) return 0;
+  if (beta.kind == CT_SCALAR_NONE || alpha.kind == CT_SCALAR_NONE) return 0;
+  for (d = 0; d < self->ndim; d++) {
+    int od = rank - self->ndim + d;
+    int64_t want = od == rank - 1 ? m2->sizes[rank - 1] : od == rank - 2 ? m1->sizes[rank - 2] : m1->sizes[0];
+    if (self->sizes[d] != 1 && self->sizes[d] != want) return 0;
+  }
+  return 1;
+}
+static void ctb__addmm_into(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, double beta, double alpha, ct_tensor *out) {
+  if (beta != 0) ctb__broadcast_copy(self, out);
+  ctb__gemm_tensors(rank - 2, m1, m2, out, alpha, beta == 0 ? 0.0 : beta);
+}
+static ct_tensor *ctb__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                                const char *op) {
+  int64_t shape[3];
+  ct_tensor *r;
+  if (rank == 3) shape[0] = m1->sizes[0];
+  shape[rank - 2] = m1->sizes[rank - 2];
+  shape[rank - 1] = m2->sizes[rank - 1];
+  r = ct_backend_empty(op, rank, shape, (ct_dtype)m1->dtype, m1->device);
+  if (r) ctb__addmm_into(rank, self, m1, m2, ctb__scalar_d(beta), ctb__scalar_d(alpha), r);
+  return r;
+}
+static ct_tensor *k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  if (!ctb__addmm_ok(2, self, m1, m2, beta, alpha)) return CTB__PREV(K_ADDMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ctb__addmm_new(2, self, m1, m2, beta, alpha, "addmm");
+}
+static ct_tensor *k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  if (!ctb__addmm_ok(3, self, m1, m2, beta, alpha)) return CTB__PREV(K_BADDBMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ctb__addmm_new(3, self, m1, m2, beta, alpha, "baddbmm");
+}
+static ct_status ctb__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta,
+                               ct_scalar alpha, ct_tensor *out) {
+  int64_t shape[3];
+  if (ctb__addmm_ok(rank, self, m1, m2, beta, alpha)) {
+    if (rank == 3) shape[0] = m1->sizes[0];
+    shape[rank - 2] = m1->sizes[rank - 2];
+    shape[rank - 1] = m2->sizes[rank - 1];
+    if (ctb__out_ok(out, (ct_dtype)m1->dtype, rank, shape, m1, m2, self)) {
+      ctb__addmm_into(rank, self, m1, m2, ctb__scalar_d(beta), ctb__scalar_d(alpha), out);
+      ct_backend_bump_version(out);
+      return CT_OK;
+    }
+  }
+  return CTB__PREV(idx, ctb__fn_tttssw)(ks, self, m1, m2, beta, alpha, out);
+}
+static ct_status k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                             ct_tensor *out) {
+  return ctb__addmm_out(K_ADDMM_OUT, 2, ks, self, m1, m2, beta, alpha, out);
+}
+static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                               ct_tensor *out) {
+  return ctb__addmm_out(K_BADDBMM_OUT, 3, ks, self, m1, m2, beta, alpha, out);
+}
+
+/* in place: self is C (beta * self + alpha * m1 @ m2), when it has the full shape */
+typedef ct_status (*ctb__fn_wttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status ctb__addmm_inplace(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2,
+                                    ct_scalar beta, ct_scalar alpha) {
+  if (ctb__addmm_ok(rank, self, m1, m2, beta, alpha) && self->ndim == rank && ctb__contig(self) &&
+      self->sizes[rank - 2] == m1->sizes[rank - 2] && self->sizes[rank - 1] == m2->sizes[rank - 1] &&
+      (rank == 2 || self->sizes[0] == m1->sizes[0]) && self->storage != m1->storage && self->storage != m2->storage) {
+    double b = ctb__scalar_d(beta);
+    ctb__gemm_tensors(rank - 2, m1, m2, self, ctb__scalar_d(alpha), b == 0 ? 0.0 : b);
+    ct_backend_bump_version(self);
+    return CT_OK;
+  }
+  return CTB__PREV(idx, ctb__fn_wttss)(ks, self, m1, m2, beta, alpha);
+}
+static ct_status k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  return ctb__addmm_inplace(K_ADDMM_, 2, ks, self, m1, m2, beta, alpha);
+}
+static ct_status k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  return ctb__addmm_inplace(K_BADDBMM_, 3, ks, self, m1, m2, beta, alpha);
+}
+
+/* ---- mv (a gemm with n = 1) and dot ---- */
+static int ctb__mv_ok(const ct_tensor *a, const ct_tensor *x) {
+  return a->ndim == 2 && x->ndim == 1 && ctb__is_cpu_float(a) && ctb__is_cpu_float(x) && a->dtype == x->dtype &&
+         a->sizes[1] == x->sizes[0];
+}
+static void ctb__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
+  ctb__gemm_args g;
+  const void *p;
+  size_t es = a->dtype == CT_F32 ? 4 : 8;
+  g.m = a->sizes[0];
+  g.n = 1;
+  g.k = a->sizes[1];
+  ctb__mat(a, 0, 0, &g.a, &g.rsa, &g.csa);
+  g.b = (const char *)x->storage->data + x->offset * (int64_t)es;
+  g.rsb = x->strides[0];
+  g.csb = 1;
+  ctb__mat(y, 0, 0, &p, &g.rsc, &g.csc); /* y is 1-D: rs = stride, cs read past strides[1] is fixed below */
+  g.c = (void *)p;
+  g.rsc = y->strides[0];
+  g.csc = 1;
+  g.alpha = 1;
+  g.beta = 0;
+  if (g.rsb != 1 && g.k > 1) g.csb = g.k * g.rsb; /* any valid column stride for a single column */
+  ctb__gemm((ct_dtype)a->dtype, &g);
+}
+static ct_tensor *k_mv(ct_keyset ks, ct_tensor *a, ct_tensor *x) {
+  ct_tensor *r;
+  if (!ctb__mv_ok(a, x)) return CTB__PREV(K_MV, ctb__fn_tt)(ks, a, x);
+  r = ct_backend_empty("mv", 1, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (r) ctb__mv_into(a, x, r);
+  return r;
+}
+static ct_status k_mv_out(ct_keyset ks, ct_tensor *a, ct_tensor *x, ct_tensor *out) {
+  if (!ctb__mv_ok(a, x) || !ctb__out_ok(out, (ct_dtype)a->dtype, 1, a->sizes, a, x, NULL))
+    return CTB__PREV(K_MV_OUT, ctb__fn_ttw)(ks, a, x, out);
+  ctb__mv_into(a, x, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+static int ctb__dot_ok(const ct_tensor *a, const ct_tensor *b) {
+  return a->ndim == 1 && b->ndim == 1 && ctb__is_cpu_float(a) && ctb__is_cpu_float(b) && a->dtype == b->dtype &&
+         a->sizes[0] == b->sizes[0];
+}
+static void ctb__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
+  size_t es = a->dtype == CT_F32 ? 4 : 8;
+  const char *pa = (const char *)a->storage->data + a->offset * (int64_t)es;
+  const char *pb = (const char *)b->storage->data + b->offset * (int64_t)es;
+  char *pr = (char *)r->storage->data + r->offset * (int64_t)es;
+  int64_t n = a->sizes[0], i;
+  if (n >= 64 && a->strides[0] > 0 && b->strides[0] > 0) { /* BLIS's vectorised dotv, one thread */
+    rntm_t rntm;
+    bli_rntm_init(&rntm);
+    bli_rntm_set_num_threads(1, &rntm);
+    if (a->dtype == CT_F32)
+      bli_sdotv_ex(BLIS_NO_CONJUGATE, BLIS_NO_CONJUGATE, n, (float *)pa, a->strides[0], (float *)pb, b->strides[0],
+                   (float *)pr, NULL, &rntm);
+    else
+      bli_ddotv_ex(BLIS_NO_CONJUGATE, BLIS_NO_CONJUGATE, n, (double *)pa, a->strides[0], (double *)pb, b->strides[0],
+                   (double *)pr, NULL, &rntm);
+    return;
+  }
+  if (a->dtype == CT_F32) {
+    float s = 0;
+    for (i = 0; i < n; i++) s += ((const float *)pa)[i * a->strides[0]] * ((const float *)pb)[i * b->strides[0]];
+    *(float *)pr = s;
+  } else {
+    double s = 0;
+    for (i = 0; i < n; i++) s += ((const double *)pa)[i * a->strides[0]] * ((const double *)pb)[i * b->strides[0]];
+    *(double *)pr = s;
+  }
+}
+static ct_tensor *k_dot(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r;
+  if (!ctb__dot_ok(a, b)) return CTB__PREV(K_DOT, ctb__fn_tt)(ks, a, b);
+  r = ct_backend_empty("dot", 0, NULL, (ct_dtype)a->dtype, a->device);
+  if (r) ctb__dot_into(a, b, r);
+  return r;
+}
+static ct_status k_dot_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ctb__dot_ok(a, b) || !ctb__out_ok(out, (ct_dtype)a->dtype, 0, NULL, a, b, NULL))
+    return CTB__PREV(K_DOT_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__dot_into(a, b, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+/* ---- pointwise and reductions: contiguous f32/f64, parallel over chunks ---- */
+enum { OP_ADD, OP_MUL, OP_RELU, OP_THRESHOLD_BW };
+typedef struct {
+  int op;
+  const void *a, *b;
+  void *r;
+  double alpha; /* add: r = a + alpha b; threshold_bw: threshold */
+} ctb__pw;
+
+#define CTB__PW_LOOP(NAME, T)                                                                                 \
+  CTB__BLIS_CLONES static void NAME(int op, const T *restrict a, const T *restrict b, T *restrict r, T s,    \
+                                   int64_t n) {                                                            \
+    int64_t i;                                                                                             \
+    switch (op) {                                                                                          \
+    case OP_ADD:                                                                                           \
+      if (s == 1) for (i = 0; i < n; i++) r[i] = a[i] + b[i];                                              \
+      else for (i = 0; i < n; i++) r[i] = a[i] + s * b[i];                                                 \
+      break;                                                                                               \
+    case OP_MUL: for (i = 0; i < n; i++) r[i] = a[i] * b[i]; break;                                        \
+    case OP_RELU: for (i = 0; i < n; i++) r[i] = a[i] > 0 ? a[i] : (a[i] != a[i] ? a[i] : 0); break;      \
+    default: for (i = 0; i < n; i++) r[i] = b[i] <= s ? 0 : a[i]; break;                                   \
+    }                                                                                                      \
+  }
+CTB__PW_LOOP(ctb__pw_f32, float)
+CTB__PW_LOOP(ctb__pw_f64, double)
+
+typedef struct {
+  ctb__pw pw;
+  int f64;
+} ctb__pw_job;
+/* relu in place: one pointer, no restrict aliasing question */
+#define CTB__RELU_INPLACE(NAME, T)                                                   \
+  CTB__BLIS_CLONES static void NAME(T *x, int64_t n) {                              \
+    int64_t i;                                                                       \
+    for (i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : 0);    \
+  }
+CTB__RELU_INPLACE(ctb__relu_inplace_f32, float)
+CTB__RELU_INPLACE(ctb__relu_inplace_f64, double)
+
+static void ctb__pw_run(int64_t b, int64_t e, void *ctx) {
+  ctb__pw_job *j = (ctb__pw_job *)ctx;
+  if (j->pw.r == j->pw.a) { /* in place (relu_ only) */
+    if (j->f64) ctb__relu_inplace_f64((double *)j->pw.r + b, e - b);
+    else ctb__relu_inplace_f32((float *)j->pw.r + b, e - b);
+    return;
+  }
+  if (j->f64)
+    ctb__pw_f64(j->pw.op, (const double *)j->pw.a + b, j->pw.b ? (const double *)j->pw.b + b : (const double *)j->pw.a + b,
+               (double *)j->pw.r + b, j->pw.alpha, e - b);
+  else
+    ctb__pw_f32(j->pw.op, (const float *)j->pw.a + b, j->pw.b ? (const float *)j->pw.b + b : (const float *)j->pw.a + b,
+               (float *)j->pw.r + b, (float)j->pw.alpha, e - b);
+}
+
+static const void *ctb__base(const ct_tensor *t) {
+  return (const char *)t->storage->data + t->offset * (int64_t)(t->dtype == CT_F32 ? 4 : 8);
+}
+/* a and b (b may be NULL): same float dtype, same shape, contiguous, plain tensors */
+static int ctb__pw_ok(const ct_tensor *a, const ct_tensor *b) {
+  if (!ctb__is_cpu_float(a) || !ctb__contig(a) || (a->flags & CT_TENSOR_WRAPPED_NUMBER)) return 0;
+  if (!b) return 1;
+  return ctb__is_cpu_float(b) && ctb__contig(b) && b->dtype == a->dtype && !(b->flags & CT_TENSOR_WRAPPED_NUMBER) &&
+         ct_same_shape(a, b);
+}
+static ct_tensor *ctb__pw_new(int op, const char *name, ct_tensor *a, ct_tensor *b, double s) {
+  ctb__pw_job j;
+  ct_tensor *r = ct_backend_empty(name, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  j.pw.op = op;
+  j.pw.a = ctb__base(a);
+  j.pw.b = b ? ctb__base(b) : NULL;
+  j.pw.r = (void *)ctb__base(r);
+  j.pw.alpha = s;
+  j.f64 = a->dtype == CT_F64;
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__pw_run, &j);
+  return r;
+}
+static int ctb__alpha_ok(ct_scalar s) { return s.kind == CT_SCALAR_FLOAT || s.kind == CT_SCALAR_INT; }
+static ct_tensor *k_add(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_ADD, ctb__fn_tts)(ks, a, b, alpha);
+  return ctb__pw_new(OP_ADD, "add", a, b, ctb__scalar_d(alpha));
+}
+static ct_tensor *k_sub(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_SUB, ctb__fn_tts)(ks, a, b, alpha);
+  return ctb__pw_new(OP_ADD, "sub", a, b, -ctb__scalar_d(alpha));
+}
+static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ctb__pw_ok(a, b)) return CTB__PREV(K_MUL, ctb__fn_tt)(ks, a, b);
+  return ctb__pw_new(OP_MUL, "mul", a, b, 0);
+}
+static ct_tensor *k_relu(ct_keyset ks, ct_tensor *a) {
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU, ctb__fn_t)(ks, a);
+  return ctb__pw_new(OP_RELU, "relu", a, NULL, 0);
+}
+static ct_status k_relu_(ct_keyset ks, ct_tensor *a) {
+  ctb__pw_job j;
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU_, ct_status (*)(ct_keyset, ct_tensor *))(ks, a);
+  j.pw.op = OP_RELU;
+  j.pw.a = ctb__base(a);
+  j.pw.b = NULL;
+  j.pw.r = (void *)ctb__base(a); /* same element in and out: safe in place */
+  j.pw.alpha = 0;
+  j.f64 = a->dtype == CT_F64;
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__pw_run, &j);
+  ct_backend_bump_version(a);
+  return CT_OK;
+}
+/* in-place x op= y and fill: plain pointers (x and y may be the same tensor) */
+#define CTB__INPLACE(NAME, T)                                                                         \
+  CTB__BLIS_CLONES static void NAME(int op, T *x, const T *y, T s, int64_t n) {                      \
+    int64_t i;                                                                                        \
+    if (op == 0) for (i = 0; i < n; i++) x[i] += s * y[i];                                            \
+    else if (op == 1) for (i = 0; i < n; i++) x[i] *= y[i];                                           \
+    else for (i = 0; i < n; i++) x[i] = s;                                                            \
+  }
+CTB__INPLACE(ctb__inplace_f32, float)
+CTB__INPLACE(ctb__inplace_f64, double)
+typedef struct {
+  int op, f64;
+  void *x;
+  const void *y;
+  double s;
+} ctb__ip_job;
+static void ctb__ip_run(int64_t b, int64_t e, void *ctx) {
+  ctb__ip_job *j = (ctb__ip_job *)ctx;
+  if (j->f64) ctb__inplace_f64(j->op, (double *)j->x + b, j->y ? (const double *)j->y + b : NULL, j->s, e - b);
+  else ctb__inplace_f32(j->op, (float *)j->x + b, j->y ? (const float *)j->y + b : NULL, (float)j->s, e - b);
+}
+static ct_status ctb__inplace(int op, ct_tensor *x, ct_tensor *y, double s) {
+  ctb__ip_job j;
+  j.op = op;
+  j.f64 = x->dtype == CT_F64;
+  j.x = (void *)ctb__base(x);
+  j.y = y ? ctb__base(y) : NULL;
+  j.s = s;
+  ct_parallel_for(x->numel, CT_BLIS_GRAIN, ctb__ip_run, &j);
+  ct_backend_bump_version(x);
+  return CT_OK;
+}
+/* self op= other: same shape and dtype, contiguous; other is self or does not share its storage */
+static int ctb__ip_ok(const ct_tensor *x, const ct_tensor *y) {
+  return ctb__pw_ok(x, y) && (y == x || x->storage != y->storage || (x->offset == y->offset && ct_same_shape(x, y)));
+}
+static ct_status k_add_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+    return CTB__PREV(K_ADD_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+  return ctb__inplace(0, x, y, ctb__scalar_d(alpha));
+}
+static ct_status k_sub_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+    return CTB__PREV(K_SUB_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+  return ctb__inplace(0, x, y, -ctb__scalar_d(alpha));
+}
+static ct_status k_mul_(ct_keyset ks, ct_tensor *x, ct_tensor *y) {
+  if (!ctb__ip_ok(x, y)) return CTB__PREV(K_MUL_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))(ks, x, y);
+  return ctb__inplace(1, x, y, 0);
+}
+static ct_status k_fill_(ct_keyset ks, ct_tensor *x, ct_scalar v) {
+  if (!ctb__pw_ok(x, NULL) || !(v.kind == CT_SCALAR_FLOAT || v.kind == CT_SCALAR_INT || v.kind == CT_SCALAR_BOOL))
+    return CTB__PREV(K_FILL_, ct_status (*)(ct_keyset, ct_tensor *, ct_scalar))(ks, x, v);
+  return ctb__inplace(2, x, NULL, ctb__scalar_d(v));
+}
+static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
+  if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, ctb__fn_tts)(ks, grad, self, th);
+  return ctb__pw_new(OP_THRESHOLD_BW, "threshold_backward", grad, self, ctb__scalar_d(th));
+}
+
+/* Sum: one double partial per fixed chunk, each from 16 float lanes summed in
+ * a fixed order; partials combined in chunk order: the same bits whatever
+ * the thread count. */
+#define CTB__SUM_LOOP(NAME, T)                                                              \
+  CTB__BLIS_CLONES static double NAME(const T *restrict x, int64_t n) {                     \
+    T acc[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};                           \
+    double s = 0;                                                                          \
+    int64_t i;                                                                             \
+    int t;                                                                                 \
+    for (i = 0; i + 16 <= n; i += 16)                                                      \
+      for (t = 0; t < 16; t++) acc[t] += x[i + t];                                         \
+    for (t = 0; t < 16; t++) s += (double)acc[t];                                          \
+    for (; i < n; i++) s += (double)x[i];                                                  \
+    return s;                                                                              \
+  }
+CTB__SUM_LOOP(ctb__sum_f32, float)
+CTB__SUM_LOOP(ctb__sum_f64, double)
+
+typedef struct {
+  const void *x;
+  int f64;
+  double *partials;
+} ctb__sum_job;
+static void ctb__sum_run(int64_t b, int64_t e, void *ctx) {
+  ctb__sum_job *j = (ctb__sum_job *)ctx;
+  j->partials[b / CT_BLIS_GRAIN] =
+      j->f64 ? ctb__sum_f64((const double *)j->x + b, e - b) : ctb__sum_f32((const float *)j->x + b, e - b);
+}
+static ct_tensor *ctb__sum_common(ct_tensor *a, int mean, const char *name) {
+  double local[64], *partials = local, s = 0;
+  int64_t nchunks = (a->numel + CT_BLIS_GRAIN - 1) / CT_BLIS_GRAIN, c;
+  ctb__sum_job j;
+  ct_tensor *r = ct_backend_empty(name, 0, NULL, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  if (nchunks > 64) {
+    ct_tensor *buf = ct_backend_empty(name, 1, &nchunks, CT_F64, a->device); /* pooled: no system allocation */
+    if (!buf) {
+      ct_release(r);
+      return NULL;
+    }
+    partials = (double *)ct_data_ptr(buf);
+    j.x = ctb__base(a);
+    j.f64 = a->dtype == CT_F64;
+    j.partials = partials;
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__sum_run, &j);
+    for (c = 0; c < nchunks; c++) s += partials[c];
+    ct_release(buf);
+  } else {
+    j.x = ctb__base(a);
+    j.f64 = a->dtype == CT_F64;
+    j.partials = partials;
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__sum_run, &j);
+    for (c = 0; c < nchunks; c++) s += partials[c];
+  }
+  if (mean) s = a->numel ? s / (double)a->numel : NAN;
+  if (a->dtype == CT_F32) *(float *)ct_data_ptr(r) = (float)s;
+  else *(double *)ct_data_ptr(r) = s;
+  return r;
+}
+static ct_tensor *k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  if (!ctb__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CTB__PREV(K_SUM, ctb__fn_td)(ks, a, dtype);
+  return ctb__sum_common(a, 0, "sum");
+}
+
+/* sum over dim 0 of a contiguous matrix (bias gradients: sum_to over the
+ * batch): rows added in order into the first, vectorised over columns. */
+#define CTB__COLSUM(NAME, T)                                                                 \
+  CTB__BLIS_CLONES static void NAME(const T *restrict x, int64_t rows, int64_t n, T *restrict r) { \
+    int64_t i, j;                                                                            \
+    for (j = 0; j < n; j++) r[j] = x[j];                                                     \
+    for (i = 1; i < rows; i++)                                                               \
+      for (j = 0; j < n; j++) r[j] += x[i * n + j];                                          \
+  }
+CTB__COLSUM(ctb__colsum_f32, float)
+CTB__COLSUM(ctb__colsum_f64, double)
+static ct_tensor *k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  int64_t shape[2];
+  ct_tensor *r;
+  if (!ctb__pw_ok(a, NULL) || a->ndim != 2 || dims.n != 1 || !dims.data || (dims.data[0] != 0 && dims.data[0] != -2) ||
+      a->sizes[0] < 1 || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype))
+    return CTB__PREV(K_SUM_DIM, ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype))(ks, a, dims, keepdim, dtype);
+  shape[0] = 1;
+  shape[1] = a->sizes[1];
+  r = ct_backend_empty("sum", keepdim ? 2 : 1, keepdim ? shape : shape + 1, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  if (a->dtype == CT_F32) ctb__colsum_f32((const float *)ctb__base(a), a->sizes[0], a->sizes[1], (float *)ct_data_ptr(r));
+  else ctb__colsum_f64((const double *)ctb__base(a), a->sizes[0], a->sizes[1], (double *)ct_data_ptr(r));
+  return r;
+}
