@@ -336,7 +336,7 @@ static ct_status ct__save_ints(ct__saved_ints *s, ct_int_list l, const char *op)
   if (l.n > (int64_t)(sizeof s->v / sizeof s->v[0]))
     return ct_fail(CT_ERR_UNSUPPORTED, op, "autograd saves at most %d ints of a list argument, got %lld",
                    (int)(sizeof s->v / sizeof s->v[0]), (long long)l.n);
-  s->n = l.data ? l.n : -1;
+  s->n = l.n < 0 ? -1 : l.n; /* n < 0 is None; an empty list stays a list */
   for (i = 0; i < l.n && l.data; i++) s->v[i] = l.data[i];
   return CT_OK;
 }

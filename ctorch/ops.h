@@ -271,7 +271,28 @@ static void ct__fill_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
   const char *value = (const char *)ctx + sizeof(size_t);
   size_t es = *(const size_t *)ctx;
   int64_t i;
-  for (i = 0; i < n; i++) memcpy(d[0] + i * s[0], value, es);
+  switch (es) { /* a typed store per element size: memcpy per element costs ~5 ns */
+  case 8: {
+    uint64_t v;
+    memcpy(&v, value, 8);
+    for (i = 0; i < n; i++) *(uint64_t *)(d[0] + i * s[0]) = v;
+    break;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, value, 4);
+    for (i = 0; i < n; i++) *(uint32_t *)(d[0] + i * s[0]) = v;
+    break;
+  }
+  case 2: {
+    uint16_t v;
+    memcpy(&v, value, 2);
+    for (i = 0; i < n; i++) *(uint16_t *)(d[0] + i * s[0]) = v;
+    break;
+  }
+  default:
+    for (i = 0; i < n; i++) memcpy(d[0] + i * s[0], value, es);
+  }
 }
 static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   struct {

@@ -260,7 +260,7 @@ static int opc_parse(const char *const *pieces, opc_case *c, char *why, size_t c
     if (!strcmp(tok, "op")) {
       tok = opc_next(&r);
       c->op = tok ? ct_op_find(tok) : NULL;
-      snprintf(c->label, sizeof c->label, "%s", tok ? tok : "?");
+      snprintf(c->label, sizeof c->label, "%.100s", tok ? tok : "?");
       if (!c->op) {
         ct_clear_error();
         snprintf(why, cap, "no op named '%s'", c->label);

@@ -191,6 +191,7 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
   if (!ct__is_meta(dst) && dst->numel > 0) {
     ct__la_gemm g;
     int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
+    memset(&g, 0, sizeof g);
     work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
     if (!work) {
       st = ct_last_error();

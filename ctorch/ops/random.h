@@ -247,6 +247,11 @@ static ct_generator *ct__rn_pick(const char *op, ct_generator *gen, const ct_ten
   return gen;
 }
 /* Reserve ceil(words / 4) blocks of g for one op. */
+static ct__rn_stream ct__rn_stream_zero(void) { /* (a zeroed stream: no path reads it uninitialised) */
+  ct__rn_stream s;
+  memset(&s, 0, sizeof s);
+  return s;
+}
 static void ct__rn_reserve(ct_generator *g, uint64_t words, ct__rn_stream *s) {
   uint64_t seed;
   ct__lock();
@@ -333,7 +338,7 @@ static ct_status ct__rn_floating_only(const char *op, const char *what, const ct
 /* ---- uniform_ ---- */
 static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *gen) {
   static const char *op = "uniform_";
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
   int wide = self->dtype == CT_F64;
@@ -356,7 +361,7 @@ static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, doub
 /* ---- normal_ (Box-Muller, see the note) ---- */
 static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *gen) {
   static const char *op = "normal_";
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
   int64_t i;
@@ -449,7 +454,7 @@ static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* represen
 }
 static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
   static const char *op = "random_";
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
   int64_t lo, hi, i;
@@ -493,7 +498,7 @@ static ct_status ct__rn_check_p(const char *op, double p) {
 }
 /* self = 1 where u53 < p (p a number, or probs[i] read in logical order) */
 static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p, const double *probs, ct_generator *gen) {
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
   int64_t i;
@@ -593,7 +598,7 @@ static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_i
 }
 static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
   static const char *op = "randperm";
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct_generator *g;
   ct_tensor *perm;
   int64_t lo, hi, i, *r;
@@ -701,7 +706,7 @@ static ct_status ct__rn_check_dropout_p(double p) {
 static ct_tensor *ct__k_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *gen, ct_tensor **mask) {
   static const char *op = "native_dropout";
   ct_tensor *out = NULL, *m = NULL, *x = NULL;
-  ct__rn_stream s;
+  ct__rn_stream s = ct__rn_stream_zero();
   ct_generator *g = NULL;
   double keep = 1.0 - p, scale = ct__rn_dropout_scale(p, train);
   int64_t i;
