@@ -9,7 +9,9 @@
  * naive product for small and large, transposed and sliced operands, f32
  * and f64, the reference fallback (integer dtypes, errors), autograd through
  * the backend, bit-identical results for 1 and 2 threads, and no system
- * allocations in a steady-state MLP training loop.
+ * allocations in a steady-state MLP training loop; exp, sigmoid, tanh,
+ * softmax and log_softmax against float64 (ulp bounds, special values, every
+ * dim, thread-count independence).
  * Prints "N passed, N failed" last; exits nonzero on failure.
  */
 #define CTORCH_IMPLEMENTATION
@@ -72,6 +74,8 @@ static void test_registration(void) {
   CHECK(strstr(buf, "(cpu_blis)") != NULL);
   CHECK(strstr(buf, "(reference)") != NULL); /* the meta kernel is still the reference one */
   ct_op_dump(ct_op_find("add.Tensor"), buf, sizeof buf);
+  CHECK(strstr(buf, "(cpu_blis)") != NULL);
+  ct_op_dump(ct_op_find("softmax.int"), buf, sizeof buf);
   CHECK(strstr(buf, "(cpu_blis)") != NULL);
   /* registering again is a no-op */
   CHECK(ct_register_backend((ct_backend *)b) == CT_OK);
@@ -303,6 +307,100 @@ static void test_steady_state(void) {
   ct_release(x), ct_release(y);
 }
 
+/* |got - ref| in units in the last place of the float nearest ref */
+static double ulps(float got, double ref) {
+  float rf = (float)ref;
+  double u;
+  if (ref != ref) return got != got ? 0 : 1e30;
+  if (isinf(ref) || isinf(got)) return got == rf ? 0 : 1e30;
+  u = fabs((double)nextafterf(rf, INFINITY) - rf);
+  if (u < 1.4e-45) u = 1.4e-45;
+  return fabs(got - ref) / u;
+}
+static double sigmoid_d(double v) { return 1 / (1 + exp(-v)); }
+
+/* the vectorised f32 exp / sigmoid / tanh, libm for f64; softmax and log_softmax */
+static void test_transcendental(void) {
+  CT_SCOPE {
+    int64_t n = 400037, i;
+    static const float special[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-30f, -1e-8f, 0.6249f, -0.625f,
+                                    88.72f, 88.73f, -87.4f, -103.9f, -104.0f, 1e-45f, 9.0f, -9.5f};
+    ct_tensor *x = ct_empty(CT_DIMS(n), CT_F32), *xd;
+    float *px = (float *)ct_data_ptr(x);
+    int f, nsp = (int)(sizeof special / sizeof special[0]);
+    for (i = 0; i < n; i++) px[i] = i < nsp ? special[i] : (float)(-110 + 220.0 * (double)i / (double)(n - 1));
+    xd = ct_to_dtype(x, CT_F64);
+    for (f = 0; f < 3; f++) {
+      ct_tensor *y = f == 0 ? ct_exp(x) : f == 1 ? ct_sigmoid(x) : ct_tanh(x);
+      ct_tensor *yd = f == 0 ? ct_exp(xd) : f == 1 ? ct_sigmoid(xd) : ct_tanh(xd);
+      double worst = 0, worst_d = 0;
+      int64_t wi = 0;
+      for (i = 0; y && yd && i < n; i++) {
+        double v = px[i], ref = f == 0 ? exp(v) : f == 1 ? sigmoid_d(v) : tanh(v);
+        double e = ulps(((float *)ct_data_ptr(y))[i], ref), ed = fabs(((double *)ct_data_ptr(yd))[i] - ref);
+        if (e > worst) worst = e, wi = i;
+        if (ref == ref && ed > worst_d * (1 + fabs(ref))) worst_d = ed / (1 + fabs(ref));
+      }
+      /* about 1 ulp for exp, 2 for sigmoid and tanh; 4 is the bound we hold them to */
+      CHECK(y && yd && worst <= 4 && worst_d < 1e-15);
+      if (worst > 4) printf("    %s: %.1f ulp at x = %g\n", f == 0 ? "exp" : f == 1 ? "sigmoid" : "tanh", worst, (double)px[wi]);
+    }
+    { /* softmax / log_softmax, f32 and f64, every dim of a 3-D tensor, against a float64 computation */
+      int d, lg, dt;
+      ct_tensor *a = randt(6 * 37, 9, CT_F64);
+      ct_tensor *a3 = ct_reshape(a, CT_DIMS(6, 37, 9));
+      for (dt = 0; dt < 2; dt++)
+        for (d = 0; d < 3; d++)
+          for (lg = 0; lg < 2; lg++) {
+            ct_tensor *in = dt ? a3 : ct_to_dtype(a3, CT_F32), *r = lg ? ct_log_softmax(in, d, CT_DTYPE_NONE) : ct_softmax(in, d, CT_DTYPE_NONE);
+            int64_t o, j, k, dims[3] = {6, 37, 9}, inner = 1, outer = 1, nn = dims[d];
+            double worst = 0;
+            for (k = 0; k < 3; k++) {
+              if (k < d) outer *= dims[k];
+              if (k > d) inner *= dims[k];
+            }
+            for (o = 0; r && o < outer; o++)
+              for (j = 0; j < inner; j++) {
+                double m = -INFINITY, s = 0;
+                for (k = 0; k < nn; k++) m = fmax(m, ct_get(in, (o * nn + k) * inner + j));
+                for (k = 0; k < nn; k++) s += exp(ct_get(in, (o * nn + k) * inner + j) - m);
+                for (k = 0; k < nn; k++) {
+                  double v = ct_get(in, (o * nn + k) * inner + j) - m, ref = lg ? v - log(s) : exp(v) / s;
+                  double e = fabs(ct_get(r, (o * nn + k) * inner + j) - ref);
+                  if (e > worst) worst = e;
+                }
+              }
+            CHECK(r && r->dtype == in->dtype && worst < (dt ? 1e-14 : 2e-6));
+          }
+    }
+    { /* special rows: -inf entries give 0 (log: -inf); a NaN makes its row NaN; an all -inf row is NaN */
+      static const float v[12] = {1, -INFINITY, 2, 3, /**/ 1, NAN, 2, 3, /**/ -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+      ct_tensor *t = ct_from_array(CT_DIMS(3, 4), CT_F32, v), *sm = ct_softmax(t, 1, CT_DTYPE_NONE), *ls = ct_log_softmax(t, -1, CT_DTYPE_NONE);
+      CHECK(sm && ls && ct_get(sm, 1) == 0 && isinf(ct_get(ls, 1)) && ct_get(ls, 1) < 0 && fabs(ct_get(sm, 0) + ct_get(sm, 2) + ct_get(sm, 3) - 1) < 1e-6);
+      CHECK(sm && ls && isnan(ct_get(sm, 4)) && isnan(ct_get(sm, 7)) && isnan(ct_get(ls, 6)) && isnan(ct_get(sm, 8)) && isnan(ct_get(ls, 11)));
+    }
+    { /* out= forms; bad dims and dtype conversion still go to the reference kernel's checks */
+      ct_tensor *a = randt(5, 7, CT_F32), *o = ct_empty(CT_DIMS(5, 7), CT_F32), *r = ct_softmax(a, 1, CT_DTYPE_NONE);
+      CHECK(ct_softmax_out(o, a, 1, CT_DTYPE_NONE) == CT_OK && memcmp(ct_data_ptr(o), ct_data_ptr(r), 35 * 4) == 0);
+      CHECK(ct_log_softmax_out(o, a, 0, CT_DTYPE_NONE) == CT_OK && fabs(ct_get(o, 3) - log(ct_get(ct_softmax(a, 0, CT_DTYPE_NONE), 3))) < 1e-6);
+      CHECK(ct_softmax(a, 2, CT_DTYPE_NONE) == NULL && ct_last_error() == CT_ERR_INDEX);
+      r = ct_softmax(a, 1, CT_F64);
+      CHECK(r && r->dtype == CT_F64);
+    }
+    { /* the same bits with 1 and 2 threads */
+      ct_tensor *big = randt(512, 1000, CT_F32), *s1, *s2, *e1, *e2, *c1, *c2;
+      ct_set_num_threads(1);
+      s1 = ct_log_softmax(big, 1, CT_DTYPE_NONE), e1 = ct_exp(big), c1 = ct_softmax(big, 0, CT_DTYPE_NONE);
+      ct_set_num_threads(2);
+      s2 = ct_log_softmax(big, 1, CT_DTYPE_NONE), e2 = ct_exp(big), c2 = ct_softmax(big, 0, CT_DTYPE_NONE);
+      ct_set_num_threads(0);
+      CHECK(s1 && s2 && memcmp(ct_data_ptr(s1), ct_data_ptr(s2), 512 * 1000 * 4) == 0);
+      CHECK(e1 && e2 && memcmp(ct_data_ptr(e1), ct_data_ptr(e2), 512 * 1000 * 4) == 0);
+      CHECK(c1 && c2 && memcmp(ct_data_ptr(c1), ct_data_ptr(c2), 512 * 1000 * 4) == 0);
+    }
+  }
+}
+
 int main(void) {
   test_registration();
   test_mm();
@@ -310,6 +408,7 @@ int main(void) {
   test_pointwise();
   test_autograd();
   test_determinism();
+  test_transcendental();
   test_steady_state();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

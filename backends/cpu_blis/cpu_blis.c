@@ -55,7 +55,8 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
-  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM, K_COUNT
+  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM,
+  K_EXP, K_SIGMOID, K_TANH, K_SOFTMAX, K_SOFTMAX_OUT, K_LOG_SOFTMAX, K_LOG_SOFTMAX_OUT, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -350,6 +351,13 @@ static ct_status k_fill_(ct_keyset, ct_tensor *, ct_scalar);
 static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
 static ct_tensor *k_sum_dim(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype);
+static ct_tensor *k_exp(ct_keyset, ct_tensor *);
+static ct_tensor *k_sigmoid(ct_keyset, ct_tensor *);
+static ct_tensor *k_tanh(ct_keyset, ct_tensor *);
+static ct_tensor *k_softmax(ct_keyset, ct_tensor *, int64_t, ct_dtype);
+static ct_status k_softmax_out(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
+static ct_tensor *k_log_softmax(ct_keyset, ct_tensor *, int64_t, ct_dtype);
+static ct_status k_log_softmax_out(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
 
 #define CTB__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
 static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
@@ -379,6 +387,13 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
     CTB__BK("sum", "T,D->T", k_sum),
     CTB__BK("sum.dim_IntList", "T,I,b,D->T", k_sum_dim),
+    CTB__BK("exp", "T->T", k_exp),
+    CTB__BK("sigmoid", "T->T", k_sigmoid),
+    CTB__BK("tanh", "T->T", k_tanh),
+    CTB__BK("softmax.int", "T,i,D->T", k_softmax),
+    CTB__BK("softmax.int_out", "T,i,D,Tw->Tw", k_softmax_out),
+    CTB__BK("log_softmax.int", "T,i,D->T", k_log_softmax),
+    CTB__BK("log_softmax.int_out", "T,i,D,Tw->Tw", k_log_softmax_out),
 };
 static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
@@ -983,4 +998,262 @@ static ct_tensor *k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool k
   if (a->dtype == CT_F32) ctb__colsum_f32((const float *)ctb__base(a), a->sizes[0], a->sizes[1], (float *)ct_data_ptr(r));
   else ctb__colsum_f64((const double *)ctb__base(a), a->sizes[0], a->sizes[1], (double *)ct_data_ptr(r));
   return r;
+}
+
+
+/* ---- exp, sigmoid, tanh, softmax, log_softmax: contiguous f32/f64 ----
+ * f32 runs a vectorised exp (8 lanes, GCC/Clang vector extensions): the
+ * exponent n = round(x / ln 2) is split off, exp(r) for |r| <= ln 2 / 2 is a
+ * degree-6 polynomial (Cephes' expf coefficients, about 1 ulp), and 2^n is
+ * applied in two halves so that results down to the smallest subnormal are
+ * right. Overflow gives inf, underflow 0, NaN stays NaN. sigmoid and tanh are
+ * built on it (tanh with Cephes' odd polynomial below |x| = 0.625, where
+ * 1 - 2 / (e^2x + 1) would cancel). f64 calls libm per element. Each element
+ * (each row, for softmax) is computed on its own, so results never depend on
+ * the thread count. */
+typedef int32_t ctb__v8i __attribute__((vector_size(32)));
+#define CTB__SEL(mask, a, b) ((ctb__v8f)(((mask) & (ctb__v8i)(a)) | (~(mask) & (ctb__v8i)(b))))
+static inline __attribute__((always_inline)) void ctb__exp8(ctb__v8f *io) { /* in place: vectors by pointer keep the ABI out of it */
+  ctb__v8f x0 = *io;
+  const ctb__v8f zero = {0}, one = zero + 1.0f, inf = zero + INFINITY;
+  const ctb__v8f magic = zero + 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
+  ctb__v8i hi = x0 > 88.72283935546875f, lo = x0 < -103.97208f, nan = x0 != x0, ni, n1, n2;
+  ctb__v8f x = CTB__SEL(hi | lo | nan, zero, x0), n, r, p, y;
+  n = (x * 1.44269504088896341f + magic) - magic;
+  r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  p = zero + 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  y = p * (r * r) + r + one;
+  ni = __builtin_convertvector(n, ctb__v8i);
+  n1 = ni >> 1;
+  n2 = ni - n1;
+  y = (y * (ctb__v8f)((n1 + 127) << 23)) * (ctb__v8f)((n2 + 127) << 23);
+  y = CTB__SEL(hi, inf, y);
+  y = CTB__SEL(lo, zero, y);
+  *io = CTB__SEL(nan, x0, y);
+}
+static inline __attribute__((always_inline)) void ctb__sigmoid8(ctb__v8f *io) {
+  const ctb__v8f zero = {0}, one = zero + 1.0f, x = *io;
+  ctb__v8i neg = x < 0;
+  ctb__v8f e = CTB__SEL(neg, x, -x); /* exp(-|x|): never overflows */
+  ctb__exp8(&e);
+  *io = CTB__SEL(neg, e, one) / (one + e);
+}
+static inline __attribute__((always_inline)) void ctb__tanh8(ctb__v8f *io) {
+  const ctb__v8f zero = {0}, one = zero + 1.0f, two = zero + 2.0f, x = *io;
+  ctb__v8i small = (x < 0.625f) & (x > -0.625f), neg = x < 0, nan = x != x;
+  ctb__v8f ax = CTB__SEL(neg, -x, x), z = x * x, p, big;
+  p = zero + -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z + -5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z + -3.33332819422e-1f;
+  p = p * z * x + x;
+  big = two * ax;
+  ctb__exp8(&big);
+  big = one - two / (big + one); /* exp overflow: 1 */
+  big = CTB__SEL(neg, -big, big);
+  *io = CTB__SEL(nan, x, CTB__SEL(small, p, big));
+}
+enum { UN_EXP, UN_SIGMOID, UN_TANH };
+/* y = f(x) over n floats (x == y allowed): whole vectors, then the tail through one padded vector */
+CTB__BLIS_CLONES static void ctb__unary_f32(int f, const float *x, float *y, int64_t n) {
+  int64_t i = 0;
+  for (;; i += 8) {
+    ctb__v8f v = {0};
+    int64_t w = n - i < 8 ? n - i : 8;
+    if (w <= 0) break;
+    if (w == 8) v = *(const ctb__v8fu *)(x + i);
+    else memcpy(&v, x + i, sizeof(float) * (size_t)w);
+    if (f == UN_EXP) ctb__exp8(&v);
+    else if (f == UN_SIGMOID) ctb__sigmoid8(&v);
+    else ctb__tanh8(&v);
+    if (w == 8) *(ctb__v8fu *)(y + i) = v;
+    else memcpy(y + i, &v, sizeof(float) * (size_t)w);
+  }
+}
+static double ctb__sigmoid_d(double x) {
+  double e = exp(-fabs(x));
+  return x < 0 ? e / (1 + e) : 1 / (1 + e);
+}
+static void ctb__unary_f64(int f, const double *x, double *y, int64_t n) {
+  int64_t i;
+  if (f == UN_EXP) for (i = 0; i < n; i++) y[i] = exp(x[i]);
+  else if (f == UN_SIGMOID) for (i = 0; i < n; i++) y[i] = ctb__sigmoid_d(x[i]);
+  else for (i = 0; i < n; i++) y[i] = tanh(x[i]);
+}
+typedef struct {
+  int f, f64;
+  const void *x;
+  void *y;
+} ctb__un_job;
+static void ctb__un_run(int64_t b, int64_t e, void *ctx) {
+  ctb__un_job *j = (ctb__un_job *)ctx;
+  if (j->f64) ctb__unary_f64(j->f, (const double *)j->x + b, (double *)j->y + b, e - b);
+  else ctb__unary_f32(j->f, (const float *)j->x + b, (float *)j->y + b, e - b);
+}
+static ct_tensor *ctb__unary_new(int f, const char *name, ct_tensor *a) {
+  ctb__un_job j;
+  ct_tensor *r = ct_backend_empty(name, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  j.f = f;
+  j.f64 = a->dtype == CT_F64;
+  j.x = ctb__base(a);
+  j.y = (void *)ctb__base(r);
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN / 4, ctb__un_run, &j); /* exp costs several adds: a smaller grain */
+  return r;
+}
+static ct_tensor *k_exp(ct_keyset ks, ct_tensor *a) {
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_EXP, ctb__fn_t)(ks, a);
+  return ctb__unary_new(UN_EXP, "exp", a);
+}
+static ct_tensor *k_sigmoid(ct_keyset ks, ct_tensor *a) {
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_SIGMOID, ctb__fn_t)(ks, a);
+  return ctb__unary_new(UN_SIGMOID, "sigmoid", a);
+}
+static ct_tensor *k_tanh(ct_keyset ks, ct_tensor *a) {
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_TANH, ctb__fn_t)(ks, a);
+  return ctb__unary_new(UN_TANH, "tanh", a);
+}
+
+/* softmax / log_softmax over `dim` of a contiguous tensor seen as
+ * (outer, n, inner). inner == 1 (the last dim): a row at a time. inner > 1:
+ * up to CTB__COLS columns at a time, the max and the sum kept per column. */
+#define CTB__COLS 64
+#define CTB__SOFTMAX(NAME, T, EXPN)                                                                                  \
+  CTB__BLIS_CLONES static void NAME(int is_log, const T *x, T *y, int64_t n, int64_t inner, int64_t o0, int64_t o1) { \
+    T m[CTB__COLS], s[CTB__COLS];                                                                                    \
+    int64_t o, c0, w, k, j;                                                                                          \
+    for (o = o0; o < o1; o++)                                                                                        \
+      for (c0 = 0; c0 < inner; c0 += CTB__COLS) {                                                                    \
+        const T *xo = x + o * n * inner + c0;                                                                        \
+        T *yo = y + o * n * inner + c0;                                                                              \
+        w = inner - c0 < CTB__COLS ? inner - c0 : CTB__COLS;                                                         \
+        for (j = 0; j < w; j++) m[j] = -INFINITY, s[j] = 0;                                                          \
+        for (k = 0; k < n; k++)                                                                                      \
+          for (j = 0; j < w; j++) {                                                                                  \
+            T v = xo[k * inner + j];                                                                                 \
+            m[j] = v > m[j] || v != v ? v : m[j];                                                                    \
+          }                                                                                                          \
+        for (k = 0; k < n; k++) { /* y = exp(x - max); the row sum in a fixed order */                               \
+          for (j = 0; j < w; j++) yo[k * inner + j] = xo[k * inner + j] - m[j];                                      \
+          EXPN(yo + k * inner, yo + k * inner, w);                                                                   \
+          for (j = 0; j < w; j++) s[j] += yo[k * inner + j];                                                         \
+        }                                                                                                            \
+        if (is_log) {                                                                                                \
+          for (j = 0; j < w; j++) s[j] = (T)log(s[j]);                                                               \
+          for (k = 0; k < n; k++)                                                                                    \
+            for (j = 0; j < w; j++) yo[k * inner + j] = (xo[k * inner + j] - m[j]) - s[j];                           \
+        } else {                                                                                                     \
+          for (k = 0; k < n; k++)                                                                                    \
+            for (j = 0; j < w; j++) yo[k * inner + j] /= s[j];                                                       \
+        }                                                                                                            \
+      }                                                                                                              \
+  }
+/* a last-dim row: the max and the sum over 8 lanes, combined in a fixed order */
+#define CTB__SOFTMAX_ROW(NAME, T, EXPN)                                                                              \
+  CTB__BLIS_CLONES static void NAME(int is_log, const T *restrict x, T *restrict y, int64_t n) {                    \
+    T m8[8], s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, m = -INFINITY, s = 0;                                                 \
+    int64_t i;                                                                                                       \
+    int t;                                                                                                           \
+    for (t = 0; t < 8; t++) m8[t] = -INFINITY;                                                                       \
+    for (i = 0; i + 8 <= n; i += 8)                                                                                  \
+      for (t = 0; t < 8; t++) m8[t] = x[i + t] > m8[t] || x[i + t] != x[i + t] ? x[i + t] : m8[t];                   \
+    for (; i < n; i++) m = x[i] > m || x[i] != x[i] ? x[i] : m;                                                      \
+    for (t = 0; t < 8; t++) m = m8[t] > m || m8[t] != m8[t] ? m8[t] : m;                                             \
+    for (i = 0; i < n; i++) y[i] = x[i] - m;                                                                         \
+    EXPN(y, y, n);                                                                                                   \
+    for (i = 0; i + 8 <= n; i += 8)                                                                                  \
+      for (t = 0; t < 8; t++) s8[t] += y[i + t];                                                                     \
+    for (; i < n; i++) s += y[i];                                                                                    \
+    s += ((s8[0] + s8[4]) + (s8[1] + s8[5])) + ((s8[2] + s8[6]) + (s8[3] + s8[7]));                                  \
+    if (is_log) {                                                                                                    \
+      T ls = (T)log(s);                                                                                              \
+      for (i = 0; i < n; i++) y[i] = (x[i] - m) - ls;                                                                \
+    } else {                                                                                                         \
+      for (i = 0; i < n; i++) y[i] /= s;                                                                             \
+    }                                                                                                                \
+  }
+static void ctb__exp_f32(const float *x, float *y, int64_t n) { ctb__unary_f32(UN_EXP, x, y, n); }
+static void ctb__exp_f64(const double *x, double *y, int64_t n) { ctb__unary_f64(UN_EXP, x, y, n); }
+CTB__SOFTMAX(ctb__softmax_cols_f32, float, ctb__exp_f32)
+CTB__SOFTMAX(ctb__softmax_cols_f64, double, ctb__exp_f64)
+CTB__SOFTMAX_ROW(ctb__softmax_row_f32, float, ctb__exp_f32)
+CTB__SOFTMAX_ROW(ctb__softmax_row_f64, double, ctb__exp_f64)
+typedef struct {
+  int is_log, f64;
+  const void *x;
+  void *y;
+  int64_t n, inner;
+} ctb__sm_job;
+static void ctb__sm_run(int64_t b, int64_t e, void *ctx) {
+  ctb__sm_job *j = (ctb__sm_job *)ctx;
+  int64_t o;
+  if (j->inner == 1) {
+    for (o = b; o < e; o++)
+      if (j->f64) ctb__softmax_row_f64(j->is_log, (const double *)j->x + o * j->n, (double *)j->y + o * j->n, j->n);
+      else ctb__softmax_row_f32(j->is_log, (const float *)j->x + o * j->n, (float *)j->y + o * j->n, j->n);
+  } else if (j->f64) {
+    ctb__softmax_cols_f64(j->is_log, (const double *)j->x, (double *)j->y, j->n, j->inner, b, e);
+  } else {
+    ctb__softmax_cols_f32(j->is_log, (const float *)j->x, (float *)j->y, j->n, j->inner, b, e);
+  }
+}
+/* dim in range, no dtype conversion, a non-empty contiguous float tensor */
+static int ctb__softmax_ok(const ct_tensor *a, int64_t dim, ct_dtype dtype) {
+  return ctb__pw_ok(a, NULL) && a->ndim >= 1 && a->numel > 0 && dim >= -a->ndim && dim < a->ndim &&
+         (dtype == CT_DTYPE_NONE || dtype == (ct_dtype)a->dtype);
+}
+static void ctb__softmax_into(int is_log, const ct_tensor *a, int64_t dim, ct_tensor *r) {
+  ctb__sm_job j;
+  int64_t outer = 1, d;
+  int i;
+  if (dim < 0) dim += a->ndim;
+  j.is_log = is_log;
+  j.f64 = a->dtype == CT_F64;
+  j.x = ctb__base(a);
+  j.y = (void *)ctb__base(r);
+  j.n = a->sizes[dim];
+  j.inner = 1;
+  for (i = 0; i < a->ndim; i++) {
+    if (i < dim) outer *= a->sizes[i];
+    if (i > dim) j.inner *= a->sizes[i];
+  }
+  d = j.n * j.inner; /* elements per outer index */
+  ct_parallel_for(outer, d >= CT_BLIS_GRAIN / 4 ? 1 : CT_BLIS_GRAIN / 4 / d, ctb__sm_run, &j);
+}
+static ct_tensor *ctb__softmax_new(int is_log, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = ct_backend_empty(is_log ? "log_softmax" : "softmax", a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (r) ctb__softmax_into(is_log, a, dim, r);
+  return r;
+}
+typedef ct_tensor *(*ctb__fn_tid)(ct_keyset, ct_tensor *, int64_t, ct_dtype);
+typedef ct_status (*ctb__fn_tidw)(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
+static ct_tensor *k_softmax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {
+  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_SOFTMAX, ctb__fn_tid)(ks, a, dim, dtype);
+  return ctb__softmax_new(0, a, dim);
+}
+static ct_tensor *k_log_softmax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {
+  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_LOG_SOFTMAX, ctb__fn_tid)(ks, a, dim, dtype);
+  return ctb__softmax_new(1, a, dim);
+}
+static int ctb__softmax_out_ok(const ct_tensor *a, int64_t dim, ct_dtype dtype, const ct_tensor *out) {
+  return ctb__softmax_ok(a, dim, dtype) && ctb__out_ok(out, (ct_dtype)a->dtype, a->ndim, a->sizes, a, a, NULL);
+}
+static ct_status k_softmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_SOFTMAX_OUT, ctb__fn_tidw)(ks, a, dim, dtype, out);
+  ctb__softmax_into(0, a, dim, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+static ct_status k_log_softmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_LOG_SOFTMAX_OUT, ctb__fn_tidw)(ks, a, dim, dtype, out);
+  ctb__softmax_into(1, a, dim, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
 }
