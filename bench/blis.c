@@ -13,6 +13,9 @@
  *   train     the same MLP, MSE loss, backward, SGD step: ctorch vs libtorch
  *             vs a hand-written C step on BLIS
  *   loops     1M-element f32 relu, add, sum vs plain C loops (copy, a+b, sum)
+ *   act       1M-element f32 exp, sigmoid, tanh, softmax, log_softmax (1024 rows
+ *             of 1024): the backend vs the header's reference kernel it replaced
+ *             vs libtorch
  *   allocs    system allocations per steady-state iteration of the MLP loops
  *   latency   p50 / p99 of 10,000 batch-1 forwards; the first call after load
  * The machine this was written on has 2 cores shared with other jobs: run it
@@ -37,6 +40,7 @@ extern void torch_blis_threads(int n);
 extern void torch_blis_clock(int cpu); /* 1: thread CPU time, 0: wall */
 extern double torch_mlp_forward(int batch, long calls); /* ns elapsed */
 extern double torch_mlp_train(int batch, long calls);
+extern double torch_act(int which, long calls); /* 1M f32: exp, sigmoid, tanh, softmax, log_softmax */
 #endif
 
 /* 1-thread figures use this thread's CPU time (BENCH_CLOCK=wall to switch
@@ -491,6 +495,72 @@ static void section_loops(void) {
   ct_set_num_threads(1);
 }
 
+/* ---- activations and the softmax family ---- */
+static const char *const act_ops[5] = {"exp", "sigmoid", "tanh", "softmax.int", "log_softmax.int"};
+typedef struct {
+  ct_tensor *x;
+  int which, ref; /* ref: call the reference kernel the backend replaced */
+  ct_unboxed_fn prev;
+} act_ctx;
+static double run_act(void *p, long calls) {
+  act_ctx *c = (act_ctx *)p;
+  long i;
+  ct_keyset ks = ct_keyset_of(CT_KEY_CPU);
+  double t0 = now_ns();
+  for (i = 0; i < calls; i++) {
+    ct_tensor *r;
+    if (c->ref)
+      r = c->which < 3 ? ((ct_tensor * (*)(ct_keyset, ct_tensor *)) c->prev)(ks, c->x)
+                       : ((ct_tensor * (*)(ct_keyset, ct_tensor *, int64_t, ct_dtype)) c->prev)(ks, c->x, -1, CT_DTYPE_NONE);
+    else
+      r = c->which == 0 ? ct_exp(c->x) : c->which == 1 ? ct_sigmoid(c->x) : c->which == 2 ? ct_tanh(c->x)
+        : c->which == 3 ? ct_softmax(c->x, -1, CT_DTYPE_NONE) : ct_log_softmax(c->x, -1, CT_DTYPE_NONE);
+    if (!r) die(act_ops[c->which]);
+    ct_release(r);
+  }
+  return now_ns() - t0;
+}
+#ifndef CT_BENCH_NO_TORCH
+static double run_act_torch(void *p, long calls) { return torch_act(((act_ctx *)p)->which, calls); }
+#endif
+static void section_act(void) {
+  const ct_backend *be = ct_backend_find("cpu_blis");
+  act_ctx c;
+  int th, w, k;
+  c.x = tensor(1024, 1024, 9);
+  printf("\n== 1M-element f32 activations, softmax over rows of 1024; us per call (new output)\n");
+  printf("%-3s %-12s %10s %10s %10s %9s %9s\n", "thr", "op", "ctorch", "reference", "libtorch", "ref/ct", "torch/ct");
+  for (th = 1; th <= 2; th++) {
+    use_clock(th);
+    ct_set_num_threads(th);
+#ifndef CT_BENCH_NO_TORCH
+    torch_blis_threads(th);
+#endif
+    for (w = 0; w < 5; w++) {
+      double tc, tr = NAN, tt = NAN;
+      c.which = w;
+      c.ref = 0;
+      c.prev = NULL;
+      for (k = 0; be && k < be->nkernels; k++)
+        if (!strcmp(be->kernels[k].op, act_ops[w])) c.prev = be->kernels[k].replaced.unboxed;
+      tc = bench(run_act, &c);
+      if (c.prev) {
+        c.ref = 1;
+        tr = bench(run_act, &c);
+      }
+#ifndef CT_BENCH_NO_TORCH
+      tt = bench(run_act_torch, &c);
+#endif
+      printf("%-3d %-12s %10.1f %10.1f %10.1f %9.2f %9.2f\n", th, act_ops[w], tc / 1e3, tr / 1e3, tt / 1e3, tr / tc, tt / tc);
+    }
+  }
+  ct_release(c.x);
+  ct_set_num_threads(1);
+#ifndef CT_BENCH_NO_TORCH
+  torch_blis_threads(1);
+#endif
+}
+
 static void section_allocs(void) {
   int b, which, i;
   printf("\n== system allocations per steady-state iteration (after 10 warm-up iterations, over 1000)\n");
@@ -576,6 +646,7 @@ int main(int argc, char **argv) {
   if (!*only || strstr(only, "mlp")) section_mlp();
   if (!*only || strstr(only, "train")) section_train();
   if (!*only || strstr(only, "loops")) section_loops();
+  if (!*only || strstr(only, "act")) section_act();
   if (!*only || strstr(only, "allocs")) section_allocs();
   if (!*only || strstr(only, "latency")) section_latency();
   return 0;

@@ -110,3 +110,23 @@ extern "C" double torch_mlp_train(int batch, long calls) {
   }
   return now_ns() - t0;
 }
+
+// 1M-element f32 activations and the softmax family (1024 rows of 1024):
+// which 0 exp, 1 sigmoid, 2 tanh, 3 softmax(dim=-1), 4 log_softmax(dim=-1).
+extern "C" double torch_act(int which, long calls) {
+  static at::Tensor x;
+  if (!x.defined()) x = at::randn({1024, 1024}, at::TensorOptions().dtype(at::kFloat));
+  at::NoGradGuard g;
+  double t0 = now_ns();
+  for (long i = 0; i < calls; i++) {
+    at::Tensor r;
+    switch (which) {
+      case 0: r = at::exp(x); break;
+      case 1: r = at::sigmoid(x); break;
+      case 2: r = at::tanh(x); break;
+      case 3: r = at::softmax(x, -1); break;
+      default: r = at::log_softmax(x, -1); break;
+    }
+  }
+  return now_ns() - t0;
+}

@@ -38,6 +38,12 @@
 #ifndef CT_BLIS_SMALL_GEMV_FLOPS
 #define CT_BLIS_SMALL_GEMV_FLOPS (1 << 17) /* the same for m or n <= 2 (GEMV-like products) */
 #endif
+#ifndef CT_BLIS_GENERIC_SMALL_FLOPS
+/* The same when BLIS runs its unoptimised 'generic' sub-configuration (BLIS
+ * 0.9 picks it on CPUs it does not know, e.g. AMD Zen 5: 34 GFLOP/s where the
+ * plain-C kernel makes 80 up to n = 512 and still beats it at 1024). */
+#define CT_BLIS_GENERIC_SMALL_FLOPS ((int64_t)768 * 768 * 768)
+#endif
 #ifndef CT_BLIS_THREAD_FLOPS
 #define CT_BLIS_THREAD_FLOPS ((int64_t)192 * 192 * 192) /* m*n*k from which BLIS gets more than one thread */
 #endif
@@ -60,12 +66,28 @@ enum {
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
+static int ctb__small_flops_set; /* by the knob or $CT_BLIS_SMALL_FLOPS: left alone by the arch check */
 /* Tuning knobs (benchmarks, experiments): set, return the previous value. */
 int64_t ct_cpu_blis_set_small_flops(int64_t v) {
   int64_t old = ctb__small_flops;
   ctb__small_flops = v;
+  ctb__small_flops_set = 1;
   return old;
 }
+/* Which BLIS sub-configuration runs; with the generic one the plain-C kernel
+ * keeps products up to CT_BLIS_GENERIC_SMALL_FLOPS. $CT_BLIS_SMALL_FLOPS
+ * overrides both. */
+static void ctb__pick_crossover(void) {
+  const char *env = getenv("CT_BLIS_SMALL_FLOPS");
+  if (ctb__small_flops_set) return;
+  if (env && *env) {
+    ctb__small_flops = strtoll(env, NULL, 10);
+    ctb__small_flops_set = 1;
+  } else if (bli_arch_query_id() == BLIS_ARCH_GENERIC) {
+    ctb__small_flops = CT_BLIS_GENERIC_SMALL_FLOPS;
+  }
+}
+const char *ct_cpu_blis_arch(void) { return bli_arch_string(bli_arch_query_id()); }
 int64_t ct_cpu_blis_set_thread_flops(int64_t v) {
   int64_t old = ctb__thread_flops;
   ctb__thread_flops = v;
@@ -190,16 +212,19 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
       else for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j] + beta * c[j];                                          \
     }                                                                                                                \
   }                                                                                                                  \
-  /* acc[r][j] for j in [j0, j1): one dot product each, the sum kept in a register */                                \
-  static void NAME##_cols(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k, int64_t mi,      \
-                          int64_t j0, int64_t j1, T acc[CTB__MR][CTB__NR]) {                                         \
+  /* acc[r][j] for j in [j0, j1): each a chain of multiply-adds over k, in   \
+   * order, as in the block kernels (no reduction the compiler could split   \
+   * into products and sums in a layout-dependent way)                       */ \
+  CTB__BLIS_CLONES static void NAME##_cols(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k, \
+                                           int64_t mi, int64_t j0, int64_t j1, T acc[CTB__MR][CTB__NR]) {            \
     int64_t r, j, p;                                                                                                 \
-    for (r = 0; r < mi; r++)                                                                                         \
-      for (j = j0; j < j1; j++) {                                                                                    \
-        T s = 0;                                                                                                     \
-        for (p = 0; p < k; p++) s += A[r * rsa + p * csa] * B[p * rsb + j];                                          \
-        acc[r][j] = s;                                                                                               \
+    for (r = 0; r < mi; r++) {                                                                                       \
+      for (j = j0; j < j1; j++) acc[r][j] = 0;                                                                       \
+      for (p = 0; p < k; p++) {                                                                                      \
+        T a = A[r * rsa + p * csa];                                                                                  \
+        for (j = j0; j < j1; j++) acc[r][j] += a * B[p * rsb + j];                                                   \
       }                                                                                                              \
+    }                                                                                                                \
   }                                                                                                                  \
   CTB__BLIS_CLONES static void NAME(const ctb__gemm_args *g) {                                                         \
     const T *A = (const T *)g->a, *B = (const T *)g->b;                                                             \
@@ -265,6 +290,77 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
 CTB__SMALL_GEMM(ctb__small_gemm_f32, float)
 CTB__SMALL_GEMM(ctb__small_gemm_f64, double)
 
+/* The plain-C kernel over blocks of rows on ct_parallel_for (large products
+ * when BLIS is generic). Blocks are multiples of CTB__MR rows and the last one
+ * takes the tail, so each row goes through the same code as in one call:
+ * the same bits for any thread count. */
+typedef struct {
+  const ctb__gemm_args *g;
+  int64_t rows, nblocks;
+  size_t es;
+} ctb__sg_job;
+static void ctb__sg_run(int64_t b, int64_t e, void *ctx) {
+  const ctb__sg_job *j = (const ctb__sg_job *)ctx;
+  ctb__gemm_args s = *j->g;
+  int64_t r0 = b * j->rows, r1 = e >= j->nblocks ? j->g->m : e * j->rows;
+  s.m = r1 - r0;
+  s.a = (const char *)s.a + r0 * s.rsa * (int64_t)j->es;
+  s.c = (char *)s.c + r0 * s.rsc * (int64_t)j->es;
+  if (j->es == 4) ctb__small_gemm_f32(&s);
+  else ctb__small_gemm_f64(&s);
+}
+static void ctb__small_gemm_run(ct_dtype dt, const ctb__gemm_args *g, int64_t work) {
+  int th = ct_get_num_threads();
+  if (work >= ctb__thread_flops && th > 1 && g->m >= 2 * CTB__MR) {
+    ctb__sg_job j;
+    j.g = g;
+    j.rows = g->m / th / CTB__MR * CTB__MR;
+    if (j.rows < CTB__MR) j.rows = CTB__MR;
+    j.nblocks = g->m / j.rows;
+    j.es = dt == CT_F32 ? 4 : 8;
+    ct_parallel_for(j.nblocks, 1, ctb__sg_run, &j);
+  } else if (dt == CT_F32) {
+    ctb__small_gemm_f32(g);
+  } else {
+    ctb__small_gemm_f64(g);
+  }
+}
+/* dst (rows x cols, row-major) = src (strided), or back */
+static void ctb__copy_mat(size_t es, int64_t rows, int64_t cols, const char *src, int64_t rs, int64_t cs, char *dst, int64_t drs,
+                          int64_t dcs) {
+  int64_t i, j;
+  for (i = 0; i < rows; i++)
+    for (j = 0; j < cols; j++) memcpy(dst + (i * drs + j * dcs) * (int64_t)es, src + (i * rs + j * cs) * (int64_t)es, es);
+}
+/* The plain-C kernel for a product of any size. From CT_BLIS_SMALL_FLOPS up
+ * (where it stands in for BLIS) a B or C not stored by rows goes through a
+ * row-major copy (pooled), so every layout runs the same code and gives the
+ * same bits as contiguous operands. */
+static void ctb__small_gemm(ct_dtype dt, ctb__gemm_args *g, int64_t work) {
+  ctb__gemm_args h = *g;
+  ct_tensor *bp = NULL, *cp = NULL;
+  size_t es = dt == CT_F32 ? 4 : 8;
+  int64_t shape[2];
+  if (work >= CT_BLIS_SMALL_FLOPS && g->k > 0 && g->csb != 1) {
+    shape[0] = g->k, shape[1] = g->n;
+    if ((bp = ct_backend_empty("mm", 2, shape, dt, CT_CPU)) != NULL) {
+      ctb__copy_mat(es, g->k, g->n, (const char *)g->b, g->rsb, g->csb, (char *)ct_data_ptr(bp), g->n, 1);
+      h.b = ct_data_ptr(bp), h.rsb = g->n, h.csb = 1;
+    }
+  }
+  if (work >= CT_BLIS_SMALL_FLOPS && g->k > 0 && g->csc != 1) {
+    shape[0] = g->m, shape[1] = g->n;
+    if ((cp = ct_backend_empty("mm", 2, shape, dt, CT_CPU)) != NULL) {
+      if (g->beta != 0) ctb__copy_mat(es, g->m, g->n, (const char *)g->c, g->rsc, g->csc, (char *)ct_data_ptr(cp), g->n, 1);
+      h.c = ct_data_ptr(cp), h.rsc = g->n, h.csc = 1;
+    }
+  }
+  ctb__small_gemm_run(dt, &h, work);
+  if (cp) ctb__copy_mat(es, g->m, g->n, (const char *)ct_data_ptr(cp), g->n, 1, (char *)g->c, g->rsc, g->csc);
+  ct_release(bp);
+  ct_release(cp);
+}
+
 /* BLIS wants positive strides, and for a size-1 dimension any stride is
  * meaningless: give it one BLIS accepts. */
 static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *cs) {
@@ -282,14 +378,12 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   if (g->k == 0) { /* C = beta * C */
     ctb__gemm_args z = *g;
     z.k = 0;
-    if (dt == CT_F32) ctb__small_gemm_f32(&z);
-    else ctb__small_gemm_f64(&z);
+    ctb__small_gemm_run(dt, &z, 0);
     return;
   }
   if (work < ctb__small_flops || ((g->m <= 2 || g->n <= 2) && work < ctb__small_flops * (CT_BLIS_SMALL_GEMV_FLOPS / CT_BLIS_SMALL_FLOPS)) || !ctb__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
       !ctb__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ctb__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
-    if (dt == CT_F32) ctb__small_gemm_f32(g);
-    else ctb__small_gemm_f64(g);
+    ctb__small_gemm(dt, g, work);
     return;
   }
   pack = g->csa != 1 || g->csb != 1; /* any operand not stored by rows */
@@ -399,7 +493,10 @@ static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tenso
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
 
 /* Explicit registration (also what the constructor calls); idempotent. */
-int ct_cpu_blis_register(void) { return (int)ct_register_backend(&ctb__blis_backend); }
+int ct_cpu_blis_register(void) {
+  ctb__pick_crossover();
+  return (int)ct_register_backend(&ctb__blis_backend);
+}
 /* Referenced with -Wl,-u,ct_cpu_blis_anchor to keep this object in a static link. */
 int ct_cpu_blis_anchor = 1;
 

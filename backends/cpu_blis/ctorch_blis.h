@@ -13,6 +13,7 @@ extern int ct_cpu_blis_anchor;                   /* -Wl,-u,ct_cpu_blis_anchor ke
 extern const char ct_cpu_blis_version[];
 int64_t ct_cpu_blis_set_small_flops(int64_t v);  /* m*n*k below which plain C runs instead of BLIS */
 int64_t ct_cpu_blis_set_thread_flops(int64_t v); /* m*n*k from which BLIS gets ct_get_num_threads() threads */
+const char *ct_cpu_blis_arch(void);              /* BLIS's sub-configuration ("zen3", "skx", "generic", ...) */
 #ifdef __cplusplus
 }
 #endif
