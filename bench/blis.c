@@ -583,7 +583,7 @@ static void section_allocs(void) {
     }
 }
 
-static double first_call_ns;
+static double first_call_ns, floor_first_ns;
 static void section_latency(void) {
   static double lat[10000];
   int i;
@@ -604,6 +604,16 @@ static void section_latency(void) {
   printf("\n== latency of 10,000 batch-1 forwards (1 thread), us\n");
   printf("p50 %.2f  p99 %.2f  (p99/p50 %.2f, target <= 1.5)  max %.1f\n", p50 / 1e3, p99 / 1e3, p99 / p50, lat[9999] / 1e3);
   printf("first call after load %.2f us (%.1fx p50, target <= 3x)\n", first_call_ns / 1e3, first_call_ns / p50);
+  { /* the plain-C floor: its first call (made just before ctorch's) against its own p50 */
+    for (i = 0; i < 10000; i++) {
+      double t0 = now_ns();
+      floor_forward(1);
+      lat[i] = now_ns() - t0;
+    }
+    qsort(lat, 10000, sizeof lat[0], cmp_double);
+    printf("plain-C floor for comparison: first call %.2f us, p50 %.2f us (%.1fx)\n", floor_first_ns / 1e3, lat[4999] / 1e3,
+           floor_first_ns / lat[4999]);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -613,6 +623,11 @@ int main(int argc, char **argv) {
   fill(W1, IN * H, 11), fill(B1, H, 12), fill(W2, H * H, 13), fill(B2, H, 14), fill(W3, H * OUT, 15), fill(B3, OUT, 16);
   fill(X, MAXB * IN, 17), fill(Y, MAXB * OUT, 18);
   ct_model_init();
+  { /* the plain-C floor's own first call: what a cold process costs without any library */
+    double t0 = now_ns();
+    floor_forward(1);
+    floor_first_ns = now_ns() - t0;
+  }
   {
     double t0 = now_ns();
     CT_NO_GRAD {

@@ -517,12 +517,15 @@ static void ctb__warmup(void) {
   }
   CT_NO_GRAD {
     ct_tensor *x, *w, *b, *h;
-    int rows, cols;
+    /* half blocks; full block + half + column tail; the one-row wide kernel (64 columns) + half */
+    static const int64_t widths[3] = {8, 27, 72};
+    int rows, wi;
     for (rows = 1; rows <= 4; rows += 3) /* one row and full blocks */
-      for (cols = 8; cols <= 24; cols += 16) { /* half blocks; full block + half + column tail */
+      for (wi = 0; wi < 3; wi++) {
+        int64_t cols = widths[wi];
         s[0] = rows, s[1] = 8;
         x = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
-        s[0] = 8, s[1] = cols + (cols > 8 ? 3 : 0);
+        s[0] = 8, s[1] = cols;
         w = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
         b = ct_backend_empty("warmup", 1, s + 1, CT_F32, CT_CPU);
         if (x && w && b) {
@@ -1280,7 +1283,45 @@ static void ctb__exp_f32(const float *x, float *y, int64_t n) { ctb__unary_f32(U
 static void ctb__exp_f64(const double *x, double *y, int64_t n) { ctb__unary_f64(UN_EXP, x, y, n); }
 CTB__SOFTMAX(ctb__softmax_cols_f32, float, ctb__exp_f32)
 CTB__SOFTMAX(ctb__softmax_cols_f64, double, ctb__exp_f64)
-CTB__SOFTMAX_ROW(ctb__softmax_row_f32, float, ctb__exp_f32)
+/* f32 rows with explicit vectors: one pass for the max, one for exp and the
+ * sum (8 lanes, combined in a fixed order, then the tail), one to scale by
+ * the reciprocal of the sum (as PyTorch's vectorised kernel does) or to
+ * subtract its log. */
+CTB__BLIS_CLONES static void ctb__softmax_row_f32(int is_log, const float *restrict x, float *restrict y, int64_t n) {
+  const ctb__v8f zero = {0};
+  ctb__v8f mv = zero - INFINITY, sv = zero, v;
+  float m = -INFINITY, s, c;
+  int64_t i;
+  int t;
+  for (i = 0; i + 8 <= n; i += 8) {
+    v = *(const ctb__v8fu *)(x + i);
+    mv = CTB__SEL((v > mv) | (v != v), v, mv);
+  }
+  for (t = 0; t < 8; t++) m = mv[t] > m || mv[t] != mv[t] ? mv[t] : m;
+  for (; i < n; i++) m = x[i] > m || x[i] != x[i] ? x[i] : m;
+  for (i = 0; i + 8 <= n; i += 8) {
+    v = *(const ctb__v8fu *)(x + i) - m;
+    ctb__exp8(&v);
+    if (!is_log) *(ctb__v8fu *)(y + i) = v;
+    sv += v;
+  }
+  s = ((sv[0] + sv[4]) + (sv[1] + sv[5])) + ((sv[2] + sv[6]) + (sv[3] + sv[7]));
+  if (i < n) {
+    v = zero;
+    memcpy(&v, x + i, sizeof(float) * (size_t)(n - i));
+    v = v - m;
+    ctb__exp8(&v);
+    if (!is_log) memcpy(y + i, &v, sizeof(float) * (size_t)(n - i));
+    for (t = 0; t < n - i; t++) s += v[t];
+  }
+  if (is_log) {
+    c = (float)log((double)s);
+    for (i = 0; i < n; i++) y[i] = (x[i] - m) - c;
+  } else {
+    c = 1.0f / s;
+    for (i = 0; i < n; i++) y[i] *= c;
+  }
+}
 CTB__SOFTMAX_ROW(ctb__softmax_row_f64, double, ctb__exp_f64)
 typedef struct {
   int is_log, f64;
