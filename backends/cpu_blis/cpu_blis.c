@@ -9,14 +9,17 @@
  *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
  *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward and sum
  *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
- *   fixed chunking so results do not depend on the thread count).
+ *   fixed chunking so results do not depend on the thread count), and of exp,
+ *   sigmoid, tanh, softmax.int(_out) and log_softmax.int(_out) (a vectorised
+ *   f32 exp; rows in parallel).
  * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
  * the kernel it replaced, so the reference semantics stay in one place.
  *
  * GEMM: f32/f64 operands are passed to BLIS with their row and column
  * strides (transposed and sliced matrices need no copy). Below a measured
  * crossover (CT_BLIS_SMALL_FLOPS multiply-adds) a register-blocked plain-C
- * kernel runs instead, since a BLIS call costs about 1 us. BLIS gets
+ * kernel runs instead, since a BLIS call costs about 1 us (and up to 768^3
+ * when BLIS runs its unoptimised generic sub-configuration). BLIS gets
  * ct_get_num_threads() threads only from CT_BLIS_THREAD_FLOPS up (two
  * threads help from about 256^3), else 1.
  *
