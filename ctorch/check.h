@@ -289,14 +289,20 @@ static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *a
   return r;
 }
 
-/* The registry's in-place (name_.overload) and out= (same args + out) variants. */
+/* The registry's in-place (name_.overload) and out= variants: the same
+ * arguments plus `out`, or, for an op returning a tuple, plus one written
+ * argument per result (max.dim -> max.dim_max, sort -> sort.values). */
 static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
-  int i, j;
+  int i, j, nr = f->schema.nrets;
   for (i = 0; i < ct__registry.nops; i++) {
     const ct_op *v = ct__registry.ops[i];
     const ct_schema *s = &v->schema;
     size_t nl = strlen(f->schema.name);
-    if (want_out) {
+    if (want_out && nr > 1) {
+      if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + nr || s->nrets != nr) continue;
+      for (j = f->schema.nargs; j < s->nargs && s->args[j].is_write; j++) {}
+      if (j < s->nargs) continue;
+    } else if (want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
@@ -307,6 +313,41 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
     if (j == f->schema.nargs) return v;
   }
   return NULL;
+}
+
+/* out= variant of an op returning a tuple: every result, written into an
+ * empty out of its dtype (resized by the kernel), agrees with the
+ * functional op's. */
+static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const ct_op *op, const ct_op *outv, int nargs,
+                                       const ct_value *a, double atol, double rtol) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], b[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_tensor *outs[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  ct_status st = CT_OK;
+  char why[256];
+  int i, nr = op->schema.nrets;
+  int64_t zero = 0;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < nargs; i++) s.items[s.size++] = a[i];
+  CT_NO_GRAD { st = ct_call_boxed(op, &s); }
+  if (st == CT_OK && s.size != nr) st = ct_fail(CT_ERR_STATE, fn, "%s: %d results, expected %d", name, (int)s.size, nr);
+  for (i = 0; i < nargs; i++) b[i] = a[i];
+  for (i = 0; i < nr && st == CT_OK; i++) {
+    const ct_tensor *r = s.items[i].v.tensor;
+    outs[i] = ct_empty_opts(1, &zero, ct_opts((ct_dtype)r->dtype, r->device));
+    if (!outs[i]) st = ct_last_error();
+    b[nargs + i] = ct_value_tensor(outs[i]);
+  }
+  if (st == CT_OK) {
+    ct_tensor *r = NULL;
+    CT_NO_GRAD { r = ct_call_op(outv, nargs + nr, b); }
+    if (!r) st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__copy_message(why, sizeof why));
+  }
+  for (i = 0; i < nr && st == CT_OK; i++)
+    if (!ct__close(outs[i], s.items[i].v.tensor, atol, rtol, why, sizeof why))
+      st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s disagrees in result %d: %s", name, outv->full_name, i, why);
+  ct_stack_free(&s);
+  return st;
 }
 
 #define CT__OPCHECK_MAX_INPUTS (CT_MAX_ARGS + CT__OPCHECK_MAX_LIST)
@@ -401,7 +442,9 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
         else if (!ct__close(self, ref, atol, rtol, why, sizeof why))
           st = ct_fail(CT_ERR_STATE, fn, "%s: in-place variant %s disagrees: %s", name, inplace->full_name, why);
       }
-      if (st == CT_OK && outv) {
+      if (st == CT_OK && outv && op->schema.nrets > 1) {
+        st = ct__opcheck_out_tuple(fn, name, op, outv, nargs, a, atol, rtol);
+      } else if (st == CT_OK && outv) {
         ct_value b[CT_MAX_ARGS];
         int64_t zero = 0;
         ct_tensor *out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device)), *r = NULL;

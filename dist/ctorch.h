@@ -2494,9 +2494,13 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
 /* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the first maximum's index; NaN wins; the gradient goes to that index */
 CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor *self, int64_t dim, bool keepdim);
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the first minimum's index; NaN wins; the gradient goes to that index */
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
  * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
@@ -2510,13 +2514,20 @@ CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
  * always stable (equal elements keep their order); NaN sorts above every number */
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending);
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
  * stable or not, the sort is stable */
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
+CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
 /* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
  * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted);
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
  * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
@@ -2554,12 +2565,18 @@ CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim
 /* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
  * a tie or a NaN takes the later index, as PyTorch */
 CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
  * a tie or a NaN takes the later index, as PyTorch */
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim);
 /* median(Tensor self) -> Tensor
  * the lower median; NaN when there is one; nan for an empty tensor */
 CTDEF ct_tensor *ct_median(ct_tensor *self);
@@ -2567,6 +2584,8 @@ CTDEF ct_tensor *ct_median(ct_tensor *self);
 CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
 /* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* nanmedian(Tensor self) -> Tensor
  * the lower median of the non-NaN elements */
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
@@ -2574,6 +2593,8 @@ CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
 CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
 /* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
  * sort's indices (stable) */
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
@@ -11133,6 +11154,83 @@ static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *sel
   return w ? ct_mul(grad, w) : NULL;
 }
 
+/* ---- out= forms of the (values, indices) ops: max.dim_max, sort.values, ... ----
+ * The functional kernel runs first (so the outs may alias the input); each
+ * out must have its result's dtype (indices: int64) and device, and is
+ * resized as PyTorch resizes out= tensors. */
+static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *src[2], *dst[2];
+  ct_status st = CT_OK;
+  int k;
+  if (!v) {
+    ct_release(i);
+    return ct_last_error();
+  }
+  src[0] = v, src[1] = i, dst[0] = ov, dst[1] = oi;
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (dst[k]->dtype != src[k]->dtype)
+      st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor %s to have dtype %s, but got %s instead", k ? "indices" : "values",
+                   ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
+    else if (!ct_device_eq(dst[k]->device, src[k]->device))
+      st = ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)dst[k]->device.type),
+                   ct_device_type_name((ct_device_type)src[k]->device.type));
+    else
+      st = ct__check_writable(op, dst[k]);
+  }
+  if (st == CT_OK && dst[0]->storage == dst[1]->storage)
+    st = ct_fail(CT_ERR_INVALID, op, "the values and indices outs must not share memory");
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    st = ct__resize_out(op, dst[k], src[k]->ndim, src[k]->sizes);
+    if (st == CT_OK && !ct__is_meta(dst[k]) && dst[k]->numel) st = ct__copy_impl(dst[k], src[k]);
+    if (st == CT_OK) ct__bump_version(dst[k]);
+  }
+  ct_release(v);
+  ct_release(i);
+  return st;
+}
+static ct_status ct__k_max_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_max_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("max", v, i, ov, oi);
+}
+static ct_status ct__k_min_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_min_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("min", v, i, ov, oi);
+}
+static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
+  return ct__rd_out2("sort", v, i, ov, oi);
+}
+static ct_status ct__k_sort_stable_out(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor *ov,
+                                       ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_sort_stable(ks, a, stable, dim, descending, &i);
+  return ct__rd_out2("sort", v, i, ov, oi);
+}
+static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *ov,
+                                ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_topk(ks, a, k, dim, largest, sorted, &i);
+  return ct__rd_out2("topk", v, i, ov, oi);
+}
+static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
+  return ct__rd_out2("kthvalue", v, i, ov, oi);
+}
+static ct_status ct__k_median_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_median_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("median", v, i, ov, oi);
+}
+static ct_status ct__k_nanmedian_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_nanmedian_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("nanmedian", v, i, ov, oi);
+}
+static ct_status ct__k_cummax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_cummax(ks, a, dim, &i);
+  return ct__rd_out2("cummax", v, i, ov, oi);
+}
+static ct_status ct__k_cummin_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_cummin(ks, a, dim, &i);
+  return ct__rd_out2("cummin", v, i, ov, oi);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
 /* ---- ctorch/ops/linalg.h: implementation ---- */
@@ -16746,14 +16844,19 @@ static struct {
   ct_op *cumprod_;
   ct_op *cumprod_out;
   ct_op *max_dim;
+  ct_op *max_dim_max;
   ct_op *min_dim;
+  ct_op *min_dim_min;
   ct_op *argmax;
   ct_op *argmax_out;
   ct_op *argmin;
   ct_op *argmin_out;
   ct_op *sort;
+  ct_op *sort_values;
   ct_op *sort_stable;
+  ct_op *sort_values_stable;
   ct_op *topk;
+  ct_op *topk_values;
   ct_op *value_selecting_reduction_backward;
   ct_op *_rd_gather;
   ct_op *nansum;
@@ -16767,14 +16870,19 @@ static struct {
   ct_op *logcumsumexp;
   ct_op *logcumsumexp_out;
   ct_op *cummax;
+  ct_op *cummax_out;
   ct_op *cummin;
+  ct_op *cummin_out;
   ct_op *kthvalue;
+  ct_op *kthvalue_values;
   ct_op *median;
   ct_op *median_out;
   ct_op *median_dim;
+  ct_op *median_dim_values;
   ct_op *nanmedian;
   ct_op *nanmedian_out;
   ct_op *nanmedian_dim;
+  ct_op *nanmedian_dim_values;
   ct_op *argsort;
   ct_op *argsort_stable;
   ct_op *msort;
@@ -22939,6 +23047,27 @@ static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
   ct__tls.depth--;
   return ct__res;
 }
+/* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
+  const ct_op *ct__o = ct__op.max_dim_max;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, max, max_values);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(max);
+    ct__v[4] = ct_value_tensor(max_values);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.min_dim;
@@ -22956,6 +23085,27 @@ static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
+  const ct_op *ct__o = ct__op.min_dim_min;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, min, min_indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(min);
+    ct__v[4] = ct_value_tensor(min_indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
   return ct__res;
@@ -23059,6 +23209,27 @@ static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
   ct__tls.depth--;
   return ct__res;
 }
+/* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.sort_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, descending, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(descending);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.sort_stable;
@@ -23077,6 +23248,28 @@ static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool s
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.sort_values_stable;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, stable, dim, descending, values, indices);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(stable);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(descending);
+    ct__v[4] = ct_value_tensor(values);
+    ct__v[5] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
   return ct__res;
@@ -23100,6 +23293,29 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.topk_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, values, indices);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(largest);
+    ct__v[4] = ct_value_bool(sorted);
+    ct__v[5] = ct_value_tensor(values);
+    ct__v[6] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
   ct__tls.depth--;
   return ct__res;
@@ -23358,6 +23574,26 @@ static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
   ct__tls.depth--;
   return ct__res;
 }
+/* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.cummax_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, values, indices);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.cummin;
@@ -23374,6 +23610,26 @@ static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.cummin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, values, indices);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
   return ct__res;
@@ -23396,6 +23652,28 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.kthvalue_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(values);
+    ct__v[5] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
   return ct__res;
@@ -23456,6 +23734,27 @@ static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return ct__res;
 }
+/* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.median_dim_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* nanmedian(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__op.nanmedian;
@@ -23508,6 +23807,27 @@ static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.nanmedian_dim_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
   return ct__res;
@@ -29854,6 +30174,16 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim_max", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("max.dim_max", "max"), ct_last_error();
+  ct__keys |= max->keys;
+  if (CT_UNLIKELY(!max_values)) return ct__fail_null("max.dim_max", "max_values"), ct_last_error();
+  ct__keys |= max_values->keys;
+  return ct__dispatch_max_dim_max(ct__call_keys(ct__keys), self, dim, keepdim, max, max_values);
+}
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -29868,6 +30198,16 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim_min", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("min.dim_min", "min"), ct_last_error();
+  ct__keys |= min->keys;
+  if (CT_UNLIKELY(!min_indices)) return ct__fail_null("min.dim_min", "min_indices"), ct_last_error();
+  ct__keys |= min_indices->keys;
+  return ct__dispatch_min_dim_min(ct__call_keys(ct__keys), self, dim, keepdim, min, min_indices);
 }
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
@@ -29912,6 +30252,16 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_sort_values(ct__call_keys(ct__keys), self, dim, descending, values, indices);
+}
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -29930,6 +30280,19 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
   return ct_sort_stable_ex(self, stable, -1, false, indices);
 }
+CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values_stable", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values_stable", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values_stable", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_sort_values_stable(ct__call_keys(ct__keys), self, stable, dim, descending, values, indices);
+}
+CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
+  return ct_sort_stable_out_ex(values, indices, self, stable, -1, false);
+}
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -29944,6 +30307,16 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("topk.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
   ct_int_list sizes_l;
@@ -30100,6 +30473,16 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("cummax.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("cummax.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_cummax_out(ct__call_keys(ct__keys), self, dim, values, indices);
+}
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -30115,6 +30498,16 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("cummin.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("cummin.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
+}
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -30129,6 +30522,16 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("kthvalue.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -30159,6 +30562,16 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim_values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("median.dim_values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("median.dim_values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_median_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
+}
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
@@ -30187,6 +30600,16 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim_values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("nanmedian.dim_values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("nanmedian.dim_values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_nanmedian_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;
@@ -41668,6 +42091,17 @@ static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
   return r;
 }
 
+/* ---- max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(max_values))) return ct__out_not_differentiable("max.dim_max");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim_max(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, max, max_values);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_min_dim {
   ct_node base;
@@ -41717,6 +42151,17 @@ static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(min_indices))) return ct__out_not_differentiable("min.dim_min");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim_min(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, min, min_indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -41811,6 +42256,17 @@ static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return r;
 }
 
+/* ---- sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("sort.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_values(ks & CT__BELOW_AUTOGRAD, self, dim, descending, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_sort_stable {
   ct_node base;
@@ -41860,6 +42316,17 @@ static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool s
   return r;
 }
 
+/* ---- sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("sort.values_stable");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_values_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_topk {
   ct_node base;
@@ -41906,6 +42373,17 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("topk.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -42280,6 +42758,17 @@ static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
   return r;
 }
 
+/* ---- cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("cummax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax_out(ks & CT__BELOW_AUTOGRAD, self, dim, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_cummin {
   ct_node base;
@@ -42326,6 +42815,17 @@ static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("cummin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin_out(ks & CT__BELOW_AUTOGRAD, self, dim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -42378,6 +42878,17 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("kthvalue.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -42491,6 +43002,17 @@ static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("median.dim_values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim_values(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- nanmedian(Tensor self) -> Tensor ---- */
 typedef struct ct__node_nanmedian {
   ct_node base;
@@ -42598,6 +43120,17 @@ static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("nanmedian.dim_values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim_values(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -48009,6 +48542,20 @@ static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset
   else ct_release(x[0]);
   return st;
 }
+/* T,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w[2] = {a[3].v.tensor, a[4].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i?,b->T */
 static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -48048,6 +48595,20 @@ static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keys
   else ct_release(x[0]);
   return st;
 }
+/* T,b?,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TboibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[2] = {a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i,i,b,b->T,T */
 static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -48065,6 +48626,20 @@ static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keys
   if (st == CT_OK) st = ct__push_owned(s, x[0]);
   else ct_release(x[0]);
   return st;
+}
+/* T,i,i,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiibbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w[2] = {a[5].v.tensor, a[6].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
 }
 /* T,i,T,I,b->T */
 static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -48136,6 +48711,20 @@ static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset 
   else ct_release(x[0]);
   return st;
 }
+/* T,i,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i,i,b->T,T */
 static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -48153,6 +48742,20 @@ static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyse
   if (st == CT_OK) st = ct__push_owned(s, x[0]);
   else ct_release(x[0]);
   return st;
+}
+/* T,i,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[2] = {a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
 }
 /* T,b,i,b->T */
 static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -49346,17 +49949,22 @@ static const struct {
     {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i,b,Tw,Tw->Tw,Tw", ct__adapt_TibTwTw_TwTw},
     {"T,i?,b->T", ct__adapt_Tiob_T},
     {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
     {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,b?,i,b,Tw,Tw->Tw,Tw", ct__adapt_TboibTwTw_TwTw},
     {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,i,b,b,Tw,Tw->Tw,Tw", ct__adapt_TiibbTwTw_TwTw},
     {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
     {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
     {"T,i?->T", ct__adapt_Tio_T},
     {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
     {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,Tw,Tw->Tw,Tw", ct__adapt_TiTwTw_TwTw},
     {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,i,i,b,Tw,Tw->Tw,Tw", ct__adapt_TiibTwTw_TwTw},
     {"T,b,i,b->T", ct__adapt_Tbib_T},
     {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
     {"T,i?,b->T,T", ct__adapt_Tiob_TT},
@@ -50941,9 +51549,19 @@ static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_max_dim_max(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim_min(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_min_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
   *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
@@ -50967,13 +51585,28 @@ static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
   *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sort_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sort_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
   *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sort_values_stable(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sort_stable_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
   *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_topk_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
@@ -51032,13 +51665,28 @@ static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
   *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cummax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cummax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
   *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cummin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cummin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
   *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_kthvalue_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
   *r = ct_median(ct__unbox_tensor(&a[0]));
@@ -51053,6 +51701,11 @@ static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_median_dim_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
   *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
@@ -51065,6 +51718,11 @@ static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_dim_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
   *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
@@ -52186,14 +52844,19 @@ static const struct {
     {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
     {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
     {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.max_dim_max, "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_max_dim_max},
     {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.min_dim_min, "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_min_dim_min},
     {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
     {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
     {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
     {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
     {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_values, "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values},
     {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.sort_values_stable, "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values_stable},
     {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.topk_values, "topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_topk_values},
     {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
     {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
     {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
@@ -52207,14 +52870,19 @@ static const struct {
     {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
     {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
     {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummax_out, "cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummax_out},
     {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.cummin_out, "cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummin_out},
     {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.kthvalue_values, "kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_kthvalue_values},
     {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
     {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
     {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.median_dim_values, "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_median_dim_values},
     {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
     {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
     {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.nanmedian_dim_values, "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_nanmedian_dim_values},
     {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
     {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
     {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
@@ -53333,9 +54001,15 @@ static const struct {
     {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
     {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
     {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"max.dim_max", CT_KEY_CPU, CT_FN(ct__k_max_dim_out), "reference"},
+    {"max.dim_max", CT_KEY_META, CT_FN(ct__k_max_dim_out), "reference"},
+    {"max.dim_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim_max), "autograd"},
     {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
     {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
     {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"min.dim_min", CT_KEY_CPU, CT_FN(ct__k_min_dim_out), "reference"},
+    {"min.dim_min", CT_KEY_META, CT_FN(ct__k_min_dim_out), "reference"},
+    {"min.dim_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim_min), "autograd"},
     {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
     {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
     {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
@@ -53351,12 +54025,21 @@ static const struct {
     {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
     {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
     {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.values", CT_KEY_CPU, CT_FN(ct__k_sort_out), "reference"},
+    {"sort.values", CT_KEY_META, CT_FN(ct__k_sort_out), "reference"},
+    {"sort.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_values), "autograd"},
     {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
     {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
     {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"sort.values_stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable_out), "reference"},
+    {"sort.values_stable", CT_KEY_META, CT_FN(ct__k_sort_stable_out), "reference"},
+    {"sort.values_stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_values_stable), "autograd"},
     {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
     {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
     {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"topk.values", CT_KEY_CPU, CT_FN(ct__k_topk_out), "reference"},
+    {"topk.values", CT_KEY_META, CT_FN(ct__k_topk_out), "reference"},
+    {"topk.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk_values), "autograd"},
     {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
     {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
     {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
@@ -53396,12 +54079,21 @@ static const struct {
     {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
     {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
     {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummax.out", CT_KEY_CPU, CT_FN(ct__k_cummax_out), "reference"},
+    {"cummax.out", CT_KEY_META, CT_FN(ct__k_cummax_out), "reference"},
+    {"cummax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax_out), "autograd"},
     {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
     {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
     {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"cummin.out", CT_KEY_CPU, CT_FN(ct__k_cummin_out), "reference"},
+    {"cummin.out", CT_KEY_META, CT_FN(ct__k_cummin_out), "reference"},
+    {"cummin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin_out), "autograd"},
     {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
     {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
     {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"kthvalue.values", CT_KEY_CPU, CT_FN(ct__k_kthvalue_out), "reference"},
+    {"kthvalue.values", CT_KEY_META, CT_FN(ct__k_kthvalue_out), "reference"},
+    {"kthvalue.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue_values), "autograd"},
     {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
     {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
     {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
@@ -53411,6 +54103,9 @@ static const struct {
     {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
     {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
     {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"median.dim_values", CT_KEY_CPU, CT_FN(ct__k_median_dim_out), "reference"},
+    {"median.dim_values", CT_KEY_META, CT_FN(ct__k_median_dim_out), "reference"},
+    {"median.dim_values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim_values), "autograd"},
     {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
     {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
     {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
@@ -53420,6 +54115,9 @@ static const struct {
     {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
     {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
     {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"nanmedian.dim_values", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim_out), "reference"},
+    {"nanmedian.dim_values", CT_KEY_META, CT_FN(ct__k_nanmedian_dim_out), "reference"},
+    {"nanmedian.dim_values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim_values), "autograd"},
     {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
     {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
     {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
@@ -54386,14 +55084,20 @@ static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *a
   return r;
 }
 
-/* The registry's in-place (name_.overload) and out= (same args + out) variants. */
+/* The registry's in-place (name_.overload) and out= variants: the same
+ * arguments plus `out`, or, for an op returning a tuple, plus one written
+ * argument per result (max.dim -> max.dim_max, sort -> sort.values). */
 static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
-  int i, j;
+  int i, j, nr = f->schema.nrets;
   for (i = 0; i < ct__registry.nops; i++) {
     const ct_op *v = ct__registry.ops[i];
     const ct_schema *s = &v->schema;
     size_t nl = strlen(f->schema.name);
-    if (want_out) {
+    if (want_out && nr > 1) {
+      if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + nr || s->nrets != nr) continue;
+      for (j = f->schema.nargs; j < s->nargs && s->args[j].is_write; j++) {}
+      if (j < s->nargs) continue;
+    } else if (want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
@@ -54404,6 +55108,41 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
     if (j == f->schema.nargs) return v;
   }
   return NULL;
+}
+
+/* out= variant of an op returning a tuple: every result, written into an
+ * empty out of its dtype (resized by the kernel), agrees with the
+ * functional op's. */
+static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const ct_op *op, const ct_op *outv, int nargs,
+                                       const ct_value *a, double atol, double rtol) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], b[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_tensor *outs[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  ct_status st = CT_OK;
+  char why[256];
+  int i, nr = op->schema.nrets;
+  int64_t zero = 0;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < nargs; i++) s.items[s.size++] = a[i];
+  CT_NO_GRAD { st = ct_call_boxed(op, &s); }
+  if (st == CT_OK && s.size != nr) st = ct_fail(CT_ERR_STATE, fn, "%s: %d results, expected %d", name, (int)s.size, nr);
+  for (i = 0; i < nargs; i++) b[i] = a[i];
+  for (i = 0; i < nr && st == CT_OK; i++) {
+    const ct_tensor *r = s.items[i].v.tensor;
+    outs[i] = ct_empty_opts(1, &zero, ct_opts((ct_dtype)r->dtype, r->device));
+    if (!outs[i]) st = ct_last_error();
+    b[nargs + i] = ct_value_tensor(outs[i]);
+  }
+  if (st == CT_OK) {
+    ct_tensor *r = NULL;
+    CT_NO_GRAD { r = ct_call_op(outv, nargs + nr, b); }
+    if (!r) st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__copy_message(why, sizeof why));
+  }
+  for (i = 0; i < nr && st == CT_OK; i++)
+    if (!ct__close(outs[i], s.items[i].v.tensor, atol, rtol, why, sizeof why))
+      st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s disagrees in result %d: %s", name, outv->full_name, i, why);
+  ct_stack_free(&s);
+  return st;
 }
 
 #define CT__OPCHECK_MAX_INPUTS (CT_MAX_ARGS + CT__OPCHECK_MAX_LIST)
@@ -54498,7 +55237,9 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
         else if (!ct__close(self, ref, atol, rtol, why, sizeof why))
           st = ct_fail(CT_ERR_STATE, fn, "%s: in-place variant %s disagrees: %s", name, inplace->full_name, why);
       }
-      if (st == CT_OK && outv) {
+      if (st == CT_OK && outv && op->schema.nrets > 1) {
+        st = ct__opcheck_out_tuple(fn, name, op, outv, nargs, a, atol, rtol);
+      } else if (st == CT_OK && outv) {
         ct_value b[CT_MAX_ARGS];
         int64_t zero = 0;
         ct_tensor *out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device)), *r = NULL;

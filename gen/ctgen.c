@@ -206,7 +206,8 @@ static void read_derivs(const char *path) {
 /* ---- schema helpers ---- */
 static int is_tensor(const ct_arg *a) { return a->type == CT_TYPE_TENSOR; }
 static int is_out_arg(const op *o, int i) { return o->s.args[i].is_write && i > 0; }
-static int returns_status(const op *o) { return o->s.nrets == 1 && o->s.rets[0].is_write; }
+/* in-place and out= ops (every return a written argument) return ct_status */
+static int returns_status(const op *o) { return o->s.nrets >= 1 && o->s.rets[0].is_write; }
 static int returns_list(const op *o) { return o->s.nrets == 1 && o->s.rets[0].type == CT_TYPE_TENSOR_LIST; }
 /* Returns after the first of a tuple `-> (Tensor values, Tensor indices)`:
  * trailing `ct_tensor **NAME` parameters. */
@@ -972,7 +973,14 @@ static void gen_registration(void) {
       p("  return ct__push_list(s, n, items);\n}\n");
       continue;
     }
-    if (st) p("  ct_tensor *w = a[%d].v.tensor;\n  ct_status r;\n", w);
+    if (st && o->s.nrets == 1) p("  ct_tensor *w = a[%d].v.tensor;\n  ct_status r;\n", w);
+    else if (st) { /* several written arguments, pushed in order once the kernel returns */
+      int first = 1;
+      p("  ct_tensor *w[%d] = {", o->s.nrets);
+      for (j = 0; j < o->s.nargs; j++)
+        if (o->s.args[j].is_write) p("%sa[%d].v.tensor", first ? "" : ", ", j), first = 0;
+      p("};\n  ct_status r;\n  int i;\n");
+    }
     else p("  ct_tensor *r;\n");
     if (nextra(o)) {
       p("  ct_tensor *x[%d] = {NULL", nextra(o));
@@ -985,7 +993,12 @@ static void gen_registration(void) {
     for (j = 0; j < o->s.nargs; j++) p(", %s", unbox_expr(&o->s.args[j], j, ub, sizeof ub));
     for (j = 1; j <= nextra(o); j++) p(", &x[%d]", j - 1);
     p(");\n  ct_stack_drop(s, %d);\n", o->s.nargs);
-    if (st) p("  if (r != CT_OK) return r;\n  return ct_stack_push(s, ct_value_tensor(w));\n}\n");
+    if (st && o->s.nrets == 1) {
+      p("  if (r != CT_OK) return r;\n  return ct_stack_push(s, ct_value_tensor(w));\n}\n");
+    } else if (st) {
+      p("  if (r != CT_OK) return r;\n  for (i = 0; i < %d; i++)\n    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;\n"
+        "  return CT_OK;\n}\n", o->s.nrets);
+    }
     else if (nextra(o)) {
       p("  if (!r) {\n");
       for (j = 1; j <= nextra(o); j++) p("    ct_release(x[%d]);\n", j - 1);
@@ -1025,9 +1038,9 @@ static void gen_registration(void) {
       }
     for (j = 1; j <= nextra(o); j++) p(", (ct_tensor **)NULL"); /* the first result only */
     if (returns_status(o)) {
-      int w = 0;
+      int w = -1;
       for (j = 0; j < o->s.nargs; j++)
-        if (o->s.args[j].is_write) w = j;
+        if (o->s.args[j].is_write && w < 0) w = j;
       p(");\n  *r = st == CT_OK ? a[%d].v.tensor : NULL;\n  return st;\n}\n", w);
     } else {
       p(");\n  return *r ? CT_OK : ct_last_error();\n}\n");
@@ -1193,7 +1206,10 @@ static void link_ops(void) {
         die(o->file, o->line, "%s: ops return Tensor, (Tensor, ...) or Tensor[]", o->full);
     for (j = 0; j < o->s.nargs; j++) nw += o->s.args[j].is_write;
     if (nw && !o->s.rets[0].is_write) die(o->file, o->line, "%s: a written argument must be returned", o->full);
-    if (nw && o->s.nrets > 1) die(o->file, o->line, "%s: in-place / out= ops returning several tensors are not supported", o->full);
+    for (j = 1; j < o->s.nrets; j++)
+      if (o->s.rets[j].is_write != o->s.rets[0].is_write)
+        die(o->file, o->line, "%s: a tuple returns written arguments only, or none", o->full);
+    if (nw && nw != o->s.nrets) die(o->file, o->line, "%s: each written argument is returned once", o->full);
     if (returns_list(o) && !o->cia) die(o->file, o->line, "%s: Tensor[] returns need CompositeImplicitAutograd", o->full);
     o->kind = o->s.args[0].is_write && o->s.nargs && nw ? K_INPLACE
               : nw                                       ? K_OUT

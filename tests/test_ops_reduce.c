@@ -315,3 +315,72 @@ TEST(reduce_prod_zeros_second_order) {
     RD_OC(0, "cumprod", RD_T(z), RD_I(1), RD_D(CT_DTYPE_NONE));
   }
 }
+
+static int rd_same(const ct_tensor *x, const ct_tensor *y) {
+  int64_t k;
+  if (!x || !y || !ct_same_shape(x, y) || x->dtype != y->dtype) return 0;
+  for (k = 0; k < x->numel; k++)
+    if (ct_get(x, k) != ct_get(y, k)) return 0;
+  return 1;
+}
+/* out= forms of the (values, indices) ops: both outs written and resized,
+ * dtype rules, outs aliasing the input, meta, boxed calls push both, and
+ * refused when an input requires grad (as every out= op) */
+TEST(reduce_out_tuples) {
+  CT_SCOPE {
+    ct_tensor *a = rd_t(CT_DIMS(3, 5), 41, CT_F32);
+    ct_tensor *v = ct_empty(CT_DIMS(0), CT_F32), *i = ct_empty(CT_DIMS(7, 7), CT_I64);
+    ct_tensor *rv = NULL, *ri = NULL;
+    uint32_t ver = v->storage->version;
+    CHECK_OK(ct_max_dim_out(v, i, a, 1, true));
+    rv = ct_max_dim(a, 1, true, &ri);
+    CHECK(v->ndim == 2 && v->sizes[0] == 3 && v->sizes[1] == 1 && i->sizes[0] == 3 && i->sizes[1] == 1);
+    CHECK(rd_same(v, rv) && rd_same(i, ri) && v->storage->version > ver);
+    CHECK_OK(ct_sort_out(v, i, a, 0, true));
+    rv = ct_sort(a, 0, true, &ri);
+    CHECK(rd_same(v, rv) && rd_same(i, ri));
+    CHECK_OK(ct_topk_out(v, i, a, 2, -1, false, true));
+    rv = ct_topk(a, 2, -1, false, true, &ri);
+    CHECK(rd_same(v, rv) && rd_same(i, ri) && v->sizes[1] == 2);
+    CHECK_OK(ct_cummax_out(v, i, a, 1));
+    rv = ct_cummax(a, 1, &ri);
+    CHECK(rd_same(v, rv) && rd_same(i, ri));
+    CHECK_OK(ct_kthvalue_out(v, i, a, 2, 0, false));
+    rv = ct_kthvalue(a, 2, 0, false, &ri);
+    CHECK(rd_same(v, rv) && rd_same(i, ri));
+    { /* values out aliasing the input: computed first, then written */
+      ct_tensor *b = ct_clone(a), *ref = ct_cummin(a, 0, NULL);
+      CHECK_OK(ct_cummin_out(b, i, b, 0));
+      CHECK(rd_same(b, ref));
+    }
+    CHECK_ERR(ct_max_dim_out(v, ct_empty(CT_DIMS(0), CT_F32), a, 1, false), CT_ERR_DTYPE, "expected out tensor indices to have dtype int64");
+    CHECK_ERR(ct_min_dim_out(ct_empty(CT_DIMS(0), CT_F64), i, a, 1, false), CT_ERR_DTYPE, "expected out tensor values to have dtype float32");
+    CHECK_ERR(ct_min_dim_out(v, i, a, 2, false), CT_ERR_INDEX, "min");
+    CHECK_ERR(ct_median_dim_out(v, v, a, 0, false), CT_ERR_DTYPE, "median");
+    { /* meta inputs and outs */
+      ct_tensor *m = ct_empty_opts(CT_DIMS(4, 6), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0)));
+      ct_tensor *mv = ct_empty_opts(CT_DIMS(0), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0)));
+      ct_tensor *mi = ct_empty_opts(CT_DIMS(0), ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0)));
+      CHECK_OK(ct_nanmedian_dim_out(mv, mi, m, 1, false));
+      CHECK(mv->ndim == 1 && mv->sizes[0] == 4 && mi->sizes[0] == 4);
+    }
+    { /* boxed: both outs come back on the stack */
+      ct_value buf[8];
+      ct_stack s;
+      ct_stack_init(&s, buf, 8);
+      s.items[s.size++] = ct_value_tensor(a);
+      s.items[s.size++] = ct_value_int(1);
+      s.items[s.size++] = ct_value_bool(false);
+      s.items[s.size++] = ct_value_tensor(v);
+      s.items[s.size++] = ct_value_tensor(i);
+      CHECK_OK(ct_call_boxed(ct_op_find("max.dim_max"), &s));
+      CHECK(s.size == 2 && s.items[0].v.tensor == v && s.items[1].v.tensor == i);
+      ct_stack_free(&s);
+    }
+    { /* out= is not differentiable */
+      ct_tensor *g = ct_clone(a);
+      ct_set_requires_grad(g, true);
+      CHECK_ERR(ct_sort_out(v, i, g, 0, false), CT_ERR_STATE, "don't support automatic differentiation");
+    }
+  }
+}

@@ -9078,6 +9078,17 @@ static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
   return r;
 }
 
+/* ---- max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(max_values))) return ct__out_not_differentiable("max.dim_max");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim_max(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, max, max_values);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_min_dim {
   ct_node base;
@@ -9127,6 +9138,17 @@ static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(min_indices))) return ct__out_not_differentiable("min.dim_min");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim_min(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, min, min_indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -9221,6 +9243,17 @@ static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return r;
 }
 
+/* ---- sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("sort.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_values(ks & CT__BELOW_AUTOGRAD, self, dim, descending, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_sort_stable {
   ct_node base;
@@ -9270,6 +9303,17 @@ static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool s
   return r;
 }
 
+/* ---- sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("sort.values_stable");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_values_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_topk {
   ct_node base;
@@ -9316,6 +9360,17 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("topk.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -9690,6 +9745,17 @@ static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
   return r;
 }
 
+/* ---- cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("cummax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax_out(ks & CT__BELOW_AUTOGRAD, self, dim, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_cummin {
   ct_node base;
@@ -9736,6 +9802,17 @@ static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("cummin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin_out(ks & CT__BELOW_AUTOGRAD, self, dim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -9788,6 +9865,17 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("kthvalue.values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -9901,6 +9989,17 @@ static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("median.dim_values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim_values(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- nanmedian(Tensor self) -> Tensor ---- */
 typedef struct ct__node_nanmedian {
   ct_node base;
@@ -10008,6 +10107,17 @@ static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     if (r) ct__save(&ct__nd->indices, *indices);
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("nanmedian.dim_values");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim_values(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, values, indices);
+  ct__below_autograd_end(excluded);
   return r;
 }
 

@@ -794,9 +794,13 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
 /* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the first maximum's index; NaN wins; the gradient goes to that index */
 CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor *self, int64_t dim, bool keepdim);
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the first minimum's index; NaN wins; the gradient goes to that index */
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
  * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
@@ -810,13 +814,20 @@ CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
  * always stable (equal elements keep their order); NaN sorts above every number */
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending);
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
  * stable or not, the sort is stable */
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
+CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
 /* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
  * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted);
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
  * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
@@ -854,12 +865,18 @@ CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim
 /* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
  * a tie or a NaN takes the later index, as PyTorch */
 CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
  * a tie or a NaN takes the later index, as PyTorch */
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
  * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim);
 /* median(Tensor self) -> Tensor
  * the lower median; NaN when there is one; nan for an empty tensor */
 CTDEF ct_tensor *ct_median(ct_tensor *self);
@@ -867,6 +884,8 @@ CTDEF ct_tensor *ct_median(ct_tensor *self);
 CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
 /* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* nanmedian(Tensor self) -> Tensor
  * the lower median of the non-NaN elements */
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
@@ -874,6 +893,8 @@ CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
 CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
 /* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
  * sort's indices (stable) */
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
@@ -1707,14 +1728,19 @@ static struct {
   ct_op *cumprod_;
   ct_op *cumprod_out;
   ct_op *max_dim;
+  ct_op *max_dim_max;
   ct_op *min_dim;
+  ct_op *min_dim_min;
   ct_op *argmax;
   ct_op *argmax_out;
   ct_op *argmin;
   ct_op *argmin_out;
   ct_op *sort;
+  ct_op *sort_values;
   ct_op *sort_stable;
+  ct_op *sort_values_stable;
   ct_op *topk;
+  ct_op *topk_values;
   ct_op *value_selecting_reduction_backward;
   ct_op *_rd_gather;
   ct_op *nansum;
@@ -1728,14 +1754,19 @@ static struct {
   ct_op *logcumsumexp;
   ct_op *logcumsumexp_out;
   ct_op *cummax;
+  ct_op *cummax_out;
   ct_op *cummin;
+  ct_op *cummin_out;
   ct_op *kthvalue;
+  ct_op *kthvalue_values;
   ct_op *median;
   ct_op *median_out;
   ct_op *median_dim;
+  ct_op *median_dim_values;
   ct_op *nanmedian;
   ct_op *nanmedian_out;
   ct_op *nanmedian_dim;
+  ct_op *nanmedian_dim_values;
   ct_op *argsort;
   ct_op *argsort_stable;
   ct_op *msort;
@@ -7900,6 +7931,27 @@ static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
   ct__tls.depth--;
   return ct__res;
 }
+/* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
+  const ct_op *ct__o = ct__op.max_dim_max;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, max, max_values);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(max);
+    ct__v[4] = ct_value_tensor(max_values);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.min_dim;
@@ -7917,6 +7969,27 @@ static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
+  const ct_op *ct__o = ct__op.min_dim_min;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, min, min_indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(min);
+    ct__v[4] = ct_value_tensor(min_indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
   return ct__res;
@@ -8020,6 +8093,27 @@ static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
   ct__tls.depth--;
   return ct__res;
 }
+/* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.sort_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, descending, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(descending);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.sort_stable;
@@ -8038,6 +8132,28 @@ static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool s
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.sort_values_stable;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, stable, dim, descending, values, indices);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(stable);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(descending);
+    ct__v[4] = ct_value_tensor(values);
+    ct__v[5] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
   return ct__res;
@@ -8061,6 +8177,29 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.topk_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, values, indices);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(largest);
+    ct__v[4] = ct_value_bool(sorted);
+    ct__v[5] = ct_value_tensor(values);
+    ct__v[6] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
   ct__tls.depth--;
   return ct__res;
@@ -8319,6 +8458,26 @@ static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
   ct__tls.depth--;
   return ct__res;
 }
+/* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.cummax_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, values, indices);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.cummin;
@@ -8335,6 +8494,26 @@ static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.cummin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, values, indices);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   ct__tls.depth--;
   return ct__res;
@@ -8357,6 +8536,28 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.kthvalue_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(k_);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__v[4] = ct_value_tensor(values);
+    ct__v[5] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   ct__tls.depth--;
   return ct__res;
@@ -8417,6 +8618,27 @@ static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return ct__res;
 }
+/* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.median_dim_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* nanmedian(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__op.nanmedian;
@@ -8469,6 +8691,27 @@ static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+  const ct_op *ct__o = ct__op.nanmedian_dim_values;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, keepdim, values, indices);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_bool(keepdim);
+    ct__v[3] = ct_value_tensor(values);
+    ct__v[4] = ct_value_tensor(indices);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   ct__tls.depth--;
   return ct__res;
@@ -14815,6 +15058,16 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim_max", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("max.dim_max", "max"), ct_last_error();
+  ct__keys |= max->keys;
+  if (CT_UNLIKELY(!max_values)) return ct__fail_null("max.dim_max", "max_values"), ct_last_error();
+  ct__keys |= max_values->keys;
+  return ct__dispatch_max_dim_max(ct__call_keys(ct__keys), self, dim, keepdim, max, max_values);
+}
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -14829,6 +15082,16 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim_min", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("min.dim_min", "min"), ct_last_error();
+  ct__keys |= min->keys;
+  if (CT_UNLIKELY(!min_indices)) return ct__fail_null("min.dim_min", "min_indices"), ct_last_error();
+  ct__keys |= min_indices->keys;
+  return ct__dispatch_min_dim_min(ct__call_keys(ct__keys), self, dim, keepdim, min, min_indices);
 }
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
@@ -14873,6 +15136,16 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_sort_values(ct__call_keys(ct__keys), self, dim, descending, values, indices);
+}
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -14891,6 +15164,19 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
   return ct_sort_stable_ex(self, stable, -1, false, indices);
 }
+CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values_stable", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values_stable", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values_stable", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_sort_values_stable(ct__call_keys(ct__keys), self, stable, dim, descending, values, indices);
+}
+CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
+  return ct_sort_stable_out_ex(values, indices, self, stable, -1, false);
+}
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -14905,6 +15191,16 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("topk.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
   ct_int_list sizes_l;
@@ -15061,6 +15357,16 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("cummax.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("cummax.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_cummax_out(ct__call_keys(ct__keys), self, dim, values, indices);
+}
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -15076,6 +15382,16 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("cummin.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("cummin.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
+}
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -15090,6 +15406,16 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("kthvalue.values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -15120,6 +15446,16 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
+CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim_values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("median.dim_values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("median.dim_values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_median_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
+}
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
@@ -15148,6 +15484,16 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   if (indices) *indices = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim_values", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("nanmedian.dim_values", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("nanmedian.dim_values", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  return ct__dispatch_nanmedian_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;

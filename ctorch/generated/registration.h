@@ -842,6 +842,20 @@ static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset
   else ct_release(x[0]);
   return st;
 }
+/* T,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w[2] = {a[3].v.tensor, a[4].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i?,b->T */
 static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -881,6 +895,20 @@ static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keys
   else ct_release(x[0]);
   return st;
 }
+/* T,b?,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TboibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[2] = {a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i,i,b,b->T,T */
 static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -898,6 +926,20 @@ static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keys
   if (st == CT_OK) st = ct__push_owned(s, x[0]);
   else ct_release(x[0]);
   return st;
+}
+/* T,i,i,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiibbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w[2] = {a[5].v.tensor, a[6].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
 }
 /* T,i,T,I,b->T */
 static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -969,6 +1011,20 @@ static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset 
   else ct_release(x[0]);
   return st;
 }
+/* T,i,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,i,i,b->T,T */
 static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -986,6 +1042,20 @@ static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyse
   if (st == CT_OK) st = ct__push_owned(s, x[0]);
   else ct_release(x[0]);
   return st;
+}
+/* T,i,i,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TiibTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[2] = {a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
 }
 /* T,b,i,b->T */
 static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -2179,17 +2249,22 @@ static const struct {
     {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i,b,Tw,Tw->Tw,Tw", ct__adapt_TibTwTw_TwTw},
     {"T,i?,b->T", ct__adapt_Tiob_T},
     {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
     {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,b?,i,b,Tw,Tw->Tw,Tw", ct__adapt_TboibTwTw_TwTw},
     {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,i,b,b,Tw,Tw->Tw,Tw", ct__adapt_TiibbTwTw_TwTw},
     {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
     {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
     {"T,i?->T", ct__adapt_Tio_T},
     {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
     {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,Tw,Tw->Tw,Tw", ct__adapt_TiTwTw_TwTw},
     {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,i,i,b,Tw,Tw->Tw,Tw", ct__adapt_TiibTwTw_TwTw},
     {"T,b,i,b->T", ct__adapt_Tbib_T},
     {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
     {"T,i?,b->T,T", ct__adapt_Tiob_TT},
@@ -3774,9 +3849,19 @@ static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_max_dim_max(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim_min(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_min_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
   *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
@@ -3800,13 +3885,28 @@ static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
   *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sort_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sort_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
   *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sort_values_stable(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sort_stable_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
   *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_topk_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
@@ -3865,13 +3965,28 @@ static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
   *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cummax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cummax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
   *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cummin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cummin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
   *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_kthvalue_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
   *r = ct_median(ct__unbox_tensor(&a[0]));
@@ -3886,6 +4001,11 @@ static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_median_dim_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
   *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
@@ -3898,6 +4018,11 @@ static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_dim_values(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
   *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
@@ -5019,14 +5144,19 @@ static const struct {
     {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
     {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
     {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.max_dim_max, "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_max_dim_max},
     {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.min_dim_min, "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_min_dim_min},
     {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
     {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
     {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
     {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
     {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_values, "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values},
     {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.sort_values_stable, "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values_stable},
     {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.topk_values, "topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_topk_values},
     {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
     {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
     {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
@@ -5040,14 +5170,19 @@ static const struct {
     {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
     {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
     {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummax_out, "cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummax_out},
     {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.cummin_out, "cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummin_out},
     {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.kthvalue_values, "kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_kthvalue_values},
     {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
     {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
     {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.median_dim_values, "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_median_dim_values},
     {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
     {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
     {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.nanmedian_dim_values, "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_nanmedian_dim_values},
     {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
     {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
     {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
@@ -6166,9 +6301,15 @@ static const struct {
     {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
     {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
     {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"max.dim_max", CT_KEY_CPU, CT_FN(ct__k_max_dim_out), "reference"},
+    {"max.dim_max", CT_KEY_META, CT_FN(ct__k_max_dim_out), "reference"},
+    {"max.dim_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim_max), "autograd"},
     {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
     {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
     {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"min.dim_min", CT_KEY_CPU, CT_FN(ct__k_min_dim_out), "reference"},
+    {"min.dim_min", CT_KEY_META, CT_FN(ct__k_min_dim_out), "reference"},
+    {"min.dim_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim_min), "autograd"},
     {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
     {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
     {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
@@ -6184,12 +6325,21 @@ static const struct {
     {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
     {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
     {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.values", CT_KEY_CPU, CT_FN(ct__k_sort_out), "reference"},
+    {"sort.values", CT_KEY_META, CT_FN(ct__k_sort_out), "reference"},
+    {"sort.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_values), "autograd"},
     {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
     {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
     {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"sort.values_stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable_out), "reference"},
+    {"sort.values_stable", CT_KEY_META, CT_FN(ct__k_sort_stable_out), "reference"},
+    {"sort.values_stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_values_stable), "autograd"},
     {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
     {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
     {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"topk.values", CT_KEY_CPU, CT_FN(ct__k_topk_out), "reference"},
+    {"topk.values", CT_KEY_META, CT_FN(ct__k_topk_out), "reference"},
+    {"topk.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk_values), "autograd"},
     {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
     {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
     {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
@@ -6229,12 +6379,21 @@ static const struct {
     {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
     {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
     {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummax.out", CT_KEY_CPU, CT_FN(ct__k_cummax_out), "reference"},
+    {"cummax.out", CT_KEY_META, CT_FN(ct__k_cummax_out), "reference"},
+    {"cummax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax_out), "autograd"},
     {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
     {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
     {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"cummin.out", CT_KEY_CPU, CT_FN(ct__k_cummin_out), "reference"},
+    {"cummin.out", CT_KEY_META, CT_FN(ct__k_cummin_out), "reference"},
+    {"cummin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin_out), "autograd"},
     {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
     {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
     {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"kthvalue.values", CT_KEY_CPU, CT_FN(ct__k_kthvalue_out), "reference"},
+    {"kthvalue.values", CT_KEY_META, CT_FN(ct__k_kthvalue_out), "reference"},
+    {"kthvalue.values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue_values), "autograd"},
     {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
     {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
     {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
@@ -6244,6 +6403,9 @@ static const struct {
     {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
     {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
     {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"median.dim_values", CT_KEY_CPU, CT_FN(ct__k_median_dim_out), "reference"},
+    {"median.dim_values", CT_KEY_META, CT_FN(ct__k_median_dim_out), "reference"},
+    {"median.dim_values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim_values), "autograd"},
     {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
     {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
     {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
@@ -6253,6 +6415,9 @@ static const struct {
     {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
     {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
     {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"nanmedian.dim_values", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim_out), "reference"},
+    {"nanmedian.dim_values", CT_KEY_META, CT_FN(ct__k_nanmedian_dim_out), "reference"},
+    {"nanmedian.dim_values", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim_values), "autograd"},
     {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
     {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
     {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},

@@ -1996,5 +1996,82 @@ static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *sel
   return w ? ct_mul(grad, w) : NULL;
 }
 
+/* ---- out= forms of the (values, indices) ops: max.dim_max, sort.values, ... ----
+ * The functional kernel runs first (so the outs may alias the input); each
+ * out must have its result's dtype (indices: int64) and device, and is
+ * resized as PyTorch resizes out= tensors. */
+static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *src[2], *dst[2];
+  ct_status st = CT_OK;
+  int k;
+  if (!v) {
+    ct_release(i);
+    return ct_last_error();
+  }
+  src[0] = v, src[1] = i, dst[0] = ov, dst[1] = oi;
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (dst[k]->dtype != src[k]->dtype)
+      st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor %s to have dtype %s, but got %s instead", k ? "indices" : "values",
+                   ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
+    else if (!ct_device_eq(dst[k]->device, src[k]->device))
+      st = ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)dst[k]->device.type),
+                   ct_device_type_name((ct_device_type)src[k]->device.type));
+    else
+      st = ct__check_writable(op, dst[k]);
+  }
+  if (st == CT_OK && dst[0]->storage == dst[1]->storage)
+    st = ct_fail(CT_ERR_INVALID, op, "the values and indices outs must not share memory");
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    st = ct__resize_out(op, dst[k], src[k]->ndim, src[k]->sizes);
+    if (st == CT_OK && !ct__is_meta(dst[k]) && dst[k]->numel) st = ct__copy_impl(dst[k], src[k]);
+    if (st == CT_OK) ct__bump_version(dst[k]);
+  }
+  ct_release(v);
+  ct_release(i);
+  return st;
+}
+static ct_status ct__k_max_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_max_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("max", v, i, ov, oi);
+}
+static ct_status ct__k_min_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_min_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("min", v, i, ov, oi);
+}
+static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
+  return ct__rd_out2("sort", v, i, ov, oi);
+}
+static ct_status ct__k_sort_stable_out(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor *ov,
+                                       ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_sort_stable(ks, a, stable, dim, descending, &i);
+  return ct__rd_out2("sort", v, i, ov, oi);
+}
+static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *ov,
+                                ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_topk(ks, a, k, dim, largest, sorted, &i);
+  return ct__rd_out2("topk", v, i, ov, oi);
+}
+static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
+  return ct__rd_out2("kthvalue", v, i, ov, oi);
+}
+static ct_status ct__k_median_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_median_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("median", v, i, ov, oi);
+}
+static ct_status ct__k_nanmedian_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_nanmedian_dim(ks, a, dim, keepdim, &i);
+  return ct__rd_out2("nanmedian", v, i, ov, oi);
+}
+static ct_status ct__k_cummax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_cummax(ks, a, dim, &i);
+  return ct__rd_out2("cummax", v, i, ov, oi);
+}
+static ct_status ct__k_cummin_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
+  ct_tensor *i = NULL, *v = ct__k_cummin(ks, a, dim, &i);
+  return ct__rd_out2("cummin", v, i, ov, oi);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
