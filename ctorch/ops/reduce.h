@@ -2030,14 +2030,24 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   ct_release(i);
   return st;
 }
-static ct_status ct__k_max_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_max_dim(ks, a, dim, keepdim, &i);
-  return ct__rd_out2("max", v, i, ov, oi);
-}
-static ct_status ct__k_min_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_min_dim(ks, a, dim, keepdim, &i);
-  return ct__rd_out2("min", v, i, ov, oi);
-}
+/* the out= kernels of the (self, dim[, keepdim]) ops */
+#define CT__RD_OUT2_DIM(NAME, OP)                                                                                     \
+  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov,        \
+                                      ct_tensor *oi) {                                                              \
+    ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, keepdim, &i);                                                \
+    return ct__rd_out2(OP, v, i, ov, oi);                                                                           \
+  }
+#define CT__RD_OUT2_SCAN(NAME)                                                                                        \
+  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {     \
+    ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, &i);                                                         \
+    return ct__rd_out2(#NAME, v, i, ov, oi);                                                                        \
+  }
+CT__RD_OUT2_DIM(max_dim, "max")
+CT__RD_OUT2_DIM(min_dim, "min")
+CT__RD_OUT2_DIM(median_dim, "median")
+CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian")
+CT__RD_OUT2_SCAN(cummax)
+CT__RD_OUT2_SCAN(cummin)
 static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
   return ct__rd_out2("sort", v, i, ov, oi);
@@ -2055,22 +2065,6 @@ static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t d
 static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
   return ct__rd_out2("kthvalue", v, i, ov, oi);
-}
-static ct_status ct__k_median_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_median_dim(ks, a, dim, keepdim, &i);
-  return ct__rd_out2("median", v, i, ov, oi);
-}
-static ct_status ct__k_nanmedian_dim_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_nanmedian_dim(ks, a, dim, keepdim, &i);
-  return ct__rd_out2("nanmedian", v, i, ov, oi);
-}
-static ct_status ct__k_cummax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_cummax(ks, a, dim, &i);
-  return ct__rd_out2("cummax", v, i, ov, oi);
-}
-static ct_status ct__k_cummin_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {
-  ct_tensor *i = NULL, *v = ct__k_cummin(ks, a, dim, &i);
-  return ct__rd_out2("cummin", v, i, ov, oi);
 }
 
 CT_EXTERN_C_END
