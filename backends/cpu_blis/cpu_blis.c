@@ -82,9 +82,12 @@ int64_t ct_cpu_blis_set_small_flops(int64_t v) {
  * overrides both. */
 static void ctb__pick_crossover(void) {
   const char *env = getenv("CT_BLIS_SMALL_FLOPS");
+  char *end = NULL;
+  long long v;
   if (ctb__small_flops_set) return;
-  if (env && *env) {
-    ctb__small_flops = strtoll(env, NULL, 10);
+  v = env && *env ? strtoll(env, &end, 10) : -1;
+  if (v >= 0 && end && *end == 0) { /* a non-negative number; anything else is ignored */
+    ctb__small_flops = (int64_t)v;
     ctb__small_flops_set = 1;
   } else if (bli_arch_query_id() == BLIS_ARCH_GENERIC) {
     ctb__small_flops = CT_BLIS_GENERIC_SMALL_FLOPS;
@@ -1165,19 +1168,25 @@ static inline __attribute__((always_inline)) void ctb__tanh8(ctb__v8f *io) {
 }
 enum { UN_EXP, UN_SIGMOID, UN_TANH };
 /* y = f(x) over n floats (x == y allowed): whole vectors, then the tail through one padded vector */
+static inline __attribute__((always_inline)) void ctb__unary8(int f, ctb__v8f *v) {
+  if (f == UN_EXP) ctb__exp8(v);
+  else if (f == UN_SIGMOID) ctb__sigmoid8(v);
+  else ctb__tanh8(v);
+}
 CTB__BLIS_CLONES static void ctb__unary_f32(int f, const float *x, float *y, int64_t n) {
-  int64_t i = 0;
-  for (;; i += 8) {
-    ctb__v8f v = {0};
-    int64_t w = n - i < 8 ? n - i : 8;
-    if (w <= 0) break;
-    if (w == 8) v = *(const ctb__v8fu *)(x + i);
-    else memcpy(&v, x + i, sizeof(float) * (size_t)w);
-    if (f == UN_EXP) ctb__exp8(&v);
-    else if (f == UN_SIGMOID) ctb__sigmoid8(&v);
-    else ctb__tanh8(&v);
-    if (w == 8) *(ctb__v8fu *)(y + i) = v;
-    else memcpy(y + i, &v, sizeof(float) * (size_t)w);
+  ctb__v8f v;
+  int64_t i;
+  for (i = 0; i + 8 <= n; i += 8) {
+    v = *(const ctb__v8fu *)(x + i);
+    ctb__unary8(f, &v);
+    *(ctb__v8fu *)(y + i) = v;
+  }
+  if (i < n) { /* the tail through one zero-padded vector */
+    const ctb__v8f zero = {0};
+    v = zero;
+    memcpy(&v, x + i, sizeof(float) * (size_t)(n - i));
+    ctb__unary8(f, &v);
+    memcpy(y + i, &v, sizeof(float) * (size_t)(n - i));
   }
 }
 static double ctb__sigmoid_d(double x) {
@@ -1225,8 +1234,8 @@ static ct_tensor *k_tanh(ct_keyset ks, ct_tensor *a) {
 }
 
 /* softmax / log_softmax over `dim` of a contiguous tensor seen as
- * (outer, n, inner). inner == 1 (the last dim): a row at a time. inner > 1:
- * up to CTB__COLS columns at a time, the max and the sum kept per column. */
+ * (outer, n, inner): up to CTB__COLS columns at a time, the max and the sum
+ * kept per column; f32 rows (inner == 1) have their own vectorised kernel. */
 #define CTB__COLS 64
 #define CTB__SOFTMAX(NAME, T, EXPN)                                                                                  \
   CTB__BLIS_CLONES static void NAME(int is_log, const T *x, T *y, int64_t n, int64_t inner, int64_t o0, int64_t o1) { \
@@ -1257,30 +1266,6 @@ static ct_tensor *k_tanh(ct_keyset ks, ct_tensor *a) {
             for (j = 0; j < w; j++) yo[k * inner + j] /= s[j];                                                       \
         }                                                                                                            \
       }                                                                                                              \
-  }
-/* a last-dim row: the max and the sum over 8 lanes, combined in a fixed order */
-#define CTB__SOFTMAX_ROW(NAME, T, EXPN)                                                                              \
-  CTB__BLIS_CLONES static void NAME(int is_log, const T *restrict x, T *restrict y, int64_t n) {                    \
-    T m8[8], s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, m = -INFINITY, s = 0;                                                 \
-    int64_t i;                                                                                                       \
-    int t;                                                                                                           \
-    for (t = 0; t < 8; t++) m8[t] = -INFINITY;                                                                       \
-    for (i = 0; i + 8 <= n; i += 8)                                                                                  \
-      for (t = 0; t < 8; t++) m8[t] = x[i + t] > m8[t] || x[i + t] != x[i + t] ? x[i + t] : m8[t];                   \
-    for (; i < n; i++) m = x[i] > m || x[i] != x[i] ? x[i] : m;                                                      \
-    for (t = 0; t < 8; t++) m = m8[t] > m || m8[t] != m8[t] ? m8[t] : m;                                             \
-    for (i = 0; i < n; i++) y[i] = x[i] - m;                                                                         \
-    EXPN(y, y, n);                                                                                                   \
-    for (i = 0; i + 8 <= n; i += 8)                                                                                  \
-      for (t = 0; t < 8; t++) s8[t] += y[i + t];                                                                     \
-    for (; i < n; i++) s += y[i];                                                                                    \
-    s += ((s8[0] + s8[4]) + (s8[1] + s8[5])) + ((s8[2] + s8[6]) + (s8[3] + s8[7]));                                  \
-    if (is_log) {                                                                                                    \
-      T ls = (T)log(s);                                                                                              \
-      for (i = 0; i < n; i++) y[i] = (x[i] - m) - ls;                                                                \
-    } else {                                                                                                         \
-      for (i = 0; i < n; i++) y[i] /= s;                                                                             \
-    }                                                                                                                \
   }
 static void ctb__exp_f32(const float *x, float *y, int64_t n) { ctb__unary_f32(UN_EXP, x, y, n); }
 static void ctb__exp_f64(const double *x, double *y, int64_t n) { ctb__unary_f64(UN_EXP, x, y, n); }
@@ -1325,7 +1310,6 @@ CTB__BLIS_CLONES static void ctb__softmax_row_f32(int is_log, const float *restr
     for (i = 0; i < n; i++) y[i] *= c;
   }
 }
-CTB__SOFTMAX_ROW(ctb__softmax_row_f64, double, ctb__exp_f64)
 typedef struct {
   int is_log, f64;
   const void *x;
@@ -1335,11 +1319,9 @@ typedef struct {
 static void ctb__sm_run(int64_t b, int64_t e, void *ctx) {
   ctb__sm_job *j = (ctb__sm_job *)ctx;
   int64_t o;
-  if (j->inner == 1) {
-    for (o = b; o < e; o++)
-      if (j->f64) ctb__softmax_row_f64(j->is_log, (const double *)j->x + o * j->n, (double *)j->y + o * j->n, j->n);
-      else ctb__softmax_row_f32(j->is_log, (const float *)j->x + o * j->n, (float *)j->y + o * j->n, j->n);
-  } else if (j->f64) {
+  if (j->inner == 1 && !j->f64) {
+    for (o = b; o < e; o++) ctb__softmax_row_f32(j->is_log, (const float *)j->x + o * j->n, (float *)j->y + o * j->n, j->n);
+  } else if (j->f64) { /* libm's exp dominates: the column kernel serves rows too (inner 1) */
     ctb__softmax_cols_f64(j->is_log, (const double *)j->x, (double *)j->y, j->n, j->inner, b, e);
   } else {
     ctb__softmax_cols_f32(j->is_log, (const float *)j->x, (float *)j->y, j->n, j->inner, b, e);
