@@ -26,6 +26,30 @@
  *
  * Gradients are reduced to each input's shape (summing broadcast dims) and
  * cast to its dtype by the engine, so formulas may return broadcast shapes.
+ *
+ * Note [Views and in-place]
+ * PyTorch's rules ("View + Inplace update for base tensor / for view
+ * tensor"), which ctorch follows:
+ *  - Every view op links its result to the root of the view chain
+ *    (tensor->base, see ct__as_view) and remembers the storage version it
+ *    was made at. A view requires grad when it has history or its base
+ *    requires grad.
+ *  - In-place on a view (rebase): the op's node fn is recorded as usual, then
+ *    the base's history becomes CopySlices(base's old history, fn): its
+ *    backward runs fn on the view's slice of the gradient and passes the rest
+ *    of the gradient through. The view's own history is then regenerated.
+ *  - In-place on a base, or on another view of it, bumps the storage version:
+ *    every live view whose version is stale regenerates its history the next
+ *    time autograd uses it, as as_strided(base's current history) with the
+ *    view's geometry (PyTorch's view replay).
+ *  - Refused with PyTorch's errors, and only when the op would be recorded:
+ *    in-place on a view made in no-grad or inference mode, on an output of
+ *    unbind / split / chunk, on a view of a leaf that requires grad, on a leaf
+ *    that requires grad; and using such a view (no-grad, inference,
+ *    multi-output) after its base was modified in place.
+ *  - Integer and bool results never require grad; a view made in no-grad
+ *    mode of a tensor that requires grad requires grad but has no history, so
+ *    its gradient goes nowhere (as in PyTorch).
  */
 #ifndef CT_AUTOGRAD_H
 #define CT_AUTOGRAD_H
@@ -40,8 +64,8 @@ typedef struct ct_autograd_meta {
   ct_tensor *grad;         /* .grad: accumulated by backward into leaves (owned) */
   struct ct_node *grad_fn; /* the node that produced this tensor (owned); NULL for leaves */
   int32_t output_nr;       /* which output of grad_fn this tensor is */
-  uint8_t is_view;         /* a view of a tensor that requires grad */
-  uint32_t view_version;   /* views: the storage version when the view got its history */
+  uint8_t retains_grad;    /* ct_retain_grad on a non-leaf: backward fills .grad */
+  struct ct__hook *hooks;  /* leaves: run on the gradient before it is accumulated */
 } ct_autograd_meta;
 
 /* ---- user API ---- */
@@ -55,6 +79,21 @@ CTDEF ct_tensor *ct_grad(const ct_tensor *t);
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad);
 /* "MulBackward0", or NULL for leaves and tensors without history. */
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t);
+
+/* Gradient hooks (torch.Tensor.register_hook): fn sees the gradient flowing
+ * into t during backward and may set *replace to a tensor to use instead
+ * (leave it NULL to keep grad; grad is borrowed); a non-OK status stops the
+ * backward. On a leaf the hook runs before accumulation into .grad; on a
+ * non-leaf when its gradient is complete, and it stays with the history t
+ * had when it was registered. Hooks run in registration order; ctorch
+ * does not own ctx. ct_autograd_grad returns gradients before hooks, as
+ * torch.autograd.grad does. */
+typedef ct_status (*ct_grad_hook_fn)(ct_tensor *grad, ct_tensor **replace, void *ctx);
+CTDEF ct_status ct_register_hook(ct_tensor *t, ct_grad_hook_fn fn, void *ctx);
+/* A non-leaf keeps its gradient in .grad after backward (accumulated like a
+ * leaf's; ordered with t's hooks as registered). A no-op on leaves. */
+CTDEF ct_status ct_retain_grad(ct_tensor *t);
+CTDEF bool ct_retains_grad(const ct_tensor *t);
 /* A new tensor sharing t's data, outside the graph (generated: ct_detach). */
 
 /* backward: accumulate d(outputs)/d(leaf) * grad_outputs into every leaf's
@@ -108,6 +147,7 @@ struct ct_node {
   uint8_t visited;            /* engine scratch */
   uint32_t size;              /* bytes of this allocation */
   uint64_t seq;               /* creation order: the tape position */
+  struct ct__hook *hooks;     /* run on output grads before backward (registration order) */
   int64_t topo;               /* engine scratch: index in the current run */
   const ct_node_kind *kind;
   ct__edge *edges;            /* [num_inputs], in this allocation */
@@ -161,16 +201,58 @@ static ct_autograd_meta *ct__meta(ct_tensor *t) {
 static void ct__node_release(ct_node *n);
 static inline void ct__node_retain(ct_node *n) { n->refcount++; }
 
+/* A hook on a node output or a leaf; `retain` marks a retain_grad entry
+ * (a weak reference: the tensor removes it when it dies or moves on). */
+typedef struct ct__hook {
+  struct ct__hook *next;
+  int32_t output_nr;
+  ct_grad_hook_fn fn;
+  void *ctx;
+  ct_autograd_meta *retain;
+} ct__hook;
+
+static ct_status ct__hook_append(ct__hook **list, int output_nr, ct_grad_hook_fn fn, void *ctx, ct_autograd_meta *retain) {
+  ct__hook *h = (ct__hook *)CT_MALLOC(sizeof *h);
+  if (!h) return ct_fail(CT_ERR_OOM, "ct_register_hook", "out of memory");
+  h->next = NULL, h->output_nr = output_nr, h->fn = fn, h->ctx = ctx, h->retain = retain;
+  while (*list) list = &(*list)->next;
+  *list = h;
+  return CT_OK;
+}
+static void ct__hooks_free(ct__hook *h) {
+  while (h) {
+    ct__hook *next = h->next;
+    CT_FREE(h);
+    h = next;
+  }
+}
+static void ct__hook_unretain(ct_node *n, const ct_autograd_meta *m) {
+  ct__hook **p = &n->hooks;
+  while (*p) {
+    if ((*p)->retain == m) {
+      ct__hook *dead = *p;
+      *p = dead->next;
+      CT_FREE(dead);
+    } else
+      p = &(*p)->next;
+  }
+}
+
 static void ct__autograd_release(ct_tensor *t) {
   ct_autograd_meta *m = t->autograd;
   t->autograd = NULL;
   ct_release(m->grad);
+  if (m->grad_fn && m->retains_grad) ct__hook_unretain(m->grad_fn, m);
   if (m->grad_fn) ct__node_release(m->grad_fn);
+  ct__hooks_free(m->hooks);
   ct__obj_free(m, sizeof *m);
 }
 
 static inline int ct__grad_mode(void) { return !ct__tls.grad_disabled; }
-static inline int ct__needs_grad(const ct_tensor *t) { return t && (t->flags & CT_TENSOR_REQUIRES_GRAD); }
+/* t requires grad: its own flag (history or a leaf's), or its base's. */
+static inline int ct__needs_grad(const ct_tensor *t) {
+  return t && ((t->flags & CT_TENSOR_REQUIRES_GRAD) || (t->base && (t->base->flags & CT_TENSOR_REQUIRES_GRAD)));
+}
 static inline ct_node *ct__grad_fn(const ct_tensor *t) { return t->autograd ? t->autograd->grad_fn : NULL; }
 
 static void ct__meta_fill(ct_tensor_meta *m, const ct_tensor *t) {
@@ -186,10 +268,16 @@ static inline ct_keyset ct__autograd_keys_of(const ct_tensor *t) {
   return ct_keyset_of(ct_autograd_key_for(ct_device_backend_key((ct_device_type)t->device.type)));
 }
 
-/* t is now output `nr` of node n (which it owns a reference to). */
+/* t is now output `nr` of node n (which it owns a reference to). Integer and
+ * bool results stay outside the graph: they are never differentiable. */
 static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) {
-  ct_autograd_meta *m = ct__meta(t);
-  if (!m) return ct_last_error();
+  ct_autograd_meta *m;
+  if (!ct_dtype_is_floating((ct_dtype)t->dtype)) return CT_OK;
+  if (!(m = ct__meta(t))) return ct_last_error();
+  if (m->retains_grad) { /* retain_grad follows the tensor to its new history */
+    if (m->grad_fn) ct__hook_unretain(m->grad_fn, m);
+    if (ct__hook_append(&n->hooks, nr, NULL, NULL, m) != CT_OK) return ct_last_error();
+  }
   ct__node_retain(n);
   if (m->grad_fn) ct__node_release(m->grad_fn);
   m->grad_fn = n;
@@ -226,33 +314,82 @@ static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int n
   return n;
 }
 
-static ct_status ct__stale_view_backward(ct_node *n, ct_tensor *const *g, ct_tensor **gi) {
-  (void)n, (void)g, (void)gi;
-  return ct_fail(CT_ERR_UNSUPPORTED, "backward",
-                 "a view was used after its base was modified in place; ctorch cannot rebase the view's history: "
-                 "take the view again after the in-place operation (or clone it before)");
+/* ---- views (Note [Views and in-place]) ---- */
+static ct_status ct__view_refused(const char *op, const ct_tensor *v, int indirect) {
+  const char *what = indirect ? "its base or another view of its base has been modified in place with grad mode enabled"
+                              : "is being modified in place with grad mode enabled";
+  switch (v->view_kind) {
+  case CT_VIEW_NO_GRAD:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view was created in no-grad mode and %s; this use is ambiguous and forbidden: make both the view "
+                   "and the in-place operation inside CT_NO_GRAD (not tracked), or both outside (tracked)", what);
+  case CT_VIEW_INFERENCE:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view was created in inference mode and %s; this use is ambiguous and forbidden: make both the view "
+                   "and the in-place operation inside CT_INFERENCE_MODE, or both outside", what);
+  default:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view that is an output of a function returning multiple views (unbind, split, chunk) %s; such views "
+                   "may not be modified in place: replace the in-place operation by an out-of-place one", what);
+  }
 }
-static const ct_node_kind ct__stale_view_kind = {"StaleViewBackward", ct__stale_view_backward, NULL};
+
+/* A view's history made again from its base's current history: PyTorch's
+ * view replay, as an as_strided of the base. */
+static ct_status ct__regenerate_view(ct_tensor *v) {
+  ct_tensor *base = v->base, *r;
+  ct_keyset saved_excluded = ct__tls.keys.excluded;
+  int saved_grad = ct__tls.grad_disabled;
+  ct_guard scope = ct__guard_zero();
+  ct_status st = CT_OK;
+  if (v->view_kind != CT_VIEW_DEFAULT) return ct__view_refused("autograd", v, 1);
+  if (!ct__needs_grad(base)) { /* the base left the graph: so does the view (a leaf view keeps its flag) */
+    if (v->autograd && v->autograd->grad_fn) {
+      ct__node_release(v->autograd->grad_fn);
+      v->autograd->grad_fn = NULL;
+      v->flags &= (uint8_t)~CT_TENSOR_REQUIRES_GRAD;
+    }
+    v->base_version = v->storage->version;
+    return CT_OK;
+  }
+  ct__tls.keys.excluded &= ~CT_AUTOGRAD_KEYS; /* recorded whatever the caller's mode */
+  ct__tls.grad_disabled = 0;
+  ct_scope_begin(&scope);
+  r = ct_as_strided(base, v->ndim, v->sizes, v->ndim, v->strides, v->offset);
+  if (!r) st = ct_last_error();
+  else if (!ct__grad_fn(r)) st = ct_fail(CT_ERR_STATE, "autograd", "internal error: regenerating a view recorded no history");
+  else st = ct__set_history(v, r->autograd->grad_fn, 0);
+  ct_guard_end(&scope);
+  ct__tls.keys.excluded = saved_excluded;
+  ct__tls.grad_disabled = saved_grad;
+  if (st == CT_OK) v->base_version = v->storage->version;
+  return st;
+}
+
+/* Regenerate v's history if its base was modified in place since; 1 if it was. */
+static int ct__refresh_view(ct_tensor *v, ct_status *st) {
+  *st = CT_OK;
+  if (!v->base || v->base_version == v->storage->version) return 0;
+  *st = ct__regenerate_view(v);
+  return *st == CT_OK;
+}
 
 /* Edge i of n leads to t's history (if t requires grad). */
-static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
+static ct_status ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
-  if (!ct__needs_grad(t)) return; /* no edge: its metadata is never read */
+  ct_status st;
+  if (!ct__needs_grad(t)) return CT_OK; /* no edge: its metadata is never read */
+  if (ct__refresh_view(t, &st)) n->seq = ct__atomic_add(&ct__node_seq, 1); /* run before the regenerated node */
+  if (st != CT_OK) return st;
   ct__meta_fill(&n->input_meta[i], t);
-  if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version) {
-    /* the view's base was changed in place after the view was made: its
-     * history is stale and ctorch cannot rebase it (PyTorch regenerates it) */
-    e->node = ct__node_new(&ct__stale_view_kind, sizeof(ct_node), 0, 1);
-    if (e->node) ct__meta_fill(&e->node->output_meta[0], t);
-    return;
-  }
   if (t->autograd && t->autograd->grad_fn) {
     e->node = t->autograd->grad_fn;
     e->output_nr = t->autograd->output_nr;
     ct__node_retain(e->node);
-  } else {
+  } else if (t->flags & CT_TENSOR_REQUIRES_GRAD) {
     e->leaf = ct_retain(t);
-  }
+  } /* else a view made in no-grad mode of a tensor that requires grad: no history, the gradient is dropped */
+  return CT_OK;
 }
 
 CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
@@ -261,6 +398,7 @@ CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
 
 /* Freeing a long chain node by node would recurse as deep as the graph:
  * released nodes go on an explicit stack instead. */
+static ct_node *ct__owned_node(ct_node *n); /* CopySlices' in-place node, else NULL */
 static void ct__node_release(ct_node *n) {
   ct_node *stack_buf[64], **stack = stack_buf;
   int sp = 0, cap = 64;
@@ -270,8 +408,12 @@ static void ct__node_release(ct_node *n) {
     ct_node *x = stack[--sp];
     int i;
     if (x->kind->release_saved) x->kind->release_saved(x);
-    for (i = 0; i < x->num_inputs; i++) {
-      ct__edge *e = &x->edges[i];
+    ct__hooks_free(x->hooks);
+    for (i = -1; i < x->num_inputs; i++) { /* -1: a node owned outside the edges */
+      ct__edge owned, *e = &owned;
+      memset(&owned, 0, sizeof owned);
+      if (i < 0) owned.node = ct__owned_node(x);
+      else e = &x->edges[i];
       ct_release(e->leaf);
       if (e->node && --e->node->refcount == 0) {
         if (sp == cap) { /* grow; on failure leak rather than crash */
@@ -291,20 +433,36 @@ static void ct__node_release(ct_node *n) {
 }
 
 /* ---- saved tensors ---- */
-/* Inputs are saved as they are (they own their own history). */
+/* Inputs are saved as they are (they own their own history), except views:
+ * a view owns its base, which may own this node (`y.mul_(y[1])`), so a view
+ * is saved as an unlinked alias holding its data and its history. */
 static void ct__save(ct__saved *s, ct_tensor *t) {
+  ct_tensor *a;
   s->defined = 1;
   s->is_output = 0;
   if (!t) return;
-  s->t = ct_retain(t);
   s->version = t->storage->version;
+  s->t = t;
+  if (!t->base || !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the view) */
+    ct_retain(t);
+    return;
+  }
+  a->keys = t->keys;
+  a->flags |= t->flags & CT_TENSOR_REQUIRES_GRAD;
+  if (t->autograd && t->autograd->grad_fn && ct__meta(a)) {
+    a->autograd->grad_fn = t->autograd->grad_fn;
+    a->autograd->output_nr = t->autograd->output_nr;
+    ct__node_retain(a->autograd->grad_fn);
+  }
+  s->t = a;
 }
-/* An in-place op's formula needs self as it was: save a copy. */
+/* An in-place op's formula needs self as it was: save a copy. The copy is
+ * recorded (CloneBackward), so double backward sees how it depends on the
+ * inputs. */
 static ct_status ct__save_clone(ct__saved *s, ct_tensor *t) {
-  ct_tensor *c = NULL;
+  ct_tensor *c = ct_clone(t);
   s->defined = 1;
   s->is_output = 0;
-  CT_NO_GRAD { c = ct_clone(t); }
   if (!c) return ct_last_error();
   s->t = c;
   s->version = c->storage->version;
@@ -385,17 +543,124 @@ static inline ct_keyset ct__below_autograd_begin(void) {
 static inline void ct__below_autograd_end(ct_keyset saved) { ct__tls.keys.excluded = saved; }
 #define CT__BELOW_AUTOGRAD (ct_keys_below(CT_KEY_AUTOGRAD_META))
 
-/* In-place on something autograd must refuse (PyTorch's check_inplace). */
+/* In-place on something autograd must refuse (PyTorch's check_inplace); runs
+ * only when the op is recorded (grad mode, some input requires grad). */
 static ct_status ct__check_inplace(const char *op, ct_tensor *self) {
-  if (ct__needs_grad(self) && !ct__grad_fn(self))
+  if (self->base) {
+    if (self->view_kind != CT_VIEW_DEFAULT) return ct__view_refused(op, self, 0);
+    if (ct__needs_grad(self) && !ct__grad_fn(self->base))
+      return ct_fail(CT_ERR_STATE, op,
+                     "a view of a leaf tensor that requires grad is being used in an in-place operation; "
+                     "wrap the update in CT_NO_GRAD, or clone() the tensor first");
+  } else if (ct__needs_grad(self) && !ct__grad_fn(self))
     return ct_fail(CT_ERR_STATE, op,
                    "a leaf tensor that requires grad is being used in an in-place operation; "
                    "wrap the update in CT_NO_GRAD, or clone() the tensor first");
-  if (self->autograd && self->autograd->is_view)
-    return ct_fail(CT_ERR_UNSUPPORTED, op,
-                   "in-place operation on a view of a tensor that requires grad: ctorch does not rebase view history; "
-                   "clone() the view first");
   return CT_OK;
+}
+
+static ct_tensor *ct__fit_grad(ct_node *n, int i, ct_tensor *g); /* the engine, below */
+
+/* ---- CopySlices: the base's history after an in-place op on one of its views ---- */
+typedef struct ct__geometry {
+  int ndim;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], offset;
+} ct__geometry;
+static void ct__save_geometry(ct__geometry *g, const ct_tensor *t) {
+  int i;
+  g->ndim = t->ndim;
+  for (i = 0; i < t->ndim; i++) g->sizes[i] = t->sizes[i], g->strides[i] = t->strides[i];
+  g->offset = t->offset;
+}
+/* Elements a geometry spans from its offset (0 when empty). */
+static int64_t ct__geometry_extent(const ct__geometry *g) {
+  int64_t last = 0;
+  int i;
+  for (i = 0; i < g->ndim; i++) {
+    if (g->sizes[i] == 0) return 0;
+    last += (g->sizes[i] - 1) * g->strides[i];
+  }
+  return last + 1;
+}
+
+typedef struct ct__copy_slices {
+  ct_node base;
+  ct_node *fn;            /* the in-place op's node (owned); its input 0 was the view */
+  ct__geometry base_geom; /* the base when the op ran */
+  ct__geometry view_geom; /* the view written in place */
+} ct__copy_slices;
+
+/* grad (for the base after the op) -> the base's grad before it: the view's
+ * slice goes through fn, the rest passes through; fn's other inputs get
+ * their gradients from fn. Written with ct ops, so it is differentiable. */
+static ct_status ct__copy_slices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **gi) {
+  ct__copy_slices *cs = (ct__copy_slices *)node;
+  ct_node *fn = cs->fn;
+  ct_tensor *g = grads[0], *flat, *result, *slice, *fg, *fgi_buf[8], **fgi = fgi_buf;
+  int64_t extent = ct__geometry_extent(&cs->base_geom);
+  int i;
+  ct_status st = CT_OK;
+  flat = ct_empty_opts(1, &extent, ct_opts((ct_dtype)g->dtype, g->device));
+  if (!flat || ct_fill_(flat, ct_int(0)) != CT_OK) return ct_last_error();
+  result = ct_as_strided(flat, cs->base_geom.ndim, cs->base_geom.sizes, cs->base_geom.ndim, cs->base_geom.strides, 0);
+  if (!result || ct_copy_(result, g) != CT_OK) return ct_last_error();
+  slice = ct_as_strided(flat, cs->view_geom.ndim, cs->view_geom.sizes, cs->view_geom.ndim, cs->view_geom.strides,
+                        cs->view_geom.offset - cs->base_geom.offset);
+  fg = slice ? ct_clone(slice) : NULL;
+  if (!fg) return ct_last_error();
+  if (fn->num_inputs > 8 && !(fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs)))
+    return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  memset(fgi, 0, sizeof(ct_tensor *) * (size_t)fn->num_inputs);
+  st = fn->kind->backward(fn, &fg, fgi);
+  if (st == CT_OK && ct_node_needs_input_grad(node, 0)) {
+    ct_tensor *g0 = ct_node_needs_input_grad(fn, 0) && fgi[0] ? ct__fit_grad(fn, 0, fgi[0]) : NULL;
+    if (ct_node_needs_input_grad(fn, 0) && !g0) st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, fn->kind->name, "backward returned no gradient for input 0");
+    else st = g0 ? ct_copy_(slice, g0) : ct_fill_(slice, ct_int(0)); /* no path through the old view value: it was overwritten */
+    gi[0] = result;
+  }
+  for (i = 1; st == CT_OK && i < fn->num_inputs; i++)
+    if (ct_node_needs_input_grad(node, i)) {
+      if (!fgi[i]) st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, fn->kind->name, "backward returned no gradient for input %d", i);
+      gi[i] = fgi[i];
+    }
+  if (fgi != fgi_buf) CT_FREE(fgi);
+  return st;
+}
+static void ct__copy_slices_release(ct_node *node) { /* after backward without retain_graph: fn's saved tensors go too */
+  ct_node *fn = ((ct__copy_slices *)node)->fn;
+  if (fn && !fn->released) {
+    if (fn->kind->release_saved) fn->kind->release_saved(fn);
+    fn->released = 1;
+  }
+}
+static const ct_node_kind ct__copy_slices_kind = {"CopySlices", ct__copy_slices_backward, ct__copy_slices_release};
+static ct_node *ct__owned_node(ct_node *n) { return n->kind == &ct__copy_slices_kind ? ((ct__copy_slices *)n)->fn : NULL; }
+
+/* An in-place op recorded as node fn wrote self (PyTorch's rebase_history):
+ * a plain tensor gets fn as its history; a view hands its base a CopySlices
+ * over fn and regenerates its own history from the base's. */
+static ct_status ct__rebase_history(ct_tensor *self, ct_node *fn) {
+  ct_tensor *base = self->base;
+  ct__copy_slices *cs;
+  ct_status st;
+  int i;
+  if (!base || !ct_dtype_is_floating((ct_dtype)self->dtype)) return ct__set_history(self, fn, 0);
+  cs = (ct__copy_slices *)ct__node_new(&ct__copy_slices_kind, sizeof *cs, fn->num_inputs, 1);
+  if (!cs) return ct_last_error();
+  if ((st = ct__node_set_input(&cs->base, 0, base)) != CT_OK) return ct__node_release(&cs->base), st;
+  for (i = 1; i < fn->num_inputs; i++) {
+    cs->base.edges[i] = fn->edges[i];
+    cs->base.input_meta[i] = fn->input_meta[i];
+    if (fn->edges[i].node) ct__node_retain(fn->edges[i].node);
+    if (fn->edges[i].leaf) ct_retain(fn->edges[i].leaf);
+  }
+  ct__node_retain(fn);
+  cs->fn = fn;
+  ct__save_geometry(&cs->base_geom, base);
+  ct__save_geometry(&cs->view_geom, self);
+  st = ct__set_history(base, &cs->base, 0);
+  ct__node_release(&cs->base);
+  return st != CT_OK ? st : ct__regenerate_view(self);
 }
 static ct_status ct__out_not_differentiable(const char *op) {
   return ct_fail(CT_ERR_STATE, op,
@@ -417,6 +682,7 @@ static const ct_node_kind ct__not_impl_kind = {"NotImplemented", ct__not_impl_ba
 /* ---- user API ---- */
 CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
   if (!t) return ct__fail_null("ct_set_requires_grad", "t");
+  if (ct__grad_fn(t) && requires_grad) return CT_OK; /* already requires grad */
   if (ct__grad_fn(t))
     return ct_fail(CT_ERR_STATE, "ct_set_requires_grad",
                    "you can only change requires_grad flags of leaf tensors (this one has grad_fn %s); use ct_detach()",
@@ -435,7 +701,12 @@ CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
   return CT_OK;
 }
 CTDEF bool ct_requires_grad(const ct_tensor *t) { return ct__needs_grad(t) != 0; }
-CTDEF bool ct_is_leaf(const ct_tensor *t) { return t && !ct__grad_fn(t); }
+CTDEF bool ct_is_leaf(const ct_tensor *t) {
+  ct_status st;
+  if (!t) return false;
+  ct__refresh_view((ct_tensor *)t, &st); /* a stale view's history is regenerated lazily */
+  return st == CT_OK && !ct__grad_fn(t);
+}
 CTDEF ct_tensor *ct_grad(const ct_tensor *t) { return t && t->autograd ? t->autograd->grad : NULL; }
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   ct_autograd_meta *m;
@@ -455,11 +726,73 @@ CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   return CT_OK;
 }
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t) {
-  ct_node *n = t ? ct__grad_fn(t) : NULL;
+  ct_node *n;
+  ct_status st;
+  if (!t) return NULL;
+  ct__refresh_view((ct_tensor *)t, &st);
+  n = st == CT_OK ? ct__grad_fn(t) : NULL;
   return n ? n->kind->name : NULL;
 }
 
+CTDEF ct_status ct_register_hook(ct_tensor *t, ct_grad_hook_fn fn, void *ctx) {
+  ct_autograd_meta *m;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_register_hook", "t");
+  if (!fn) return ct__fail_null("ct_register_hook", "fn");
+  if (!ct__needs_grad(t))
+    return ct_fail(CT_ERR_STATE, "ct_register_hook", "cannot register a hook on a tensor that doesn't require gradient");
+  ct__refresh_view(t, &st);
+  if (st != CT_OK) return st;
+  if (ct__grad_fn(t)) return ct__hook_append(&t->autograd->grad_fn->hooks, t->autograd->output_nr, fn, ctx, NULL);
+  if (!(m = ct__meta(t))) return ct_last_error();
+  return ct__hook_append(&m->hooks, 0, fn, ctx, NULL);
+}
+CTDEF ct_status ct_retain_grad(ct_tensor *t) {
+  ct_status st;
+  if (!t) return ct__fail_null("ct_retain_grad", "t");
+  if (!ct__needs_grad(t))
+    return ct_fail(CT_ERR_STATE, "ct_retain_grad", "can't retain_grad on a tensor that has requires_grad=false");
+  ct__refresh_view(t, &st);
+  if (st != CT_OK) return st;
+  if (!ct__grad_fn(t) || t->autograd->retains_grad) return CT_OK; /* leaves keep their grad anyway */
+  st = ct__hook_append(&t->autograd->grad_fn->hooks, t->autograd->output_nr, NULL, NULL, t->autograd);
+  if (st == CT_OK) t->autograd->retains_grad = 1;
+  return st;
+}
+CTDEF bool ct_retains_grad(const ct_tensor *t) { return t && t->autograd && t->autograd->retains_grad; }
+
 /* ================= the engine ================= */
+
+/* The hooks of one output (or of a leaf) on *g, an owned reference. */
+static ct_status ct__run_hooks(const ct__hook *h, int output_nr, ct_tensor **g) {
+  ct_status st = CT_OK;
+  for (; st == CT_OK && h; h = h->next) {
+    if (h->output_nr != output_nr) continue;
+    if (h->retain) { /* retain_grad: a copy the first time, then accumulated */
+      ct_autograd_meta *m = h->retain;
+      if (!m->grad) {
+        ct_tensor *c = ct_clone(*g);
+        if (!c) return ct_last_error();
+        m->grad = ct_retain(c);
+      } else {
+        ct_tensor *sum = ct_add(m->grad, *g);
+        if (!sum) return ct_last_error();
+        ct_retain(sum);
+        ct_release(m->grad);
+        m->grad = sum;
+      }
+    } else {
+      ct_tensor *rep = NULL;
+      st = h->fn(*g, &rep, h->ctx);
+      if (st == CT_OK && rep && rep != *g) {
+        ct_retain(rep);
+        ct_release(*g);
+        *g = rep;
+      }
+    }
+  }
+  return st;
+}
 
 /* grad reduced to the input's shape (sum over broadcast dims) and dtype. */
 static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape);
@@ -544,6 +877,9 @@ typedef struct ct__engine {
   int num_inputs;
   ct_tensor *const *inputs;
   ct_tensor **captured;
+  /* leaves with hooks: their gradient is summed first, hooked and accumulated at the end */
+  ct_tensor **hooked_leaf, **hooked_grad;
+  int64_t nhooked, hooked_cap;
 } ct__engine;
 
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
@@ -589,6 +925,23 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
   if (edge->leaf) {
     int i;
     ct_status st = CT_OK;
+    if (e->accumulate && edge->leaf->autograd && edge->leaf->autograd->hooks) {
+      int64_t k;
+      for (k = 0; k < e->nhooked && e->hooked_leaf[k] != edge->leaf; k++) {}
+      if (k == e->nhooked) {
+        if (e->nhooked == e->hooked_cap) {
+          int64_t cap = e->hooked_cap ? 2 * e->hooked_cap : 8;
+          ct_tensor **l = (ct_tensor **)CT_REALLOC(e->hooked_leaf, sizeof(ct_tensor *) * (size_t)cap);
+          ct_tensor **gr = l ? (ct_tensor **)CT_REALLOC(e->hooked_grad, sizeof(ct_tensor *) * (size_t)cap) : NULL;
+          if (l) e->hooked_leaf = l;
+          if (!gr) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
+          e->hooked_grad = gr;
+          e->hooked_cap = cap;
+        }
+        e->hooked_leaf[k] = edge->leaf, e->hooked_grad[k] = NULL, e->nhooked++;
+      }
+      return ct__accumulate(&e->hooked_grad[k], g, e->create_graph);
+    }
     if (e->accumulate) return ct__accumulate_leaf(edge->leaf, g, e->create_graph);
     for (i = 0; st == CT_OK && i < e->num_inputs; i++) /* the same leaf may be asked for twice */
       if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
@@ -622,6 +975,9 @@ static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
           (st = ct__accumulate(&e->captured[i], g[t->autograd->output_nr], e->create_graph)) != CT_OK)
         return st;
     }
+  if (n->hooks) /* after the captures: autograd_grad returns gradients before hooks */
+    for (i = 0; i < n->num_outputs; i++)
+      if (g[i] && (st = ct__run_hooks(n->hooks, i, &g[i])) != CT_OK) return st;
   for (i = 0; i < n->num_outputs; i++)
     if (!g[i] && (st = ct__zeros_for(&n->output_meta[i], &g[i])) != CT_OK) return st;
   if (n->num_inputs > 8) {
@@ -665,8 +1021,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     if (!t) return ct__fail_null(op, "outputs");
     if (!ct__needs_grad(t))
       return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
-    if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version)
-      return ct__stale_view_backward(NULL, NULL, NULL);
+    ct__refresh_view(t, &st);
+    if (st != CT_OK) return st;
     if (!go && t->numel != 1)
       return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
                      (long long)t->numel);
@@ -678,6 +1034,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   }
   for (r = 0; r < num_inputs; r++) {
     if (!inputs[r]) return ct__fail_null("ct_autograd_grad", "inputs");
+    ct__refresh_view(inputs[r], &st);
+    if (st != CT_OK) return st;
     if (!ct__needs_grad(inputs[r]))
       return ct_fail(CT_ERR_STATE, "ct_autograd_grad", "input %d does not require grad", r);
     captured[r] = NULL;
@@ -710,8 +1068,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
-      else root.leaf = t;
-      st = go ? ct__engine_route(&e, &root, go) : ct_last_error();
+      else if (t->flags & CT_TENSOR_REQUIRES_GRAD) root.leaf = t;
+      st = !go ? ct_last_error() : root.node || root.leaf ? ct__engine_route(&e, &root, go) : CT_OK; /* (a view without history: dropped) */
       ct_guard_end(&scope);
     }
     for (i = 0; st == CT_OK && i < e.n; i++) {
@@ -719,10 +1077,19 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       st = ct__engine_run_node(&e, e.nodes[i]);
       ct_guard_end(&scope);
     }
+    for (i = 0; st == CT_OK && i < e.nhooked; i++) { /* hooked leaves, each once on its summed gradient */
+      ct_scope_begin(&scope);
+      st = ct__run_hooks(e.hooked_leaf[i]->autograd->hooks, 0, &e.hooked_grad[i]);
+      if (st == CT_OK) st = ct__accumulate_leaf(e.hooked_leaf[i], e.hooked_grad[i], e.create_graph);
+      ct_guard_end(&scope);
+    }
     ct_guard_end(&grad_mode);
   }
 done:
   for (i = 0; i < nslots; i++) ct_release(slots[i]);
+  for (i = 0; i < e.nhooked; i++) ct_release(e.hooked_grad[i]);
+  CT_FREE(e.hooked_leaf);
+  CT_FREE(e.hooked_grad);
   CT_FREE(slots);
   CT_FREE(e.grads);
   CT_FREE(e.nodes);

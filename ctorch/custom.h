@@ -244,7 +244,7 @@ static ct_status ct__custom_autograd(const ct_kernel *self, const ct_op *op, ct_
       n->args[i] = a[i];
       n->args[i].owned = 0;
       if (a[i].tag == CT_VALUE_TENSOR) {
-        ct__node_set_input(&n->base, ne++, a[i].v.tensor);
+        if ((st = ct__node_set_input(&n->base, ne++, a[i].v.tensor)) != CT_OK) return ct__node_release(&n->base), st;
         ct__save(&n->saved[i], a[i].v.tensor);
       } else if (a[i].tag == CT_VALUE_INT_LIST) {
         int64_t m = a[i].v.ints.n, k;

@@ -35,7 +35,8 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
     if (!n) return ct_last_error();
     ((ct__not_impl_node *)n)->op = op->full_name;
     for (i = 0, ne = 0; i < nargs; i++)
-      if (a[i].tag == CT_VALUE_TENSOR) ct__node_set_input(n, ne++, a[i].v.tensor);
+      if (a[i].tag == CT_VALUE_TENSOR && (st = ct__node_set_input(n, ne++, a[i].v.tensor)) != CT_OK)
+        return ct__node_release(n), st;
   }
   excluded = ct__below_autograd_begin();
   st = ct_redispatch_boxed(op, ks & CT__BELOW_AUTOGRAD, s);
@@ -44,7 +45,8 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
     int nr = op->schema.nrets;
     for (i = 0; st == CT_OK && i < nr && i < s->size; i++) {
       ct_value *v = &s->items[s->size - nr + i];
-      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) st = ct__set_history(v->v.tensor, n, i);
+      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) /* an in-place op's self rebases (a view hands its base CopySlices) */
+        st = i == 0 && op->schema.args[0].is_write ? ct__rebase_history(v->v.tensor, n) : ct__set_history(v->v.tensor, n, i);
     }
     ct__node_release(n);
   }

@@ -579,48 +579,49 @@ static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_ten
   return r;
 }
 
-/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h ---- */
+/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h; every result
+ * but detach's is linked to its base (ct__as_view) ---- */
 static int ct__list_rank(ct_int_list l) { return l.n < 0 ? 0 : l.n > 64 ? 64 : (int)l.n; } /* >8 fails in the impls */
 static ct_tensor *ct__k_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   (void)ks;
-  return ct__view_impl(self, ct__list_rank(size), size.data);
+  return ct__as_view(self, ct__view_impl(self, ct__list_rank(size), size.data));
 }
 static ct_tensor *ct__k_transpose(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   (void)ks;
-  return ct__transpose_impl(self, dim0, dim1);
+  return ct__as_view(self, ct__transpose_impl(self, dim0, dim1));
 }
 static ct_tensor *ct__k_t(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__t_impl(self);
+  return ct__t_impl(self); /* ct_transpose: already a view of self */
 }
 static ct_tensor *ct__k_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   (void)ks;
-  return ct__permute_impl(self, ct__list_rank(dims), dims.data);
+  return ct__as_view(self, ct__permute_impl(self, ct__list_rank(dims), dims.data));
 }
 static ct_tensor *ct__k_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   (void)ks;
   (void)implicit;
-  return ct__expand_impl(self, ct__list_rank(size), size.data);
+  return ct__as_view(self, ct__expand_impl(self, ct__list_rank(size), size.data));
 }
 static ct_tensor *ct__k_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   (void)ks;
-  return ct__unsqueeze_impl(self, dim);
+  return ct__as_view(self, ct__unsqueeze_impl(self, dim));
 }
 static ct_tensor *ct__k_squeeze(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__squeeze_impl(self);
+  return ct__as_view(self, ct__squeeze_impl(self));
 }
 static ct_tensor *ct__k_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   (void)ks;
-  return ct__squeeze_dim_impl(self, dim);
+  return ct__as_view(self, ct__squeeze_dim_impl(self, dim));
 }
 static ct_tensor *ct__k_select(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   (void)ks;
-  return ct__select_impl(self, dim, index);
+  return ct__as_view(self, ct__select_impl(self, dim, index));
 }
 static ct_tensor *ct__k_slice(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   (void)ks;
-  return ct__slice_impl(self, dim, start, end, step);
+  return ct__as_view(self, ct__slice_impl(self, dim, start, end, step));
 }
 static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t offset) {
   (void)ks;
@@ -628,11 +629,11 @@ static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list si
     return ct_fail(CT_ERR_SHAPE, "ct_as_strided", "mismatch in length of strides and shape (%lld vs %lld)", (long long)stride.n,
                    (long long)size.n),
            (ct_tensor *)NULL;
-  return ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset);
+  return ct__as_view(self, ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset));
 }
 static ct_tensor *ct__k_alias(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__alias_impl(self);
+  return ct__as_view(self, ct__alias_impl(self));
 }
 static ct_tensor *ct__k_detach(ct_keyset ks, ct_tensor *self) {
   (void)ks;
@@ -797,6 +798,99 @@ static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape) {
   if (n) grad = ct_sum_dim(grad, n, dims, true);
   if (grad && lead > 0) grad = ct_reshape(grad, shape->ndim, shape->sizes);
   return grad;
+}
+
+/* as_strided's derivative (PyTorch's as_strided_backward): the output's
+ * geometry may repeat storage elements (their gradients add up) and so may
+ * the input's (each element then gets its share: the sum divided by how many
+ * input elements alias it). Both are laid over one zero buffer spanning
+ * either geometry; written with ct ops, so it is differentiable again. */
+typedef struct ct__strided_dims {
+  int n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+} ct__strided_dims;
+/* May two different indices of (sizes, strides) reach one element? Sorted by
+ * stride, each stride must pass the span of all smaller ones. */
+static int ct__strided_may_overlap(const ct__strided_dims *d) {
+  int64_t st[CT_MAX_DIMS], sz[CT_MAX_DIMS], span = 0;
+  int i, j, n = d->n;
+  for (i = 0; i < n; i++) st[i] = d->strides[i], sz[i] = d->sizes[i];
+  for (i = 1; i < n; i++) /* insertion sort: n <= 8 */
+    for (j = i; j > 0 && st[j] < st[j - 1]; j--) {
+      int64_t a = st[j], b = sz[j];
+      st[j] = st[j - 1], sz[j] = sz[j - 1], st[j - 1] = a, sz[j - 1] = b;
+    }
+  for (i = 0; i < n; i++) {
+    if (st[i] <= span) return 1;
+    span += (sz[i] - 1) * st[i];
+  }
+  return 0;
+}
+static int64_t ct__strided_span(const ct__strided_dims *d, int64_t offset) {
+  int i;
+  for (i = 0; i < d->n; i++) offset += (d->sizes[i] - 1) * d->strides[i];
+  return offset + 1;
+}
+/* flat indices of (d, offset) into a buffer, flattened to one dim */
+static const int64_t ct__flat_shape[1] = {-1};
+static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer) {
+  ct_tensor *all = ct_arange(0, (double)buffer, 1, CT_I64), *v;
+  v = all ? ct_as_strided(all, d->n, d->sizes, d->n, d->strides, offset) : NULL;
+  return v ? ct_reshape(v, 1, ct__flat_shape) : NULL;
+}
+static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *in, ct_int_list size, ct_int_list stride,
+                                          int64_t offset) {
+  ct__strided_dims od, id;
+  int64_t shared, in_off, out_off, buffer, i;
+  ct_tensor *storage, *flat;
+  ct_options o;
+  if (!grad) return NULL;
+  o = ct_opts((ct_dtype)grad->dtype, grad->device);
+  od.n = id.n = 0;
+  for (i = grad->ndim - 1; i >= 0 && grad; i--) { /* output: drop size-1 dims, sum broadcast (stride 0) dims */
+    if (size.data[i] == 0) return ct_zeros_like(ct_empty_opts(in->ndim, in->sizes, o));
+    if (size.data[i] == 1) grad = ct_squeeze_dim(grad, i);
+    else if (stride.data[i] == 0) grad = ct_sum_dim(grad, 1, &i, false);
+    else od.sizes[od.n] = size.data[i], od.strides[od.n++] = stride.data[i];
+  }
+  for (i = in->ndim - 1; i >= 0; i--) {
+    if (in->sizes[i] == 0) return ct_zeros_like(ct_empty_opts(in->ndim, in->sizes, o));
+    if (in->sizes[i] != 1) id.sizes[id.n] = in->sizes[i], id.strides[id.n++] = in->strides[i];
+  }
+  if (!grad) return NULL;
+  for (i = 0; i < od.n / 2; i++) { /* collected last-first: back to the tensor's order */
+    int64_t a = od.sizes[i], b = od.strides[i];
+    od.sizes[i] = od.sizes[od.n - 1 - i], od.strides[i] = od.strides[od.n - 1 - i];
+    od.sizes[od.n - 1 - i] = a, od.strides[od.n - 1 - i] = b;
+  }
+  for (i = 0; i < id.n / 2; i++) {
+    int64_t a = id.sizes[i], b = id.strides[i];
+    id.sizes[i] = id.sizes[id.n - 1 - i], id.strides[i] = id.strides[id.n - 1 - i];
+    id.sizes[id.n - 1 - i] = a, id.strides[id.n - 1 - i] = b;
+  }
+  shared = in->offset < offset ? in->offset : offset;
+  in_off = in->offset - shared, out_off = offset - shared;
+  buffer = ct__strided_span(&id, in_off);
+  if (ct__strided_span(&od, out_off) > buffer) buffer = ct__strided_span(&od, out_off);
+  storage = ct_zeros_like(ct_empty_opts(1, &buffer, o));
+  if (!storage) return NULL;
+  if (ct__strided_may_overlap(&od)) { /* repeated elements: their gradients add */
+    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer);
+    storage = idx ? ct_index_add(storage, 0, idx, ct_reshape(grad, 1, ct__flat_shape)) : NULL;
+  } else {
+    ct_tensor *slot = ct_as_strided(storage, od.n, od.sizes, od.n, od.strides, out_off);
+    if (!slot || ct_copy_(slot, grad) != CT_OK) return NULL;
+  }
+  if (storage && ct__strided_may_overlap(&id)) { /* each aliased input element gets its share */
+    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer), *count = NULL;
+    CT_NO_GRAD {
+      ct_tensor *ones = idx ? ct_ones_like(ct_to_dtype(idx, (ct_dtype)grad->dtype)) : NULL;
+      count = ones ? ct_index_add(ct_zeros_like(storage), 0, idx, ones) : NULL;
+    }
+    storage = count ? ct_div(storage, count) : NULL; /* (0/0 = NaN only where the input never reads) */
+  }
+  flat = storage;
+  return flat ? ct_as_strided(flat, in->ndim, in->sizes, in->ndim, in->strides, in_off) : NULL;
 }
 
 /* ================= dispatch plumbing for the generated code ================= */

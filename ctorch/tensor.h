@@ -66,7 +66,9 @@ typedef struct ct_tensor {
   int8_t dtype;              /* ct_dtype of every element */
   int8_t ndim;               /* rank, 0 (a scalar) .. CT_MAX_DIMS */
   uint8_t flags;             /* CT_TENSOR_* bits below */
+  uint8_t view_kind;         /* CT_VIEW_*: how a view was made (PyTorch's CreationMeta) */
   ct_device device;          /* where the data lives (same as storage->device) */
+  uint32_t base_version;     /* views: the storage version their autograd history was made at */
   ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
   ct_storage *storage;       /* never NULL; shared by views */
   int64_t offset;            /* in elements, from storage->data to element [0,...,0] */
@@ -74,7 +76,17 @@ typedef struct ct_tensor {
   int64_t sizes[CT_MAX_DIMS];   /* extent of each dimension */
   int64_t strides[CT_MAX_DIMS]; /* in elements; 0 for broadcast (expanded) dims */
   struct ct_autograd_meta *autograd; /* NULL unless autograd tracks this tensor */
+  struct ct_tensor *base;    /* views made by view ops: the root of the view chain (owned), else NULL */
 } ct_tensor;
+
+/* How a view came to be; decides whether autograd may rebase it when it or
+ * its base is modified in place (see autograd.h, Note [Views and in-place]). */
+enum {
+  CT_VIEW_DEFAULT = 0,      /* made in grad mode by a single-output view op */
+  CT_VIEW_NO_GRAD = 1,      /* made while grad mode was off */
+  CT_VIEW_INFERENCE = 2,    /* made in inference mode */
+  CT_VIEW_MULTI_OUTPUT = 3  /* one output of unbind / split / chunk */
+};
 
 #define CT_TENSOR_WRAPPED_NUMBER 0x01u /* a bare number lifted to a tensor: low promotion priority */
 #define CT_TENSOR_REQUIRES_GRAD 0x02u
@@ -380,6 +392,9 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
   t->dtype = (int8_t)dtype;
   t->ndim = (int8_t)ndim;
   t->flags = 0;
+  t->view_kind = CT_VIEW_DEFAULT;
+  t->base_version = 0;
+  t->base = NULL;
   t->device = storage->device;
   t->keys = ct_keyset_of(ct_device_backend_key((ct_device_type)storage->device.type));
   t->storage = storage;
@@ -446,6 +461,26 @@ static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *siz
   return v;
 }
 
+/* v (fresh from ct__make_view on src) becomes a view of src's root base, as
+ * every view op's result does: autograd rebases the view's history when it or
+ * its base is modified in place, so a view of a floating tensor always routes
+ * through the autograd kernels (its base may come to require grad later).
+ * Only differentiable dtypes are linked; internal aliases (saved outputs,
+ * detach) are never linked, so a node never owns the tensor that owns it. */
+static ct_tensor *ct__as_view(ct_tensor *src, ct_tensor *v) {
+  int made, prev;
+  if (!v || v->base || !ct_dtype_is_floating((ct_dtype)v->dtype)) return v;
+  made = (ct__tls.keys.excluded & ct_keyset_of(CT_KEY_AD_INPLACE_OR_VIEW)) ? CT_VIEW_INFERENCE
+         : ct__tls.grad_disabled                                         ? CT_VIEW_NO_GRAD
+                                                                        : CT_VIEW_DEFAULT;
+  prev = src->base ? (int)src->view_kind : (int)CT_VIEW_DEFAULT; /* a view of a view keeps the stricter kind */
+  v->view_kind = (uint8_t)(made == CT_VIEW_DEFAULT || prev == CT_VIEW_INFERENCE ? prev : made);
+  v->base = ct_retain(src->base ? src->base : src);
+  v->base_version = v->storage->version;
+  v->keys |= ct_keyset_of(ct_autograd_key_for(ct_device_backend_key((ct_device_type)v->device.type)));
+  return v;
+}
+
 CTDEF ct_tensor *ct_retain(ct_tensor *t) {
   if (t) ct__atomic_add(&t->refcount, 1);
   return t;
@@ -456,6 +491,7 @@ static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 CTDEF void ct_release(ct_tensor *t) {
   if (!t || !ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
+  if (t->base) ct_release(t->base); /* a root base has no base: no deeper recursion */
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
   ct__local_add(ct__stats()->live_tensors, -1);

@@ -699,7 +699,9 @@ typedef struct ct_tensor {
   int8_t dtype;              /* ct_dtype of every element */
   int8_t ndim;               /* rank, 0 (a scalar) .. CT_MAX_DIMS */
   uint8_t flags;             /* CT_TENSOR_* bits below */
+  uint8_t view_kind;         /* CT_VIEW_*: how a view was made (PyTorch's CreationMeta) */
   ct_device device;          /* where the data lives (same as storage->device) */
+  uint32_t base_version;     /* views: the storage version their autograd history was made at */
   ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
   ct_storage *storage;       /* never NULL; shared by views */
   int64_t offset;            /* in elements, from storage->data to element [0,...,0] */
@@ -707,7 +709,17 @@ typedef struct ct_tensor {
   int64_t sizes[CT_MAX_DIMS];   /* extent of each dimension */
   int64_t strides[CT_MAX_DIMS]; /* in elements; 0 for broadcast (expanded) dims */
   struct ct_autograd_meta *autograd; /* NULL unless autograd tracks this tensor */
+  struct ct_tensor *base;    /* views made by view ops: the root of the view chain (owned), else NULL */
 } ct_tensor;
+
+/* How a view came to be; decides whether autograd may rebase it when it or
+ * its base is modified in place (see autograd.h, Note [Views and in-place]). */
+enum {
+  CT_VIEW_DEFAULT = 0,      /* made in grad mode by a single-output view op */
+  CT_VIEW_NO_GRAD = 1,      /* made while grad mode was off */
+  CT_VIEW_INFERENCE = 2,    /* made in inference mode */
+  CT_VIEW_MULTI_OUTPUT = 3  /* one output of unbind / split / chunk */
+};
 
 #define CT_TENSOR_WRAPPED_NUMBER 0x01u /* a bare number lifted to a tensor: low promotion priority */
 #define CT_TENSOR_REQUIRES_GRAD 0x02u
@@ -1255,6 +1267,30 @@ CT_EXTERN_C_END
  *
  * Gradients are reduced to each input's shape (summing broadcast dims) and
  * cast to its dtype by the engine, so formulas may return broadcast shapes.
+ *
+ * Note [Views and in-place]
+ * PyTorch's rules ("View + Inplace update for base tensor / for view
+ * tensor"), which ctorch follows:
+ *  - Every view op links its result to the root of the view chain
+ *    (tensor->base, see ct__as_view) and remembers the storage version it
+ *    was made at. A view requires grad when it has history or its base
+ *    requires grad.
+ *  - In-place on a view (rebase): the op's node fn is recorded as usual, then
+ *    the base's history becomes CopySlices(base's old history, fn): its
+ *    backward runs fn on the view's slice of the gradient and passes the rest
+ *    of the gradient through. The view's own history is then regenerated.
+ *  - In-place on a base, or on another view of it, bumps the storage version:
+ *    every live view whose version is stale regenerates its history the next
+ *    time autograd uses it, as as_strided(base's current history) with the
+ *    view's geometry (PyTorch's view replay).
+ *  - Refused with PyTorch's errors, and only when the op would be recorded:
+ *    in-place on a view made in no-grad or inference mode, on an output of
+ *    unbind / split / chunk, on a view of a leaf that requires grad, on a leaf
+ *    that requires grad; and using such a view (no-grad, inference,
+ *    multi-output) after its base was modified in place.
+ *  - Integer and bool results never require grad; a view made in no-grad
+ *    mode of a tensor that requires grad requires grad but has no history, so
+ *    its gradient goes nowhere (as in PyTorch).
  */
 #ifndef CT_AUTOGRAD_H
 #define CT_AUTOGRAD_H
@@ -1267,8 +1303,8 @@ typedef struct ct_autograd_meta {
   ct_tensor *grad;         /* .grad: accumulated by backward into leaves (owned) */
   struct ct_node *grad_fn; /* the node that produced this tensor (owned); NULL for leaves */
   int32_t output_nr;       /* which output of grad_fn this tensor is */
-  uint8_t is_view;         /* a view of a tensor that requires grad */
-  uint32_t view_version;   /* views: the storage version when the view got its history */
+  uint8_t retains_grad;    /* ct_retain_grad on a non-leaf: backward fills .grad */
+  struct ct__hook *hooks;  /* leaves: run on the gradient before it is accumulated */
 } ct_autograd_meta;
 
 /* ---- user API ---- */
@@ -1282,6 +1318,21 @@ CTDEF ct_tensor *ct_grad(const ct_tensor *t);
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad);
 /* "MulBackward0", or NULL for leaves and tensors without history. */
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t);
+
+/* Gradient hooks (torch.Tensor.register_hook): fn sees the gradient flowing
+ * into t during backward and may set *replace to a tensor to use instead
+ * (leave it NULL to keep grad; grad is borrowed); a non-OK status stops the
+ * backward. On a leaf the hook runs before accumulation into .grad; on a
+ * non-leaf when its gradient is complete, and it stays with the history t
+ * had when it was registered. Hooks run in registration order; ctorch
+ * does not own ctx. ct_autograd_grad returns gradients before hooks, as
+ * torch.autograd.grad does. */
+typedef ct_status (*ct_grad_hook_fn)(ct_tensor *grad, ct_tensor **replace, void *ctx);
+CTDEF ct_status ct_register_hook(ct_tensor *t, ct_grad_hook_fn fn, void *ctx);
+/* A non-leaf keeps its gradient in .grad after backward (accumulated like a
+ * leaf's; ordered with t's hooks as registered). A no-op on leaves. */
+CTDEF ct_status ct_retain_grad(ct_tensor *t);
+CTDEF bool ct_retains_grad(const ct_tensor *t);
 /* A new tensor sharing t's data, outside the graph (generated: ct_detach). */
 
 /* backward: accumulate d(outputs)/d(leaf) * grad_outputs into every leaf's
@@ -1335,6 +1386,7 @@ struct ct_node {
   uint8_t visited;            /* engine scratch */
   uint32_t size;              /* bytes of this allocation */
   uint64_t seq;               /* creation order: the tape position */
+  struct ct__hook *hooks;     /* run on output grads before backward (registration order) */
   int64_t topo;               /* engine scratch: index in the current run */
   const ct_node_kind *kind;
   ct__edge *edges;            /* [num_inputs], in this allocation */
@@ -4536,6 +4588,9 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
   t->dtype = (int8_t)dtype;
   t->ndim = (int8_t)ndim;
   t->flags = 0;
+  t->view_kind = CT_VIEW_DEFAULT;
+  t->base_version = 0;
+  t->base = NULL;
   t->device = storage->device;
   t->keys = ct_keyset_of(ct_device_backend_key((ct_device_type)storage->device.type));
   t->storage = storage;
@@ -4602,6 +4657,26 @@ static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *siz
   return v;
 }
 
+/* v (fresh from ct__make_view on src) becomes a view of src's root base, as
+ * every view op's result does: autograd rebases the view's history when it or
+ * its base is modified in place, so a view of a floating tensor always routes
+ * through the autograd kernels (its base may come to require grad later).
+ * Only differentiable dtypes are linked; internal aliases (saved outputs,
+ * detach) are never linked, so a node never owns the tensor that owns it. */
+static ct_tensor *ct__as_view(ct_tensor *src, ct_tensor *v) {
+  int made, prev;
+  if (!v || v->base || !ct_dtype_is_floating((ct_dtype)v->dtype)) return v;
+  made = (ct__tls.keys.excluded & ct_keyset_of(CT_KEY_AD_INPLACE_OR_VIEW)) ? CT_VIEW_INFERENCE
+         : ct__tls.grad_disabled                                         ? CT_VIEW_NO_GRAD
+                                                                        : CT_VIEW_DEFAULT;
+  prev = src->base ? (int)src->view_kind : (int)CT_VIEW_DEFAULT; /* a view of a view keeps the stricter kind */
+  v->view_kind = (uint8_t)(made == CT_VIEW_DEFAULT || prev == CT_VIEW_INFERENCE ? prev : made);
+  v->base = ct_retain(src->base ? src->base : src);
+  v->base_version = v->storage->version;
+  v->keys |= ct_keyset_of(ct_autograd_key_for(ct_device_backend_key((ct_device_type)v->device.type)));
+  return v;
+}
+
 CTDEF ct_tensor *ct_retain(ct_tensor *t) {
   if (t) ct__atomic_add(&t->refcount, 1);
   return t;
@@ -4612,6 +4687,7 @@ static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 CTDEF void ct_release(ct_tensor *t) {
   if (!t || !ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
+  if (t->base) ct_release(t->base); /* a root base has no base: no deeper recursion */
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
   ct__local_add(ct__stats()->live_tensors, -1);
@@ -6301,16 +6377,58 @@ static ct_autograd_meta *ct__meta(ct_tensor *t) {
 static void ct__node_release(ct_node *n);
 static inline void ct__node_retain(ct_node *n) { n->refcount++; }
 
+/* A hook on a node output or a leaf; `retain` marks a retain_grad entry
+ * (a weak reference: the tensor removes it when it dies or moves on). */
+typedef struct ct__hook {
+  struct ct__hook *next;
+  int32_t output_nr;
+  ct_grad_hook_fn fn;
+  void *ctx;
+  ct_autograd_meta *retain;
+} ct__hook;
+
+static ct_status ct__hook_append(ct__hook **list, int output_nr, ct_grad_hook_fn fn, void *ctx, ct_autograd_meta *retain) {
+  ct__hook *h = (ct__hook *)CT_MALLOC(sizeof *h);
+  if (!h) return ct_fail(CT_ERR_OOM, "ct_register_hook", "out of memory");
+  h->next = NULL, h->output_nr = output_nr, h->fn = fn, h->ctx = ctx, h->retain = retain;
+  while (*list) list = &(*list)->next;
+  *list = h;
+  return CT_OK;
+}
+static void ct__hooks_free(ct__hook *h) {
+  while (h) {
+    ct__hook *next = h->next;
+    CT_FREE(h);
+    h = next;
+  }
+}
+static void ct__hook_unretain(ct_node *n, const ct_autograd_meta *m) {
+  ct__hook **p = &n->hooks;
+  while (*p) {
+    if ((*p)->retain == m) {
+      ct__hook *dead = *p;
+      *p = dead->next;
+      CT_FREE(dead);
+    } else
+      p = &(*p)->next;
+  }
+}
+
 static void ct__autograd_release(ct_tensor *t) {
   ct_autograd_meta *m = t->autograd;
   t->autograd = NULL;
   ct_release(m->grad);
+  if (m->grad_fn && m->retains_grad) ct__hook_unretain(m->grad_fn, m);
   if (m->grad_fn) ct__node_release(m->grad_fn);
+  ct__hooks_free(m->hooks);
   ct__obj_free(m, sizeof *m);
 }
 
 static inline int ct__grad_mode(void) { return !ct__tls.grad_disabled; }
-static inline int ct__needs_grad(const ct_tensor *t) { return t && (t->flags & CT_TENSOR_REQUIRES_GRAD); }
+/* t requires grad: its own flag (history or a leaf's), or its base's. */
+static inline int ct__needs_grad(const ct_tensor *t) {
+  return t && ((t->flags & CT_TENSOR_REQUIRES_GRAD) || (t->base && (t->base->flags & CT_TENSOR_REQUIRES_GRAD)));
+}
 static inline ct_node *ct__grad_fn(const ct_tensor *t) { return t->autograd ? t->autograd->grad_fn : NULL; }
 
 static void ct__meta_fill(ct_tensor_meta *m, const ct_tensor *t) {
@@ -6326,10 +6444,16 @@ static inline ct_keyset ct__autograd_keys_of(const ct_tensor *t) {
   return ct_keyset_of(ct_autograd_key_for(ct_device_backend_key((ct_device_type)t->device.type)));
 }
 
-/* t is now output `nr` of node n (which it owns a reference to). */
+/* t is now output `nr` of node n (which it owns a reference to). Integer and
+ * bool results stay outside the graph: they are never differentiable. */
 static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) {
-  ct_autograd_meta *m = ct__meta(t);
-  if (!m) return ct_last_error();
+  ct_autograd_meta *m;
+  if (!ct_dtype_is_floating((ct_dtype)t->dtype)) return CT_OK;
+  if (!(m = ct__meta(t))) return ct_last_error();
+  if (m->retains_grad) { /* retain_grad follows the tensor to its new history */
+    if (m->grad_fn) ct__hook_unretain(m->grad_fn, m);
+    if (ct__hook_append(&n->hooks, nr, NULL, NULL, m) != CT_OK) return ct_last_error();
+  }
   ct__node_retain(n);
   if (m->grad_fn) ct__node_release(m->grad_fn);
   m->grad_fn = n;
@@ -6366,33 +6490,82 @@ static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int n
   return n;
 }
 
-static ct_status ct__stale_view_backward(ct_node *n, ct_tensor *const *g, ct_tensor **gi) {
-  (void)n, (void)g, (void)gi;
-  return ct_fail(CT_ERR_UNSUPPORTED, "backward",
-                 "a view was used after its base was modified in place; ctorch cannot rebase the view's history: "
-                 "take the view again after the in-place operation (or clone it before)");
+/* ---- views (Note [Views and in-place]) ---- */
+static ct_status ct__view_refused(const char *op, const ct_tensor *v, int indirect) {
+  const char *what = indirect ? "its base or another view of its base has been modified in place with grad mode enabled"
+                              : "is being modified in place with grad mode enabled";
+  switch (v->view_kind) {
+  case CT_VIEW_NO_GRAD:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view was created in no-grad mode and %s; this use is ambiguous and forbidden: make both the view "
+                   "and the in-place operation inside CT_NO_GRAD (not tracked), or both outside (tracked)", what);
+  case CT_VIEW_INFERENCE:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view was created in inference mode and %s; this use is ambiguous and forbidden: make both the view "
+                   "and the in-place operation inside CT_INFERENCE_MODE, or both outside", what);
+  default:
+    return ct_fail(CT_ERR_STATE, op,
+                   "a view that is an output of a function returning multiple views (unbind, split, chunk) %s; such views "
+                   "may not be modified in place: replace the in-place operation by an out-of-place one", what);
+  }
 }
-static const ct_node_kind ct__stale_view_kind = {"StaleViewBackward", ct__stale_view_backward, NULL};
+
+/* A view's history made again from its base's current history: PyTorch's
+ * view replay, as an as_strided of the base. */
+static ct_status ct__regenerate_view(ct_tensor *v) {
+  ct_tensor *base = v->base, *r;
+  ct_keyset saved_excluded = ct__tls.keys.excluded;
+  int saved_grad = ct__tls.grad_disabled;
+  ct_guard scope = ct__guard_zero();
+  ct_status st = CT_OK;
+  if (v->view_kind != CT_VIEW_DEFAULT) return ct__view_refused("autograd", v, 1);
+  if (!ct__needs_grad(base)) { /* the base left the graph: so does the view (a leaf view keeps its flag) */
+    if (v->autograd && v->autograd->grad_fn) {
+      ct__node_release(v->autograd->grad_fn);
+      v->autograd->grad_fn = NULL;
+      v->flags &= (uint8_t)~CT_TENSOR_REQUIRES_GRAD;
+    }
+    v->base_version = v->storage->version;
+    return CT_OK;
+  }
+  ct__tls.keys.excluded &= ~CT_AUTOGRAD_KEYS; /* recorded whatever the caller's mode */
+  ct__tls.grad_disabled = 0;
+  ct_scope_begin(&scope);
+  r = ct_as_strided(base, v->ndim, v->sizes, v->ndim, v->strides, v->offset);
+  if (!r) st = ct_last_error();
+  else if (!ct__grad_fn(r)) st = ct_fail(CT_ERR_STATE, "autograd", "internal error: regenerating a view recorded no history");
+  else st = ct__set_history(v, r->autograd->grad_fn, 0);
+  ct_guard_end(&scope);
+  ct__tls.keys.excluded = saved_excluded;
+  ct__tls.grad_disabled = saved_grad;
+  if (st == CT_OK) v->base_version = v->storage->version;
+  return st;
+}
+
+/* Regenerate v's history if its base was modified in place since; 1 if it was. */
+static int ct__refresh_view(ct_tensor *v, ct_status *st) {
+  *st = CT_OK;
+  if (!v->base || v->base_version == v->storage->version) return 0;
+  *st = ct__regenerate_view(v);
+  return *st == CT_OK;
+}
 
 /* Edge i of n leads to t's history (if t requires grad). */
-static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
+static ct_status ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
-  if (!ct__needs_grad(t)) return; /* no edge: its metadata is never read */
+  ct_status st;
+  if (!ct__needs_grad(t)) return CT_OK; /* no edge: its metadata is never read */
+  if (ct__refresh_view(t, &st)) n->seq = ct__atomic_add(&ct__node_seq, 1); /* run before the regenerated node */
+  if (st != CT_OK) return st;
   ct__meta_fill(&n->input_meta[i], t);
-  if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version) {
-    /* the view's base was changed in place after the view was made: its
-     * history is stale and ctorch cannot rebase it (PyTorch regenerates it) */
-    e->node = ct__node_new(&ct__stale_view_kind, sizeof(ct_node), 0, 1);
-    if (e->node) ct__meta_fill(&e->node->output_meta[0], t);
-    return;
-  }
   if (t->autograd && t->autograd->grad_fn) {
     e->node = t->autograd->grad_fn;
     e->output_nr = t->autograd->output_nr;
     ct__node_retain(e->node);
-  } else {
+  } else if (t->flags & CT_TENSOR_REQUIRES_GRAD) {
     e->leaf = ct_retain(t);
-  }
+  } /* else a view made in no-grad mode of a tensor that requires grad: no history, the gradient is dropped */
+  return CT_OK;
 }
 
 CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
@@ -6401,6 +6574,7 @@ CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
 
 /* Freeing a long chain node by node would recurse as deep as the graph:
  * released nodes go on an explicit stack instead. */
+static ct_node *ct__owned_node(ct_node *n); /* CopySlices' in-place node, else NULL */
 static void ct__node_release(ct_node *n) {
   ct_node *stack_buf[64], **stack = stack_buf;
   int sp = 0, cap = 64;
@@ -6410,8 +6584,12 @@ static void ct__node_release(ct_node *n) {
     ct_node *x = stack[--sp];
     int i;
     if (x->kind->release_saved) x->kind->release_saved(x);
-    for (i = 0; i < x->num_inputs; i++) {
-      ct__edge *e = &x->edges[i];
+    ct__hooks_free(x->hooks);
+    for (i = -1; i < x->num_inputs; i++) { /* -1: a node owned outside the edges */
+      ct__edge owned, *e = &owned;
+      memset(&owned, 0, sizeof owned);
+      if (i < 0) owned.node = ct__owned_node(x);
+      else e = &x->edges[i];
       ct_release(e->leaf);
       if (e->node && --e->node->refcount == 0) {
         if (sp == cap) { /* grow; on failure leak rather than crash */
@@ -6431,20 +6609,36 @@ static void ct__node_release(ct_node *n) {
 }
 
 /* ---- saved tensors ---- */
-/* Inputs are saved as they are (they own their own history). */
+/* Inputs are saved as they are (they own their own history), except views:
+ * a view owns its base, which may own this node (`y.mul_(y[1])`), so a view
+ * is saved as an unlinked alias holding its data and its history. */
 static void ct__save(ct__saved *s, ct_tensor *t) {
+  ct_tensor *a;
   s->defined = 1;
   s->is_output = 0;
   if (!t) return;
-  s->t = ct_retain(t);
   s->version = t->storage->version;
+  s->t = t;
+  if (!t->base || !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the view) */
+    ct_retain(t);
+    return;
+  }
+  a->keys = t->keys;
+  a->flags |= t->flags & CT_TENSOR_REQUIRES_GRAD;
+  if (t->autograd && t->autograd->grad_fn && ct__meta(a)) {
+    a->autograd->grad_fn = t->autograd->grad_fn;
+    a->autograd->output_nr = t->autograd->output_nr;
+    ct__node_retain(a->autograd->grad_fn);
+  }
+  s->t = a;
 }
-/* An in-place op's formula needs self as it was: save a copy. */
+/* An in-place op's formula needs self as it was: save a copy. The copy is
+ * recorded (CloneBackward), so double backward sees how it depends on the
+ * inputs. */
 static ct_status ct__save_clone(ct__saved *s, ct_tensor *t) {
-  ct_tensor *c = NULL;
+  ct_tensor *c = ct_clone(t);
   s->defined = 1;
   s->is_output = 0;
-  CT_NO_GRAD { c = ct_clone(t); }
   if (!c) return ct_last_error();
   s->t = c;
   s->version = c->storage->version;
@@ -6525,17 +6719,124 @@ static inline ct_keyset ct__below_autograd_begin(void) {
 static inline void ct__below_autograd_end(ct_keyset saved) { ct__tls.keys.excluded = saved; }
 #define CT__BELOW_AUTOGRAD (ct_keys_below(CT_KEY_AUTOGRAD_META))
 
-/* In-place on something autograd must refuse (PyTorch's check_inplace). */
+/* In-place on something autograd must refuse (PyTorch's check_inplace); runs
+ * only when the op is recorded (grad mode, some input requires grad). */
 static ct_status ct__check_inplace(const char *op, ct_tensor *self) {
-  if (ct__needs_grad(self) && !ct__grad_fn(self))
+  if (self->base) {
+    if (self->view_kind != CT_VIEW_DEFAULT) return ct__view_refused(op, self, 0);
+    if (ct__needs_grad(self) && !ct__grad_fn(self->base))
+      return ct_fail(CT_ERR_STATE, op,
+                     "a view of a leaf tensor that requires grad is being used in an in-place operation; "
+                     "wrap the update in CT_NO_GRAD, or clone() the tensor first");
+  } else if (ct__needs_grad(self) && !ct__grad_fn(self))
     return ct_fail(CT_ERR_STATE, op,
                    "a leaf tensor that requires grad is being used in an in-place operation; "
                    "wrap the update in CT_NO_GRAD, or clone() the tensor first");
-  if (self->autograd && self->autograd->is_view)
-    return ct_fail(CT_ERR_UNSUPPORTED, op,
-                   "in-place operation on a view of a tensor that requires grad: ctorch does not rebase view history; "
-                   "clone() the view first");
   return CT_OK;
+}
+
+static ct_tensor *ct__fit_grad(ct_node *n, int i, ct_tensor *g); /* the engine, below */
+
+/* ---- CopySlices: the base's history after an in-place op on one of its views ---- */
+typedef struct ct__geometry {
+  int ndim;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], offset;
+} ct__geometry;
+static void ct__save_geometry(ct__geometry *g, const ct_tensor *t) {
+  int i;
+  g->ndim = t->ndim;
+  for (i = 0; i < t->ndim; i++) g->sizes[i] = t->sizes[i], g->strides[i] = t->strides[i];
+  g->offset = t->offset;
+}
+/* Elements a geometry spans from its offset (0 when empty). */
+static int64_t ct__geometry_extent(const ct__geometry *g) {
+  int64_t last = 0;
+  int i;
+  for (i = 0; i < g->ndim; i++) {
+    if (g->sizes[i] == 0) return 0;
+    last += (g->sizes[i] - 1) * g->strides[i];
+  }
+  return last + 1;
+}
+
+typedef struct ct__copy_slices {
+  ct_node base;
+  ct_node *fn;            /* the in-place op's node (owned); its input 0 was the view */
+  ct__geometry base_geom; /* the base when the op ran */
+  ct__geometry view_geom; /* the view written in place */
+} ct__copy_slices;
+
+/* grad (for the base after the op) -> the base's grad before it: the view's
+ * slice goes through fn, the rest passes through; fn's other inputs get
+ * their gradients from fn. Written with ct ops, so it is differentiable. */
+static ct_status ct__copy_slices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **gi) {
+  ct__copy_slices *cs = (ct__copy_slices *)node;
+  ct_node *fn = cs->fn;
+  ct_tensor *g = grads[0], *flat, *result, *slice, *fg, *fgi_buf[8], **fgi = fgi_buf;
+  int64_t extent = ct__geometry_extent(&cs->base_geom);
+  int i;
+  ct_status st = CT_OK;
+  flat = ct_empty_opts(1, &extent, ct_opts((ct_dtype)g->dtype, g->device));
+  if (!flat || ct_fill_(flat, ct_int(0)) != CT_OK) return ct_last_error();
+  result = ct_as_strided(flat, cs->base_geom.ndim, cs->base_geom.sizes, cs->base_geom.ndim, cs->base_geom.strides, 0);
+  if (!result || ct_copy_(result, g) != CT_OK) return ct_last_error();
+  slice = ct_as_strided(flat, cs->view_geom.ndim, cs->view_geom.sizes, cs->view_geom.ndim, cs->view_geom.strides,
+                        cs->view_geom.offset - cs->base_geom.offset);
+  fg = slice ? ct_clone(slice) : NULL;
+  if (!fg) return ct_last_error();
+  if (fn->num_inputs > 8 && !(fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs)))
+    return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  memset(fgi, 0, sizeof(ct_tensor *) * (size_t)fn->num_inputs);
+  st = fn->kind->backward(fn, &fg, fgi);
+  if (st == CT_OK && ct_node_needs_input_grad(node, 0)) {
+    ct_tensor *g0 = ct_node_needs_input_grad(fn, 0) && fgi[0] ? ct__fit_grad(fn, 0, fgi[0]) : NULL;
+    if (ct_node_needs_input_grad(fn, 0) && !g0) st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, fn->kind->name, "backward returned no gradient for input 0");
+    else st = g0 ? ct_copy_(slice, g0) : ct_fill_(slice, ct_int(0)); /* no path through the old view value: it was overwritten */
+    gi[0] = result;
+  }
+  for (i = 1; st == CT_OK && i < fn->num_inputs; i++)
+    if (ct_node_needs_input_grad(node, i)) {
+      if (!fgi[i]) st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, fn->kind->name, "backward returned no gradient for input %d", i);
+      gi[i] = fgi[i];
+    }
+  if (fgi != fgi_buf) CT_FREE(fgi);
+  return st;
+}
+static void ct__copy_slices_release(ct_node *node) { /* after backward without retain_graph: fn's saved tensors go too */
+  ct_node *fn = ((ct__copy_slices *)node)->fn;
+  if (fn && !fn->released) {
+    if (fn->kind->release_saved) fn->kind->release_saved(fn);
+    fn->released = 1;
+  }
+}
+static const ct_node_kind ct__copy_slices_kind = {"CopySlices", ct__copy_slices_backward, ct__copy_slices_release};
+static ct_node *ct__owned_node(ct_node *n) { return n->kind == &ct__copy_slices_kind ? ((ct__copy_slices *)n)->fn : NULL; }
+
+/* An in-place op recorded as node fn wrote self (PyTorch's rebase_history):
+ * a plain tensor gets fn as its history; a view hands its base a CopySlices
+ * over fn and regenerates its own history from the base's. */
+static ct_status ct__rebase_history(ct_tensor *self, ct_node *fn) {
+  ct_tensor *base = self->base;
+  ct__copy_slices *cs;
+  ct_status st;
+  int i;
+  if (!base || !ct_dtype_is_floating((ct_dtype)self->dtype)) return ct__set_history(self, fn, 0);
+  cs = (ct__copy_slices *)ct__node_new(&ct__copy_slices_kind, sizeof *cs, fn->num_inputs, 1);
+  if (!cs) return ct_last_error();
+  if ((st = ct__node_set_input(&cs->base, 0, base)) != CT_OK) return ct__node_release(&cs->base), st;
+  for (i = 1; i < fn->num_inputs; i++) {
+    cs->base.edges[i] = fn->edges[i];
+    cs->base.input_meta[i] = fn->input_meta[i];
+    if (fn->edges[i].node) ct__node_retain(fn->edges[i].node);
+    if (fn->edges[i].leaf) ct_retain(fn->edges[i].leaf);
+  }
+  ct__node_retain(fn);
+  cs->fn = fn;
+  ct__save_geometry(&cs->base_geom, base);
+  ct__save_geometry(&cs->view_geom, self);
+  st = ct__set_history(base, &cs->base, 0);
+  ct__node_release(&cs->base);
+  return st != CT_OK ? st : ct__regenerate_view(self);
 }
 static ct_status ct__out_not_differentiable(const char *op) {
   return ct_fail(CT_ERR_STATE, op,
@@ -6557,6 +6858,7 @@ static const ct_node_kind ct__not_impl_kind = {"NotImplemented", ct__not_impl_ba
 /* ---- user API ---- */
 CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
   if (!t) return ct__fail_null("ct_set_requires_grad", "t");
+  if (ct__grad_fn(t) && requires_grad) return CT_OK; /* already requires grad */
   if (ct__grad_fn(t))
     return ct_fail(CT_ERR_STATE, "ct_set_requires_grad",
                    "you can only change requires_grad flags of leaf tensors (this one has grad_fn %s); use ct_detach()",
@@ -6575,7 +6877,12 @@ CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
   return CT_OK;
 }
 CTDEF bool ct_requires_grad(const ct_tensor *t) { return ct__needs_grad(t) != 0; }
-CTDEF bool ct_is_leaf(const ct_tensor *t) { return t && !ct__grad_fn(t); }
+CTDEF bool ct_is_leaf(const ct_tensor *t) {
+  ct_status st;
+  if (!t) return false;
+  ct__refresh_view((ct_tensor *)t, &st); /* a stale view's history is regenerated lazily */
+  return st == CT_OK && !ct__grad_fn(t);
+}
 CTDEF ct_tensor *ct_grad(const ct_tensor *t) { return t && t->autograd ? t->autograd->grad : NULL; }
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   ct_autograd_meta *m;
@@ -6595,11 +6902,73 @@ CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   return CT_OK;
 }
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t) {
-  ct_node *n = t ? ct__grad_fn(t) : NULL;
+  ct_node *n;
+  ct_status st;
+  if (!t) return NULL;
+  ct__refresh_view((ct_tensor *)t, &st);
+  n = st == CT_OK ? ct__grad_fn(t) : NULL;
   return n ? n->kind->name : NULL;
 }
 
+CTDEF ct_status ct_register_hook(ct_tensor *t, ct_grad_hook_fn fn, void *ctx) {
+  ct_autograd_meta *m;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_register_hook", "t");
+  if (!fn) return ct__fail_null("ct_register_hook", "fn");
+  if (!ct__needs_grad(t))
+    return ct_fail(CT_ERR_STATE, "ct_register_hook", "cannot register a hook on a tensor that doesn't require gradient");
+  ct__refresh_view(t, &st);
+  if (st != CT_OK) return st;
+  if (ct__grad_fn(t)) return ct__hook_append(&t->autograd->grad_fn->hooks, t->autograd->output_nr, fn, ctx, NULL);
+  if (!(m = ct__meta(t))) return ct_last_error();
+  return ct__hook_append(&m->hooks, 0, fn, ctx, NULL);
+}
+CTDEF ct_status ct_retain_grad(ct_tensor *t) {
+  ct_status st;
+  if (!t) return ct__fail_null("ct_retain_grad", "t");
+  if (!ct__needs_grad(t))
+    return ct_fail(CT_ERR_STATE, "ct_retain_grad", "can't retain_grad on a tensor that has requires_grad=false");
+  ct__refresh_view(t, &st);
+  if (st != CT_OK) return st;
+  if (!ct__grad_fn(t) || t->autograd->retains_grad) return CT_OK; /* leaves keep their grad anyway */
+  st = ct__hook_append(&t->autograd->grad_fn->hooks, t->autograd->output_nr, NULL, NULL, t->autograd);
+  if (st == CT_OK) t->autograd->retains_grad = 1;
+  return st;
+}
+CTDEF bool ct_retains_grad(const ct_tensor *t) { return t && t->autograd && t->autograd->retains_grad; }
+
 /* ================= the engine ================= */
+
+/* The hooks of one output (or of a leaf) on *g, an owned reference. */
+static ct_status ct__run_hooks(const ct__hook *h, int output_nr, ct_tensor **g) {
+  ct_status st = CT_OK;
+  for (; st == CT_OK && h; h = h->next) {
+    if (h->output_nr != output_nr) continue;
+    if (h->retain) { /* retain_grad: a copy the first time, then accumulated */
+      ct_autograd_meta *m = h->retain;
+      if (!m->grad) {
+        ct_tensor *c = ct_clone(*g);
+        if (!c) return ct_last_error();
+        m->grad = ct_retain(c);
+      } else {
+        ct_tensor *sum = ct_add(m->grad, *g);
+        if (!sum) return ct_last_error();
+        ct_retain(sum);
+        ct_release(m->grad);
+        m->grad = sum;
+      }
+    } else {
+      ct_tensor *rep = NULL;
+      st = h->fn(*g, &rep, h->ctx);
+      if (st == CT_OK && rep && rep != *g) {
+        ct_retain(rep);
+        ct_release(*g);
+        *g = rep;
+      }
+    }
+  }
+  return st;
+}
 
 /* grad reduced to the input's shape (sum over broadcast dims) and dtype. */
 static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape);
@@ -6684,6 +7053,9 @@ typedef struct ct__engine {
   int num_inputs;
   ct_tensor *const *inputs;
   ct_tensor **captured;
+  /* leaves with hooks: their gradient is summed first, hooked and accumulated at the end */
+  ct_tensor **hooked_leaf, **hooked_grad;
+  int64_t nhooked, hooked_cap;
 } ct__engine;
 
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
@@ -6729,6 +7101,23 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
   if (edge->leaf) {
     int i;
     ct_status st = CT_OK;
+    if (e->accumulate && edge->leaf->autograd && edge->leaf->autograd->hooks) {
+      int64_t k;
+      for (k = 0; k < e->nhooked && e->hooked_leaf[k] != edge->leaf; k++) {}
+      if (k == e->nhooked) {
+        if (e->nhooked == e->hooked_cap) {
+          int64_t cap = e->hooked_cap ? 2 * e->hooked_cap : 8;
+          ct_tensor **l = (ct_tensor **)CT_REALLOC(e->hooked_leaf, sizeof(ct_tensor *) * (size_t)cap);
+          ct_tensor **gr = l ? (ct_tensor **)CT_REALLOC(e->hooked_grad, sizeof(ct_tensor *) * (size_t)cap) : NULL;
+          if (l) e->hooked_leaf = l;
+          if (!gr) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
+          e->hooked_grad = gr;
+          e->hooked_cap = cap;
+        }
+        e->hooked_leaf[k] = edge->leaf, e->hooked_grad[k] = NULL, e->nhooked++;
+      }
+      return ct__accumulate(&e->hooked_grad[k], g, e->create_graph);
+    }
     if (e->accumulate) return ct__accumulate_leaf(edge->leaf, g, e->create_graph);
     for (i = 0; st == CT_OK && i < e->num_inputs; i++) /* the same leaf may be asked for twice */
       if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
@@ -6762,6 +7151,9 @@ static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
           (st = ct__accumulate(&e->captured[i], g[t->autograd->output_nr], e->create_graph)) != CT_OK)
         return st;
     }
+  if (n->hooks) /* after the captures: autograd_grad returns gradients before hooks */
+    for (i = 0; i < n->num_outputs; i++)
+      if (g[i] && (st = ct__run_hooks(n->hooks, i, &g[i])) != CT_OK) return st;
   for (i = 0; i < n->num_outputs; i++)
     if (!g[i] && (st = ct__zeros_for(&n->output_meta[i], &g[i])) != CT_OK) return st;
   if (n->num_inputs > 8) {
@@ -6805,8 +7197,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     if (!t) return ct__fail_null(op, "outputs");
     if (!ct__needs_grad(t))
       return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
-    if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version)
-      return ct__stale_view_backward(NULL, NULL, NULL);
+    ct__refresh_view(t, &st);
+    if (st != CT_OK) return st;
     if (!go && t->numel != 1)
       return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
                      (long long)t->numel);
@@ -6818,6 +7210,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   }
   for (r = 0; r < num_inputs; r++) {
     if (!inputs[r]) return ct__fail_null("ct_autograd_grad", "inputs");
+    ct__refresh_view(inputs[r], &st);
+    if (st != CT_OK) return st;
     if (!ct__needs_grad(inputs[r]))
       return ct_fail(CT_ERR_STATE, "ct_autograd_grad", "input %d does not require grad", r);
     captured[r] = NULL;
@@ -6850,8 +7244,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
-      else root.leaf = t;
-      st = go ? ct__engine_route(&e, &root, go) : ct_last_error();
+      else if (t->flags & CT_TENSOR_REQUIRES_GRAD) root.leaf = t;
+      st = !go ? ct_last_error() : root.node || root.leaf ? ct__engine_route(&e, &root, go) : CT_OK; /* (a view without history: dropped) */
       ct_guard_end(&scope);
     }
     for (i = 0; st == CT_OK && i < e.n; i++) {
@@ -6859,10 +7253,19 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       st = ct__engine_run_node(&e, e.nodes[i]);
       ct_guard_end(&scope);
     }
+    for (i = 0; st == CT_OK && i < e.nhooked; i++) { /* hooked leaves, each once on its summed gradient */
+      ct_scope_begin(&scope);
+      st = ct__run_hooks(e.hooked_leaf[i]->autograd->hooks, 0, &e.hooked_grad[i]);
+      if (st == CT_OK) st = ct__accumulate_leaf(e.hooked_leaf[i], e.hooked_grad[i], e.create_graph);
+      ct_guard_end(&scope);
+    }
     ct_guard_end(&grad_mode);
   }
 done:
   for (i = 0; i < nslots; i++) ct_release(slots[i]);
+  for (i = 0; i < e.nhooked; i++) ct_release(e.hooked_grad[i]);
+  CT_FREE(e.hooked_leaf);
+  CT_FREE(e.hooked_grad);
   CT_FREE(slots);
   CT_FREE(e.grads);
   CT_FREE(e.nodes);
@@ -7456,48 +7859,49 @@ static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_ten
   return r;
 }
 
-/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h ---- */
+/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h; every result
+ * but detach's is linked to its base (ct__as_view) ---- */
 static int ct__list_rank(ct_int_list l) { return l.n < 0 ? 0 : l.n > 64 ? 64 : (int)l.n; } /* >8 fails in the impls */
 static ct_tensor *ct__k_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   (void)ks;
-  return ct__view_impl(self, ct__list_rank(size), size.data);
+  return ct__as_view(self, ct__view_impl(self, ct__list_rank(size), size.data));
 }
 static ct_tensor *ct__k_transpose(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   (void)ks;
-  return ct__transpose_impl(self, dim0, dim1);
+  return ct__as_view(self, ct__transpose_impl(self, dim0, dim1));
 }
 static ct_tensor *ct__k_t(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__t_impl(self);
+  return ct__t_impl(self); /* ct_transpose: already a view of self */
 }
 static ct_tensor *ct__k_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   (void)ks;
-  return ct__permute_impl(self, ct__list_rank(dims), dims.data);
+  return ct__as_view(self, ct__permute_impl(self, ct__list_rank(dims), dims.data));
 }
 static ct_tensor *ct__k_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   (void)ks;
   (void)implicit;
-  return ct__expand_impl(self, ct__list_rank(size), size.data);
+  return ct__as_view(self, ct__expand_impl(self, ct__list_rank(size), size.data));
 }
 static ct_tensor *ct__k_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   (void)ks;
-  return ct__unsqueeze_impl(self, dim);
+  return ct__as_view(self, ct__unsqueeze_impl(self, dim));
 }
 static ct_tensor *ct__k_squeeze(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__squeeze_impl(self);
+  return ct__as_view(self, ct__squeeze_impl(self));
 }
 static ct_tensor *ct__k_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   (void)ks;
-  return ct__squeeze_dim_impl(self, dim);
+  return ct__as_view(self, ct__squeeze_dim_impl(self, dim));
 }
 static ct_tensor *ct__k_select(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   (void)ks;
-  return ct__select_impl(self, dim, index);
+  return ct__as_view(self, ct__select_impl(self, dim, index));
 }
 static ct_tensor *ct__k_slice(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   (void)ks;
-  return ct__slice_impl(self, dim, start, end, step);
+  return ct__as_view(self, ct__slice_impl(self, dim, start, end, step));
 }
 static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t offset) {
   (void)ks;
@@ -7505,11 +7909,11 @@ static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list si
     return ct_fail(CT_ERR_SHAPE, "ct_as_strided", "mismatch in length of strides and shape (%lld vs %lld)", (long long)stride.n,
                    (long long)size.n),
            (ct_tensor *)NULL;
-  return ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset);
+  return ct__as_view(self, ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset));
 }
 static ct_tensor *ct__k_alias(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__alias_impl(self);
+  return ct__as_view(self, ct__alias_impl(self));
 }
 static ct_tensor *ct__k_detach(ct_keyset ks, ct_tensor *self) {
   (void)ks;
@@ -7674,6 +8078,99 @@ static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape) {
   if (n) grad = ct_sum_dim(grad, n, dims, true);
   if (grad && lead > 0) grad = ct_reshape(grad, shape->ndim, shape->sizes);
   return grad;
+}
+
+/* as_strided's derivative (PyTorch's as_strided_backward): the output's
+ * geometry may repeat storage elements (their gradients add up) and so may
+ * the input's (each element then gets its share: the sum divided by how many
+ * input elements alias it). Both are laid over one zero buffer spanning
+ * either geometry; written with ct ops, so it is differentiable again. */
+typedef struct ct__strided_dims {
+  int n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+} ct__strided_dims;
+/* May two different indices of (sizes, strides) reach one element? Sorted by
+ * stride, each stride must pass the span of all smaller ones. */
+static int ct__strided_may_overlap(const ct__strided_dims *d) {
+  int64_t st[CT_MAX_DIMS], sz[CT_MAX_DIMS], span = 0;
+  int i, j, n = d->n;
+  for (i = 0; i < n; i++) st[i] = d->strides[i], sz[i] = d->sizes[i];
+  for (i = 1; i < n; i++) /* insertion sort: n <= 8 */
+    for (j = i; j > 0 && st[j] < st[j - 1]; j--) {
+      int64_t a = st[j], b = sz[j];
+      st[j] = st[j - 1], sz[j] = sz[j - 1], st[j - 1] = a, sz[j - 1] = b;
+    }
+  for (i = 0; i < n; i++) {
+    if (st[i] <= span) return 1;
+    span += (sz[i] - 1) * st[i];
+  }
+  return 0;
+}
+static int64_t ct__strided_span(const ct__strided_dims *d, int64_t offset) {
+  int i;
+  for (i = 0; i < d->n; i++) offset += (d->sizes[i] - 1) * d->strides[i];
+  return offset + 1;
+}
+/* flat indices of (d, offset) into a buffer, flattened to one dim */
+static const int64_t ct__flat_shape[1] = {-1};
+static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer) {
+  ct_tensor *all = ct_arange(0, (double)buffer, 1, CT_I64), *v;
+  v = all ? ct_as_strided(all, d->n, d->sizes, d->n, d->strides, offset) : NULL;
+  return v ? ct_reshape(v, 1, ct__flat_shape) : NULL;
+}
+static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *in, ct_int_list size, ct_int_list stride,
+                                          int64_t offset) {
+  ct__strided_dims od, id;
+  int64_t shared, in_off, out_off, buffer, i;
+  ct_tensor *storage, *flat;
+  ct_options o;
+  if (!grad) return NULL;
+  o = ct_opts((ct_dtype)grad->dtype, grad->device);
+  od.n = id.n = 0;
+  for (i = grad->ndim - 1; i >= 0 && grad; i--) { /* output: drop size-1 dims, sum broadcast (stride 0) dims */
+    if (size.data[i] == 0) return ct_zeros_like(ct_empty_opts(in->ndim, in->sizes, o));
+    if (size.data[i] == 1) grad = ct_squeeze_dim(grad, i);
+    else if (stride.data[i] == 0) grad = ct_sum_dim(grad, 1, &i, false);
+    else od.sizes[od.n] = size.data[i], od.strides[od.n++] = stride.data[i];
+  }
+  for (i = in->ndim - 1; i >= 0; i--) {
+    if (in->sizes[i] == 0) return ct_zeros_like(ct_empty_opts(in->ndim, in->sizes, o));
+    if (in->sizes[i] != 1) id.sizes[id.n] = in->sizes[i], id.strides[id.n++] = in->strides[i];
+  }
+  if (!grad) return NULL;
+  for (i = 0; i < od.n / 2; i++) { /* collected last-first: back to the tensor's order */
+    int64_t a = od.sizes[i], b = od.strides[i];
+    od.sizes[i] = od.sizes[od.n - 1 - i], od.strides[i] = od.strides[od.n - 1 - i];
+    od.sizes[od.n - 1 - i] = a, od.strides[od.n - 1 - i] = b;
+  }
+  for (i = 0; i < id.n / 2; i++) {
+    int64_t a = id.sizes[i], b = id.strides[i];
+    id.sizes[i] = id.sizes[id.n - 1 - i], id.strides[i] = id.strides[id.n - 1 - i];
+    id.sizes[id.n - 1 - i] = a, id.strides[id.n - 1 - i] = b;
+  }
+  shared = in->offset < offset ? in->offset : offset;
+  in_off = in->offset - shared, out_off = offset - shared;
+  buffer = ct__strided_span(&id, in_off);
+  if (ct__strided_span(&od, out_off) > buffer) buffer = ct__strided_span(&od, out_off);
+  storage = ct_zeros_like(ct_empty_opts(1, &buffer, o));
+  if (!storage) return NULL;
+  if (ct__strided_may_overlap(&od)) { /* repeated elements: their gradients add */
+    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer);
+    storage = idx ? ct_index_add(storage, 0, idx, ct_reshape(grad, 1, ct__flat_shape)) : NULL;
+  } else {
+    ct_tensor *slot = ct_as_strided(storage, od.n, od.sizes, od.n, od.strides, out_off);
+    if (!slot || ct_copy_(slot, grad) != CT_OK) return NULL;
+  }
+  if (storage && ct__strided_may_overlap(&id)) { /* each aliased input element gets its share */
+    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer), *count = NULL;
+    CT_NO_GRAD {
+      ct_tensor *ones = idx ? ct_ones_like(ct_to_dtype(idx, (ct_dtype)grad->dtype)) : NULL;
+      count = ones ? ct_index_add(ct_zeros_like(storage), 0, idx, ones) : NULL;
+    }
+    storage = count ? ct_div(storage, count) : NULL; /* (0/0 = NaN only where the input never reads) */
+  }
+  flat = storage;
+  return flat ? ct_as_strided(flat, in->ndim, in->sizes, in->ndim, in->strides, in_off) : NULL;
 }
 
 /* ================= dispatch plumbing for the generated code ================= */
@@ -12407,7 +12904,7 @@ static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
   n->len = (int64_t *)(n + 1);
   for (i = 0; i < tensors.n; i++) {
     n->len[i] = ct__shape_cat_skipped(tensors.data[i]) ? -1 : tensors.data[i]->sizes[wdim];
-    ct__node_set_input(&n->base, (int)i, tensors.data[i]);
+    if (ct__node_set_input(&n->base, (int)i, tensors.data[i]) != CT_OK) return ct__node_release(&n->base), ct_release(r), (ct_tensor *)NULL;
   }
   if (ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
   ct__node_release(&n->base);
@@ -13323,9 +13820,11 @@ static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, in
     int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
     out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
     if (!out[i]) {
-      while (i > 0) ct_release(out[--i]);
+      while (i > 0) ct_release(out[--i]), out[i] = NULL;
       return -1;
     }
+    /* PyTorch forbids in-place changes to outputs of multi-output view ops */
+    if (out[i]->base && out[i]->view_kind == CT_VIEW_DEFAULT) out[i]->view_kind = CT_VIEW_MULTI_OUTPUT;
     start += len;
   }
   return n;
@@ -33043,12 +33542,13 @@ static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -33083,20 +33583,21 @@ static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_a
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33132,11 +33633,12 @@ static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -33167,18 +33669,19 @@ static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_a
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33206,12 +33709,13 @@ static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -33246,20 +33750,21 @@ static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_s
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33295,11 +33800,12 @@ static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -33330,18 +33836,19 @@ static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_s
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33377,12 +33884,13 @@ static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -33426,13 +33934,14 @@ static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_m
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -33440,7 +33949,7 @@ static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33478,11 +33987,12 @@ static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -33516,19 +34026,20 @@ static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_m
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33564,12 +34075,13 @@ static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -33613,13 +34125,14 @@ static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_d
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -33627,7 +34140,7 @@ static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33665,11 +34178,12 @@ static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -33703,19 +34217,20 @@ static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_d
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33750,12 +34265,13 @@ static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackw
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
@@ -33789,19 +34305,20 @@ static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_,
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct__node_copy_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
     ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33826,18 +34343,19 @@ static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct__node_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33862,11 +34380,12 @@ static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
@@ -33899,11 +34418,12 @@ static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
@@ -33937,11 +34457,12 @@ static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, N
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -33949,7 +34470,6 @@ static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -33978,11 +34498,12 @@ static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__ba
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim0 = dim0;
     ct__nd->dim1 = dim1;
   }
@@ -33991,7 +34512,6 @@ static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int6
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34016,18 +34536,18 @@ static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34054,11 +34574,12 @@ static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_p
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -34066,7 +34587,6 @@ static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34093,11 +34613,12 @@ static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_exp
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -34105,7 +34626,6 @@ static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34132,11 +34652,12 @@ static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -34144,7 +34665,6 @@ static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34171,11 +34691,12 @@ static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_s
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -34183,7 +34704,6 @@ static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34210,11 +34730,12 @@ static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -34222,7 +34743,6 @@ static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34253,11 +34773,12 @@ static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->index = index;
@@ -34267,7 +34788,6 @@ static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34296,11 +34816,12 @@ static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0",
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->index = index;
   }
@@ -34343,11 +34864,12 @@ static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backwar
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->start = start;
@@ -34359,7 +34881,6 @@ static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34392,11 +34913,12 @@ static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", c
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->start = start;
     ct__nd->end = end;
@@ -34415,15 +34937,23 @@ static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_outp
 /* ---- as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) ---- */
 typedef struct ct__node_as_strided {
   ct_node base;
+  ct__geometry self_geometry;
+  ct__saved_ints size;
+  ct__saved_ints stride;
+  int64_t storage_offset;
 } ct__node_as_strided;
 
 static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_as_strided *ct__nd = (ct__node_as_strided *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list size = ct__ints(&ct__nd->size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  int64_t storage_offset = ct__nd->storage_offset;
+  const ct__geometry *self_geometry = &ct__nd->self_geometry;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0))
-    return ct_fail(CT_ERR_UNSUPPORTED, "as_strided", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__as_strided_backward(grad, self_geometry, size, stride, storage_offset);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
@@ -34431,18 +34961,22 @@ static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backw
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
   ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save_geometry(&ct__nd->self_geometry, self);
+    if (ct__save_ints(&ct__nd->size, size, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->storage_offset = storage_offset;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34467,18 +35001,18 @@ static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34513,11 +35047,12 @@ static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
   ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
@@ -34548,18 +35083,19 @@ static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NU
 static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
   ct__node_neg_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
     ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34602,11 +35138,12 @@ static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
   ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -34645,19 +35182,20 @@ static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct
 static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
   ct__node_abs_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
     ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34693,11 +35231,12 @@ static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, N
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
   ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
@@ -34728,18 +35267,19 @@ static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_,
 static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
   ct__node_sign_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34782,11 +35322,12 @@ static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_squ
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
   ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -34825,19 +35366,20 @@ static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_sq
 static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
   ct__node_square_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
     ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -34880,11 +35422,12 @@ static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
   ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
@@ -34923,18 +35466,19 @@ static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct
 static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
   ct__node_exp_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
     ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -34978,11 +35522,12 @@ static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, c
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
@@ -35021,18 +35566,19 @@ static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_,
 static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -35076,11 +35622,12 @@ static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
   ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35119,19 +35666,20 @@ static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct
 static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
   ct__node_log_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -35174,11 +35722,12 @@ static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, c
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
   ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35217,19 +35766,20 @@ static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_,
 static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
   ct__node_log2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -35272,11 +35822,12 @@ static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35315,19 +35866,20 @@ static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1
 static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -35370,11 +35922,12 @@ static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
@@ -35413,18 +35966,19 @@ static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm
 static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
     ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -35468,11 +36022,12 @@ static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, c
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -35511,18 +36066,19 @@ static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_,
 static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -35566,11 +36122,12 @@ static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -35609,18 +36166,19 @@ static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqr
 static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
     ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -35664,11 +36222,12 @@ static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__back
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
@@ -35707,18 +36266,19 @@ static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__bac
 static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
     ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -35762,11 +36322,12 @@ static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
   ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35805,19 +36366,20 @@ static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct
 static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
   ct__node_sin_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -35860,11 +36422,12 @@ static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
   ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35903,19 +36466,20 @@ static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct
 static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
   ct__node_cos_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -35958,11 +36522,12 @@ static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
   ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
@@ -36001,18 +36566,19 @@ static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct
 static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
   ct__node_tan_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -36056,11 +36622,12 @@ static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, c
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
@@ -36099,18 +36666,19 @@ static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_,
 static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -36154,11 +36722,12 @@ static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
   ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -36197,19 +36766,20 @@ static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct
 static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
   ct__node_erf_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
     ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36252,11 +36822,12 @@ static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_s
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
@@ -36295,18 +36866,19 @@ static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_
 static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -36350,11 +36922,12 @@ static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, c
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
   ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
@@ -36393,18 +36966,19 @@ static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_,
 static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
   ct__node_relu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -36452,11 +37026,12 @@ static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -36501,12 +37076,13 @@ static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backwar
 static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
     ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -36515,7 +37091,7 @@ static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
   r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36560,11 +37136,12 @@ static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backw
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->negative_slope = negative_slope;
   }
@@ -36606,12 +37183,13 @@ static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__back
 static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->negative_slope = negative_slope;
   }
@@ -36619,7 +37197,7 @@ static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
   r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36668,11 +37246,12 @@ static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -36720,12 +37299,13 @@ static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct
 static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -36735,7 +37315,7 @@ static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
   r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36781,11 +37361,12 @@ static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, c
 static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
@@ -36830,12 +37411,13 @@ static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_,
 static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
@@ -36845,7 +37427,7 @@ static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *a
   r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36888,11 +37470,12 @@ static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, c
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
   ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -36931,19 +37514,20 @@ static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_,
 static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
   ct__node_silu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -36990,11 +37574,12 @@ static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->beta = beta;
     ct__nd->threshold = threshold;
@@ -37046,11 +37631,12 @@ static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, c
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
   ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37089,19 +37675,20 @@ static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_,
 static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
   ct__node_mish_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
     ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37137,11 +37724,12 @@ static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
   ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
@@ -37172,18 +37760,19 @@ static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floo
 static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
   ct__node_floor_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37219,11 +37808,12 @@ static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, N
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
@@ -37254,18 +37844,19 @@ static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_,
 static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
     ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37301,11 +37892,12 @@ static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
   ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
@@ -37336,18 +37928,19 @@ static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_roun
 static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
   ct__node_round_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
     ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37383,11 +37976,12 @@ static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backw
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
@@ -37418,18 +38012,19 @@ static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__back
 static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round__decimals *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
     ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37465,11 +38060,12 @@ static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
@@ -37500,18 +38096,19 @@ static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trun
 static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
     ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37554,11 +38151,12 @@ static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backwa
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37597,19 +38195,20 @@ static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backw
 static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
     ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37659,12 +38258,13 @@ static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div_Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -37714,13 +38314,14 @@ static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backw
 static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div__Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -37731,7 +38332,7 @@ static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
   r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37772,11 +38373,12 @@ static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div_Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
@@ -37816,12 +38418,13 @@ static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backw
 static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div__Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
@@ -37831,7 +38434,7 @@ static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
   r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37858,12 +38461,13 @@ static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__b
 static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -37896,19 +38500,20 @@ static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0
 static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -37944,11 +38549,12 @@ static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0"
 static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -37979,18 +38585,19 @@ static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0
 static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38029,12 +38636,13 @@ static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -38082,13 +38690,14 @@ static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_p
 static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -38096,7 +38705,7 @@ static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -38142,11 +38751,12 @@ static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow_Tensor_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->exponent = exponent;
   }
@@ -38188,12 +38798,13 @@ static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_p
 static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->exponent = exponent;
   }
@@ -38201,7 +38812,7 @@ static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38249,11 +38860,12 @@ static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_po
 static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   ct__node_pow_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self = self;
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -38309,12 +38921,13 @@ static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -38358,13 +38971,14 @@ static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct
 static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -38372,7 +38986,7 @@ static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38408,11 +39022,12 @@ static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -38443,18 +39058,19 @@ static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct
 static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38490,11 +39106,12 @@ static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward
 static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -38547,12 +39164,13 @@ static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -38596,13 +39214,14 @@ static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward
 static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -38610,7 +39229,7 @@ static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38646,11 +39265,12 @@ static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -38681,18 +39301,19 @@ static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward
 static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -38739,12 +39360,13 @@ static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_maximum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -38799,12 +39421,13 @@ static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_minimum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -38859,12 +39482,13 @@ static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2
 static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -38908,13 +39532,14 @@ static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan
 static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -38922,7 +39547,7 @@ static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
   r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -39462,13 +40087,14 @@ static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_
 static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct__node_where_self *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -39518,12 +40144,13 @@ static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__bac
 static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   ct__node_where_ScalarSelf *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -39562,12 +40189,13 @@ static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__ba
 static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   ct__node_where_ScalarOther *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
     ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -39584,12 +40212,13 @@ static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condit
 static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
-    ct__node_set_input(ct__nd, 0, condition);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, condition)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
@@ -39627,12 +40256,13 @@ static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -39671,20 +40301,21 @@ static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0",
 static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -39728,13 +40359,14 @@ static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -39774,21 +40406,22 @@ static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0",
 static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -39827,12 +40460,13 @@ static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
@@ -39867,20 +40501,21 @@ static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward
 static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -39931,13 +40566,14 @@ static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -39986,14 +40622,15 @@ static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward
 static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -40002,7 +40639,7 @@ static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40052,13 +40689,14 @@ static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -40106,14 +40744,15 @@ static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_
 static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -40122,7 +40761,7 @@ static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40172,13 +40811,14 @@ static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -40226,14 +40866,15 @@ static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_
 static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -40242,7 +40883,7 @@ static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40289,11 +40930,12 @@ static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp
 static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
     ct__nd->max = max;
@@ -40338,12 +40980,13 @@ static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clam
 static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
     ct__nd->max = max;
@@ -40352,7 +40995,7 @@ static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
   r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40403,13 +41046,14 @@ static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
-    ct__node_set_input(&ct__nd->base, 2, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -40458,14 +41102,15 @@ static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backwa
 static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
-    ct__node_set_input(&ct__nd->base, 2, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -40474,7 +41119,7 @@ static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
   r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40519,11 +41164,12 @@ static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
   }
@@ -40565,12 +41211,13 @@ static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backwa
 static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
   }
@@ -40578,7 +41225,7 @@ static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
   r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40625,12 +41272,13 @@ static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__
 static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
   }
@@ -40674,13 +41322,14 @@ static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct_
 static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
   }
@@ -40688,7 +41337,7 @@ static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40733,11 +41382,12 @@ static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->max = max;
   }
@@ -40779,12 +41429,13 @@ static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backwa
 static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->max = max;
   }
@@ -40792,7 +41443,7 @@ static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
   r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40839,12 +41490,13 @@ static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__
 static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->max, max);
   }
@@ -40888,13 +41540,14 @@ static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct_
 static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->max, max);
   }
@@ -40902,7 +41555,7 @@ static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -40940,11 +41593,12 @@ static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -40993,11 +41647,12 @@ static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backwa
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -41044,11 +41699,12 @@ static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, N
 static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_mean *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -41086,11 +41742,12 @@ static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mea
 static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_mean_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -41145,11 +41802,12 @@ static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, c
 static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_prod *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -41207,11 +41865,12 @@ static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward
 static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct__node_prod_dim_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -41268,11 +41927,12 @@ static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, c
 static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amax *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -41328,11 +41988,12 @@ static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, c
 static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -41384,11 +42045,12 @@ static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__
 static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
   ct__node_max *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -41427,11 +42089,12 @@ static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__
 static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
   ct__node_min *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -41476,11 +42139,12 @@ static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backwar
 static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_var_correction *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -41553,11 +42217,12 @@ static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backwar
 static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_std_correction *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -41631,11 +42296,12 @@ static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackwa
 static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_linalg_vector_norm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->ord = ord;
     if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -41718,11 +42384,12 @@ static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backwa
 static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_logsumexp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -41854,11 +42521,12 @@ static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -41892,19 +42560,20 @@ static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cu
 static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -41952,11 +42621,12 @@ static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_c
 static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -42002,12 +42672,13 @@ static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_
 static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
   }
@@ -42015,7 +42686,7 @@ static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
   r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -42065,11 +42736,12 @@ static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_d
 static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_max_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -42128,11 +42800,12 @@ static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_d
 static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_min_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -42231,11 +42904,12 @@ static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, c
 static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -42291,11 +42965,12 @@ static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_
 static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort_stable *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -42351,11 +43026,12 @@ static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, c
 static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -42411,12 +43087,13 @@ static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueS
 static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
   ct__node_value_selecting_reduction_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->indices, indices);
     ct__nd->keepdim = keepdim;
@@ -42463,12 +43140,13 @@ static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backwa
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -42514,11 +43192,12 @@ static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nan
 static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nansum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -42574,11 +43253,12 @@ static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_n
 static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nanmean *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -42674,11 +43354,12 @@ static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__
 static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_logcumsumexp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -42733,11 +43414,12 @@ static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummax *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -42793,11 +43475,12 @@ static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -42855,11 +43538,12 @@ static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward
 static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -42915,11 +43599,12 @@ static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_med
 static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
   ct__node_median *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -42976,11 +43661,12 @@ static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward
 static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_median_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -43036,11 +43722,12 @@ static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backwa
 static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
   ct__node_nanmedian *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43097,11 +43784,12 @@ static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__ba
 static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_nanmedian_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -43158,12 +43846,13 @@ static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   ct__node_dot *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
     ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->tensor, tensor);
   }
@@ -43218,12 +43907,13 @@ static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__rel
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   ct__node_mv *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
     ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, vec);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, vec)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->vec, vec);
   }
@@ -43278,12 +43968,13 @@ static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__rel
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_mm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -43338,12 +44029,13 @@ static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_bmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -43403,13 +44095,14 @@ static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat1);
-    ct__node_set_input(&ct__nd->base, 2, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -43460,14 +44153,15 @@ static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addm
 static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat1);
-    ct__node_set_input(&ct__nd->base, 2, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -43477,7 +44171,7 @@ static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
   r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -43529,13 +44223,14 @@ static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_b
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, batch1);
-    ct__node_set_input(&ct__nd->base, 2, batch2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -43586,14 +44281,15 @@ static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_
 static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
     ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, batch1);
-    ct__node_set_input(&ct__nd->base, 2, batch2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -43603,7 +44299,7 @@ static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -43663,11 +44359,12 @@ static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, N
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_flip *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -43714,11 +44411,12 @@ static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, N
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
   ct__node_roll *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -43766,11 +44464,12 @@ static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_rep
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
   ct__node_repeat *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -43816,11 +44515,12 @@ static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   ct__node_constant_pad_nd *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -43872,11 +44572,12 @@ static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -43930,12 +44631,13 @@ static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1d
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -43977,11 +44679,12 @@ static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44035,12 +44738,13 @@ static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2d
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44082,11 +44786,12 @@ static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44140,12 +44845,13 @@ static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3d
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44187,11 +44893,12 @@ static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackwar
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44245,12 +44952,13 @@ static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44292,11 +45000,12 @@ static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackwar
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44350,12 +45059,13 @@ static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44397,11 +45107,12 @@ static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackwar
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44455,12 +45166,13 @@ static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -44495,11 +45207,12 @@ static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, N
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -44533,19 +45246,20 @@ static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_,
 static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -44583,11 +45297,12 @@ static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, N
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -44621,19 +45336,20 @@ static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_,
 static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -44680,12 +45396,13 @@ static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gat
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct__node_gather *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -44742,13 +45459,14 @@ static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backwa
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_src *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -44794,14 +45512,15 @@ static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backw
 static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter__src *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -44810,7 +45529,7 @@ static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_
   r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -44855,12 +45574,13 @@ static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__back
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter_value *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -44902,13 +45622,14 @@ static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__bac
 static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter__value *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -44916,7 +45637,7 @@ static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int6
   r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -44964,13 +45685,14 @@ static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__bac
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -45016,14 +45738,15 @@ static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__ba
 static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -45032,7 +45755,7 @@ static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_
   r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -45053,14 +45776,15 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
-    ct__node_set_input(ct__nd, 2, src);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
@@ -45076,21 +45800,22 @@ static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int
 static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return ct_last_error();
     ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
-    ct__node_set_input(ct__nd, 2, src);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
     ct__node_release(ct__nd);
   }
   return r;
@@ -45111,13 +45836,14 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
@@ -45133,20 +45859,21 @@ static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
 static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return ct_last_error();
     ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
     ct__node_release(ct__nd);
   }
   return r;
@@ -45195,13 +45922,14 @@ static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce_two *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -45265,14 +45993,15 @@ static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce__two *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -45286,7 +46015,7 @@ static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
   r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -45334,12 +46063,13 @@ static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__b
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct__node_index_select *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -45396,13 +46126,14 @@ static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backwar
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -45448,14 +46179,15 @@ static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backwa
 static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -45464,7 +46196,7 @@ static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t 
   r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -45510,13 +46242,14 @@ static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backw
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45559,14 +46292,15 @@ static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__back
 static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45574,7 +46308,7 @@ static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t
   r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -45619,12 +46353,13 @@ static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill_int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45666,13 +46401,14 @@ static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0
 static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill__int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45680,7 +46416,7 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -45715,13 +46451,14 @@ static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill_int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45764,14 +46501,15 @@ static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0
 static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill__int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -45779,7 +46517,7 @@ static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *se
   r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -45833,12 +46571,13 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "one_hot";
-    ct__node_set_input(ct__nd, 0, self);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
@@ -45884,12 +46623,13 @@ static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backwa
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct__node_embedding *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, weight);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->weight_sizes, weight);
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
@@ -45947,12 +46687,13 @@ static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBa
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct__node_embedding_dense_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
     ct__nd->scale_grad_by_freq = scale_grad_by_freq;
@@ -46006,11 +46747,12 @@ static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backwa
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -46063,11 +46805,12 @@ static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct_
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -46129,13 +46872,14 @@ static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -46211,15 +46955,16 @@ static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
     ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, target);
-    ct__node_set_input(&ct__nd->base, 3, weight);
-    ct__node_set_input(&ct__nd->base, 4, total_weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 4, total_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
@@ -46297,13 +47042,14 @@ static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBa
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -46370,14 +47116,15 @@ static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCr
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
     ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
-    ct__node_set_input(&ct__nd->base, 3, pos_weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, pos_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -46439,13 +47186,14 @@ static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__ba
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
   ct__node_convolution *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
     ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input);
-    ct__node_set_input(&ct__nd->base, 1, weight);
-    ct__node_set_input(&ct__nd->base, 2, bias);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, bias)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->input, input);
     ct__save_shape(&ct__nd->input_sizes, input);
     ct__save(&ct__nd->weight, weight);
@@ -46519,12 +47267,13 @@ static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBac
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_input *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->weight, weight);
@@ -46586,12 +47335,13 @@ static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBa
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_weight *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
     ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, input);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->input, input);
@@ -46648,11 +47398,12 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBac
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -46694,12 +47445,13 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvg
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->self, self);
   }
@@ -46753,13 +47505,14 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -46829,13 +47582,14 @@ static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubl
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_double_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input_grad);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input_grad)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -46893,11 +47647,12 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndi
 static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__node_max_pool2d_with_indices *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -46954,11 +47709,12 @@ static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backw
 static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -47027,12 +47783,13 @@ static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBack
 static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -47091,11 +47848,12 @@ static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2
 static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_im2col *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -47139,11 +47897,12 @@ static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col
 static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_col2im *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -47178,18 +47937,19 @@ static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_
 static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   ct__node_uniform_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
     ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47214,18 +47974,19 @@ static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_no
 static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
   ct__node_normal_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
     ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47250,18 +48011,19 @@ static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backwa
 static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct__node_random__from *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
     ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47286,18 +48048,19 @@ static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward
 static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
   ct__node_random__to *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
     ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47322,18 +48085,19 @@ static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_ra
 static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_random_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
     ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47358,18 +48122,19 @@ static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct_
 static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli__float *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
     ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -47394,11 +48159,12 @@ static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backwa
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_bernoulli *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
@@ -47429,11 +48195,12 @@ static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__back
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli_p *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
@@ -47464,11 +48231,12 @@ static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
   ct__node_normal_Tensor_float *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean))) {
     ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, mean);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -47499,11 +48267,12 @@ static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_float_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, std);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -47535,12 +48304,13 @@ static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct
 static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, mean);
-    ct__node_set_input(&ct__nd->base, 1, std);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -47679,11 +48449,12 @@ static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", c
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   ct__node_native_dropout *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input))) {
     ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->p = p;
     ct__nd->train = train;
   }
@@ -54595,7 +55366,8 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
     if (!n) return ct_last_error();
     ((ct__not_impl_node *)n)->op = op->full_name;
     for (i = 0, ne = 0; i < nargs; i++)
-      if (a[i].tag == CT_VALUE_TENSOR) ct__node_set_input(n, ne++, a[i].v.tensor);
+      if (a[i].tag == CT_VALUE_TENSOR && (st = ct__node_set_input(n, ne++, a[i].v.tensor)) != CT_OK)
+        return ct__node_release(n), st;
   }
   excluded = ct__below_autograd_begin();
   st = ct_redispatch_boxed(op, ks & CT__BELOW_AUTOGRAD, s);
@@ -54604,7 +55376,8 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
     int nr = op->schema.nrets;
     for (i = 0; st == CT_OK && i < nr && i < s->size; i++) {
       ct_value *v = &s->items[s->size - nr + i];
-      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) st = ct__set_history(v->v.tensor, n, i);
+      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) /* an in-place op's self rebases (a view hands its base CopySlices) */
+        st = i == 0 && op->schema.args[0].is_write ? ct__rebase_history(v->v.tensor, n) : ct__set_history(v->v.tensor, n, i);
     }
     ct__node_release(n);
   }
@@ -54726,7 +55499,7 @@ static ct_status ct__custom_autograd(const ct_kernel *self, const ct_op *op, ct_
       n->args[i] = a[i];
       n->args[i].owned = 0;
       if (a[i].tag == CT_VALUE_TENSOR) {
-        ct__node_set_input(&n->base, ne++, a[i].v.tensor);
+        if ((st = ct__node_set_input(&n->base, ne++, a[i].v.tensor)) != CT_OK) return ct__node_release(&n->base), st;
         ct__save(&n->saved[i], a[i].v.tensor);
       } else if (a[i].tag == CT_VALUE_INT_LIST) {
         int64_t m = a[i].v.ints.n, k;

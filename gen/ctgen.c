@@ -698,7 +698,7 @@ static void gen_autograd(void) {
     if (!d) { /* no formula: record a node that fails if backward reaches it */
       p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
       kernel_params(o);
-      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", ret_ctype(o));
+      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n  ct_status ct__st;\n  %sr;\n  if (", ret_ctype(o));
       gen_record_condition(o);
       p(") {\n");
       if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
@@ -707,11 +707,13 @@ static void gen_autograd(void) {
       p("    ((ct__not_impl_node *)ct__nd)->op = \"%s\";\n", o->full);
       for (j = 0; j < o->s.nargs; j++)
         if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-          p("    ct__node_set_input(ct__nd, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+          p("    if ((ct__st = ct__node_set_input(ct__nd, %d, %s)) != CT_OK) return ct__node_release(ct__nd), %s;\n",
+            edge_index(o, j), o->s.args[j].name, st ? "ct__st" : "(ct_tensor *)NULL");
       p("  }\n");
       gen_redispatch(o, "r");
       p("  if (ct__nd) {\n");
-      if (st) p("    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);\n");
+      if (st) p("    if (r == CT_OK) r = %s(self, ct__nd%s);\n", o->kind == K_INPLACE ? "ct__rebase_history" : "ct__set_history",
+                o->kind == K_INPLACE ? "" : ", 0");
       else p("    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;\n");
       p("    ct__node_release(ct__nd);\n  }\n  return r;\n}\n");
       continue;
@@ -736,6 +738,8 @@ static void gen_autograd(void) {
       }
       snprintf(id, sizeof id, "%s_sizes", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("  ct__shape %s_sizes;\n", a->name);
+      snprintf(id, sizeof id, "%s_geometry", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("  ct__geometry %s_geometry;\n", a->name);
       snprintf(id, sizeof id, "%s_dtype", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("  ct_dtype %s_dtype;\n", a->name);
     }
@@ -777,6 +781,8 @@ static void gen_autograd(void) {
         if (!is_tensor(a) || is_out_arg(o, j)) continue;
         snprintf(id, sizeof id, "%s_sizes", a->name);
         if (deriv_uses(d, id)) p("  const ct__shape %s_sizes = ct__nd->%s_sizes;\n", a->name, a->name);
+        snprintf(id, sizeof id, "%s_geometry", a->name);
+        if (deriv_uses(d, id)) p("  const ct__geometry *%s_geometry = &ct__nd->%s_geometry;\n", a->name, a->name);
         snprintf(id, sizeof id, "%s_dtype", a->name);
         if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = ct__nd->%s_dtype;\n", a->name, a->name);
       }
@@ -825,7 +831,7 @@ static void gen_autograd(void) {
     /* the autograd kernel */
     p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", nodename, ret_ctype(o));
+    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n  ct_status ct__st;\n  %sr;\n  if (", nodename, ret_ctype(o));
     gen_record_condition(o);
     p(") {\n");
     if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
@@ -833,7 +839,8 @@ static void gen_autograd(void) {
     p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
     for (j = 0; j < o->s.nargs; j++)
       if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-        p("    ct__node_set_input(&ct__nd->base, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+        p("    if ((ct__st = ct__node_set_input(&ct__nd->base, %d, %s)) != CT_OK) return ct__node_release(&ct__nd->base), %s;\n",
+          edge_index(o, j), o->s.args[j].name, st ? "ct__st" : "(ct_tensor *)NULL");
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       char id[64];
@@ -854,6 +861,8 @@ static void gen_autograd(void) {
       }
       snprintf(id, sizeof id, "%s_sizes", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_shape(&ct__nd->%s_sizes, %s);\n", a->name, a->name);
+      snprintf(id, sizeof id, "%s_geometry", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_geometry(&ct__nd->%s_geometry, %s);\n", a->name, a->name);
       snprintf(id, sizeof id, "%s_dtype", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__nd->%s_dtype = (ct_dtype)%s->dtype;\n", a->name, a->name);
     }
@@ -861,7 +870,8 @@ static void gen_autograd(void) {
     gen_redispatch(o, "r");
     p("  if (ct__nd) {\n");
     if (st) {
-      p("    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);\n");
+      p("    if (r == CT_OK) r = %s(self, &ct__nd->base%s);\n", o->kind == K_INPLACE ? "ct__rebase_history" : "ct__set_history",
+        o->kind == K_INPLACE ? "" : ", 0");
       if (save_result) p("    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);\n");
     } else {
       p("    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
@@ -869,8 +879,6 @@ static void gen_autograd(void) {
       for (j = 1; j <= nextra(o); j++) /* only the first output is differentiable: the others are saved as data */
         if (deriv_uses(d, ret_name(o, j)))
           p("    if (r) ct__save(&ct__nd->%s, *%s);\n", ret_name(o, j), ret_name(o, j));
-      if (o->kind == K_VIEW)
-        p("    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;\n");
     }
     p("    ct__node_release(&ct__nd->base);\n  }\n  return r;\n}\n");
   }

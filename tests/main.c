@@ -40,6 +40,7 @@ void harness_skip(const char *why) {
 }
 
 #include "test_autograd.c"
+#include "test_views_inplace.c"
 #include "test_core.c"
 #include "test_dispatch.c"
 #include "test_errors.c"

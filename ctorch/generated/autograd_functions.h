@@ -36,12 +36,13 @@ static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -76,20 +77,21 @@ static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_a
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -125,11 +127,12 @@ static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -160,18 +163,19 @@ static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_a
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -199,12 +203,13 @@ static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -239,20 +244,21 @@ static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_s
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -288,11 +294,12 @@ static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -323,18 +330,19 @@ static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_s
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -370,12 +378,13 @@ static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -419,13 +428,14 @@ static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_m
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -433,7 +443,7 @@ static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -471,11 +481,12 @@ static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -509,19 +520,20 @@ static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_m
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -557,12 +569,13 @@ static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -606,13 +619,14 @@ static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_d
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -620,7 +634,7 @@ static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -658,11 +672,12 @@ static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -696,19 +711,20 @@ static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_d
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -743,12 +759,13 @@ static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackw
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
@@ -782,19 +799,20 @@ static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_,
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct__node_copy_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
     ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -819,18 +837,19 @@ static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct__node_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -855,11 +874,12 @@ static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
@@ -892,11 +912,12 @@ static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
@@ -930,11 +951,12 @@ static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, N
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -942,7 +964,6 @@ static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -971,11 +992,12 @@ static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__ba
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim0 = dim0;
     ct__nd->dim1 = dim1;
   }
@@ -984,7 +1006,6 @@ static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int6
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1009,18 +1030,18 @@ static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1047,11 +1068,12 @@ static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_p
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -1059,7 +1081,6 @@ static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1086,11 +1107,12 @@ static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_exp
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1098,7 +1120,6 @@ static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1125,11 +1146,12 @@ static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -1137,7 +1159,6 @@ static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1164,11 +1185,12 @@ static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_s
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1176,7 +1198,6 @@ static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1203,11 +1224,12 @@ static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1215,7 +1237,6 @@ static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1246,11 +1267,12 @@ static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->index = index;
@@ -1260,7 +1282,6 @@ static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1289,11 +1310,12 @@ static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0",
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->index = index;
   }
@@ -1336,11 +1358,12 @@ static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backwar
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->start = start;
@@ -1352,7 +1375,6 @@ static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1385,11 +1407,12 @@ static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", c
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->start = start;
     ct__nd->end = end;
@@ -1408,15 +1431,23 @@ static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_outp
 /* ---- as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) ---- */
 typedef struct ct__node_as_strided {
   ct_node base;
+  ct__geometry self_geometry;
+  ct__saved_ints size;
+  ct__saved_ints stride;
+  int64_t storage_offset;
 } ct__node_as_strided;
 
 static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_as_strided *ct__nd = (ct__node_as_strided *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list size = ct__ints(&ct__nd->size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  int64_t storage_offset = ct__nd->storage_offset;
+  const ct__geometry *self_geometry = &ct__nd->self_geometry;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0))
-    return ct_fail(CT_ERR_UNSUPPORTED, "as_strided", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__as_strided_backward(grad, self_geometry, size, stride, storage_offset);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
@@ -1424,18 +1455,22 @@ static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backw
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
   ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save_geometry(&ct__nd->self_geometry, self);
+    if (ct__save_ints(&ct__nd->size, size, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->storage_offset = storage_offset;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1460,18 +1495,18 @@ static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1506,11 +1541,12 @@ static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
   ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
@@ -1541,18 +1577,19 @@ static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NU
 static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
   ct__node_neg_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
     ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1595,11 +1632,12 @@ static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
   ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1638,19 +1676,20 @@ static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct
 static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
   ct__node_abs_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
     ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1686,11 +1725,12 @@ static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, N
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
   ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
@@ -1721,18 +1761,19 @@ static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_,
 static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
   ct__node_sign_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1775,11 +1816,12 @@ static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_squ
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
   ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1818,19 +1860,20 @@ static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_sq
 static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
   ct__node_square_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
     ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -1873,11 +1916,12 @@ static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
   ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
@@ -1916,18 +1960,19 @@ static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct
 static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
   ct__node_exp_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
     ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -1971,11 +2016,12 @@ static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, c
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
@@ -2014,18 +2060,19 @@ static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_,
 static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -2069,11 +2116,12 @@ static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
   ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2112,19 +2160,20 @@ static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct
 static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
   ct__node_log_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -2167,11 +2216,12 @@ static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, c
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
   ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2210,19 +2260,20 @@ static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_,
 static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
   ct__node_log2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -2265,11 +2316,12 @@ static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2308,19 +2360,20 @@ static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1
 static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
     ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -2363,11 +2416,12 @@ static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
@@ -2406,18 +2460,19 @@ static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm
 static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
     ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -2461,11 +2516,12 @@ static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, c
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -2504,18 +2560,19 @@ static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_,
 static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -2559,11 +2616,12 @@ static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -2602,18 +2660,19 @@ static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqr
 static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
     ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -2657,11 +2716,12 @@ static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__back
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
@@ -2700,18 +2760,19 @@ static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__bac
 static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
     ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -2755,11 +2816,12 @@ static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
   ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2798,19 +2860,20 @@ static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct
 static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
   ct__node_sin_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -2853,11 +2916,12 @@ static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
   ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2896,19 +2960,20 @@ static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct
 static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
   ct__node_cos_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -2951,11 +3016,12 @@ static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
   ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
@@ -2994,18 +3060,19 @@ static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct
 static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
   ct__node_tan_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -3049,11 +3116,12 @@ static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, c
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
@@ -3092,18 +3160,19 @@ static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_,
 static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -3147,11 +3216,12 @@ static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
   ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -3190,19 +3260,20 @@ static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct
 static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
   ct__node_erf_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
     ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3245,11 +3316,12 @@ static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_s
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
@@ -3288,18 +3360,19 @@ static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_
 static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
     ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -3343,11 +3416,12 @@ static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, c
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
   ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
@@ -3386,18 +3460,19 @@ static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_,
 static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
   ct__node_relu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -3445,11 +3520,12 @@ static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -3494,12 +3570,13 @@ static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backwar
 static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
     ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -3508,7 +3585,7 @@ static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
   r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3553,11 +3630,12 @@ static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backw
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->negative_slope = negative_slope;
   }
@@ -3599,12 +3677,13 @@ static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__back
 static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->negative_slope = negative_slope;
   }
@@ -3612,7 +3691,7 @@ static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
   r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3661,11 +3740,12 @@ static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -3713,12 +3793,13 @@ static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct
 static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -3728,7 +3809,7 @@ static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
   r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3774,11 +3855,12 @@ static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, c
 static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
@@ -3823,12 +3905,13 @@ static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_,
 static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
@@ -3838,7 +3921,7 @@ static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *a
   r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3881,11 +3964,12 @@ static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, c
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
   ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -3924,19 +4008,20 @@ static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_,
 static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
   ct__node_silu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -3983,11 +4068,12 @@ static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->beta = beta;
     ct__nd->threshold = threshold;
@@ -4039,11 +4125,12 @@ static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, c
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
   ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -4082,19 +4169,20 @@ static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_,
 static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
   ct__node_mish_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
     ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4130,11 +4218,12 @@ static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
   ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
@@ -4165,18 +4254,19 @@ static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floo
 static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
   ct__node_floor_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4212,11 +4302,12 @@ static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, N
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
@@ -4247,18 +4338,19 @@ static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_,
 static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
     ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4294,11 +4386,12 @@ static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
   ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
@@ -4329,18 +4422,19 @@ static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_roun
 static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
   ct__node_round_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
     ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4376,11 +4470,12 @@ static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backw
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
@@ -4411,18 +4506,19 @@ static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__back
 static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round__decimals *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
     ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4458,11 +4554,12 @@ static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
@@ -4493,18 +4590,19 @@ static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trun
 static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
     ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4547,11 +4645,12 @@ static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backwa
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -4590,19 +4689,20 @@ static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backw
 static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
     ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4652,12 +4752,13 @@ static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div_Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -4707,13 +4808,14 @@ static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backw
 static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div__Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -4724,7 +4826,7 @@ static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
   r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4765,11 +4867,12 @@ static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div_Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
@@ -4809,12 +4912,13 @@ static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backw
 static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div__Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
     ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
@@ -4824,7 +4928,7 @@ static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
   r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4851,12 +4955,13 @@ static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__b
 static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -4889,19 +4994,20 @@ static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0
 static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -4937,11 +5043,12 @@ static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0"
 static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -4972,18 +5079,19 @@ static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0
 static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5022,12 +5130,13 @@ static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -5075,13 +5184,14 @@ static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_p
 static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -5089,7 +5199,7 @@ static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -5135,11 +5245,12 @@ static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow_Tensor_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->exponent = exponent;
   }
@@ -5181,12 +5292,13 @@ static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_p
 static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->exponent = exponent;
   }
@@ -5194,7 +5306,7 @@ static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5242,11 +5354,12 @@ static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_po
 static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   ct__node_pow_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, exponent);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self = self;
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -5302,12 +5415,13 @@ static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5351,13 +5465,14 @@ static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct
 static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -5365,7 +5480,7 @@ static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5401,11 +5516,12 @@ static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5436,18 +5552,19 @@ static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct
 static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5483,11 +5600,12 @@ static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward
 static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5540,12 +5658,13 @@ static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5589,13 +5708,14 @@ static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward
 static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -5603,7 +5723,7 @@ static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5639,11 +5759,12 @@ static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5674,18 +5795,19 @@ static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward
 static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -5732,12 +5854,13 @@ static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_maximum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5792,12 +5915,13 @@ static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_minimum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5852,12 +5976,13 @@ static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2
 static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2 *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5901,13 +6026,14 @@ static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan
 static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
     ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -5915,7 +6041,7 @@ static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
   r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -6455,13 +6581,14 @@ static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_
 static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct__node_where_self *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -6511,12 +6638,13 @@ static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__bac
 static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   ct__node_where_ScalarSelf *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, other);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -6555,12 +6683,13 @@ static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__ba
 static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   ct__node_where_ScalarOther *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
     ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, condition);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -6577,12 +6706,13 @@ static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condit
 static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
-    ct__node_set_input(ct__nd, 0, condition);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, condition)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
@@ -6620,12 +6750,13 @@ static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -6664,20 +6795,21 @@ static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0",
 static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -6721,13 +6853,14 @@ static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -6767,21 +6900,22 @@ static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0",
 static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mask);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -6820,12 +6954,13 @@ static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
@@ -6860,20 +6995,21 @@ static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward
 static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp__Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -6924,13 +7060,14 @@ static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -6979,14 +7116,15 @@ static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward
 static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, end);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -6995,7 +7133,7 @@ static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7045,13 +7183,14 @@ static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7099,14 +7238,15 @@ static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_
 static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7115,7 +7255,7 @@ static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7165,13 +7305,14 @@ static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7219,14 +7360,15 @@ static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_
 static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor1);
-    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7235,7 +7377,7 @@ static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7282,11 +7424,12 @@ static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp
 static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
     ct__nd->max = max;
@@ -7331,12 +7474,13 @@ static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clam
 static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
     ct__nd->max = max;
@@ -7345,7 +7489,7 @@ static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
   r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7396,13 +7540,14 @@ static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
-    ct__node_set_input(&ct__nd->base, 2, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -7451,14 +7596,15 @@ static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backwa
 static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
-    ct__node_set_input(&ct__nd->base, 2, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -7467,7 +7613,7 @@ static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
   r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7512,11 +7658,12 @@ static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
   }
@@ -7558,12 +7705,13 @@ static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backwa
 static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
   }
@@ -7571,7 +7719,7 @@ static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
   r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7618,12 +7766,13 @@ static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__
 static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
   }
@@ -7667,13 +7816,14 @@ static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct_
 static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, min);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
   }
@@ -7681,7 +7831,7 @@ static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7726,11 +7876,12 @@ static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->max = max;
   }
@@ -7772,12 +7923,13 @@ static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backwa
 static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->max = max;
   }
@@ -7785,7 +7937,7 @@ static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
   r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7832,12 +7984,13 @@ static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__
 static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->max, max);
   }
@@ -7881,13 +8034,14 @@ static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct_
 static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max__Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, max);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->max, max);
   }
@@ -7895,7 +8049,7 @@ static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
   r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -7933,11 +8087,12 @@ static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -7986,11 +8141,12 @@ static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backwa
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8037,11 +8193,12 @@ static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, N
 static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_mean *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8079,11 +8236,12 @@ static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mea
 static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_mean_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8138,11 +8296,12 @@ static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, c
 static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_prod *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8200,11 +8359,12 @@ static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward
 static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct__node_prod_dim_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -8261,11 +8421,12 @@ static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, c
 static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amax *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8321,11 +8482,12 @@ static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, c
 static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8377,11 +8539,12 @@ static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__
 static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
   ct__node_max *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8420,11 +8583,12 @@ static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__
 static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
   ct__node_min *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8469,11 +8633,12 @@ static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backwar
 static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_var_correction *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -8546,11 +8711,12 @@ static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backwar
 static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_std_correction *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -8624,11 +8790,12 @@ static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackwa
 static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_linalg_vector_norm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->ord = ord;
     if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -8711,11 +8878,12 @@ static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backwa
 static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_logsumexp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8847,11 +9015,12 @@ static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -8885,19 +9054,20 @@ static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cu
 static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -8945,11 +9115,12 @@ static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_c
 static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -8995,12 +9166,13 @@ static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_
 static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
     ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
   }
@@ -9008,7 +9180,7 @@ static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
   r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -9058,11 +9230,12 @@ static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_d
 static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_max_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -9121,11 +9294,12 @@ static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_d
 static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_min_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -9224,11 +9398,12 @@ static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, c
 static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9284,11 +9459,12 @@ static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_
 static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort_stable *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9344,11 +9520,12 @@ static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, c
 static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9404,12 +9581,13 @@ static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueS
 static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
   ct__node_value_selecting_reduction_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->indices, indices);
     ct__nd->keepdim = keepdim;
@@ -9456,12 +9634,13 @@ static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backwa
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -9507,11 +9686,12 @@ static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nan
 static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nansum *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -9567,11 +9747,12 @@ static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_n
 static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nanmean *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -9667,11 +9848,12 @@ static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__
 static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_logcumsumexp *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -9726,11 +9908,12 @@ static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummax *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9786,11 +9969,12 @@ static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummin *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9848,11 +10032,12 @@ static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward
 static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -9908,11 +10093,12 @@ static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_med
 static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
   ct__node_median *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -9969,11 +10155,12 @@ static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward
 static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_median_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -10029,11 +10216,12 @@ static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backwa
 static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
   ct__node_nanmedian *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -10090,11 +10278,12 @@ static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__ba
 static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_nanmedian_dim *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -10151,12 +10340,13 @@ static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   ct__node_dot *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
     ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, tensor);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->tensor, tensor);
   }
@@ -10211,12 +10401,13 @@ static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__rel
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   ct__node_mv *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
     ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, vec);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, vec)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->vec, vec);
   }
@@ -10271,12 +10462,13 @@ static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__rel
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_mm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -10331,12 +10523,13 @@ static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_bmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -10396,13 +10589,14 @@ static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat1);
-    ct__node_set_input(&ct__nd->base, 2, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -10453,14 +10647,15 @@ static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addm
 static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
     ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, mat1);
-    ct__node_set_input(&ct__nd->base, 2, mat2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -10470,7 +10665,7 @@ static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
   r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -10522,13 +10717,14 @@ static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_b
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, batch1);
-    ct__node_set_input(&ct__nd->base, 2, batch2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -10579,14 +10775,15 @@ static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_
 static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
     ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, batch1);
-    ct__node_set_input(&ct__nd->base, 2, batch2);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -10596,7 +10793,7 @@ static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
   r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -10656,11 +10853,12 @@ static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, N
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_flip *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -10707,11 +10905,12 @@ static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, N
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
   ct__node_roll *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -10759,11 +10958,12 @@ static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_rep
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
   ct__node_repeat *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -10809,11 +11009,12 @@ static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   ct__node_constant_pad_nd *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -10865,11 +11066,12 @@ static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -10923,12 +11125,13 @@ static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1d
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -10970,11 +11173,12 @@ static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11028,12 +11232,13 @@ static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2d
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11075,11 +11280,12 @@ static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11133,12 +11339,13 @@ static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3d
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11180,11 +11387,12 @@ static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackwar
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11238,12 +11446,13 @@ static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11285,11 +11494,12 @@ static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackwar
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11343,12 +11553,13 @@ static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11390,11 +11601,12 @@ static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackwar
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11448,12 +11660,13 @@ static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11488,11 +11701,12 @@ static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, N
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -11526,19 +11740,20 @@ static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_,
 static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
     ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -11576,11 +11791,12 @@ static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, N
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -11614,19 +11830,20 @@ static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_,
 static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
     ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -11673,12 +11890,13 @@ static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gat
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct__node_gather *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -11735,13 +11953,14 @@ static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backwa
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_src *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -11787,14 +12006,15 @@ static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backw
 static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter__src *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -11803,7 +12023,7 @@ static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_
   r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -11848,12 +12068,13 @@ static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__back
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter_value *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -11895,13 +12116,14 @@ static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__bac
 static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter__value *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -11909,7 +12131,7 @@ static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int6
   r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -11957,13 +12179,14 @@ static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__bac
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -12009,14 +12232,15 @@ static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__ba
 static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -12025,7 +12249,7 @@ static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_
   r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -12046,14 +12270,15 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
-    ct__node_set_input(ct__nd, 2, src);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
@@ -12069,21 +12294,22 @@ static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int
 static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return ct_last_error();
     ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
-    ct__node_set_input(ct__nd, 2, src);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
     ct__node_release(ct__nd);
   }
   return r;
@@ -12104,13 +12330,14 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
@@ -12126,20 +12353,21 @@ static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
 static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return ct_last_error();
     ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
-    ct__node_set_input(ct__nd, 0, self);
-    ct__node_set_input(ct__nd, 1, index);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
     ct__node_release(ct__nd);
   }
   return r;
@@ -12188,13 +12416,14 @@ static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce_two *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -12258,14 +12487,15 @@ static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce__two *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
     ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, src);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -12279,7 +12509,7 @@ static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
   r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
     ct__node_release(&ct__nd->base);
   }
@@ -12327,12 +12557,13 @@ static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__b
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct__node_index_select *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -12389,13 +12620,14 @@ static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backwar
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -12441,14 +12673,15 @@ static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backwa
 static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -12457,7 +12690,7 @@ static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t 
   r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -12503,13 +12736,14 @@ static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backw
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12552,14 +12786,15 @@ static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__back
 static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, source);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12567,7 +12802,7 @@ static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t
   r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -12612,12 +12847,13 @@ static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill_int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12659,13 +12895,14 @@ static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0
 static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill__int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12673,7 +12910,7 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -12708,13 +12945,14 @@ static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill_int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12757,14 +12995,15 @@ static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0
 static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill__int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
     ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, index);
-    ct__node_set_input(&ct__nd->base, 2, value);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12772,7 +13011,7 @@ static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *se
   r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -12826,12 +13065,13 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "one_hot";
-    ct__node_set_input(ct__nd, 0, self);
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
@@ -12877,12 +13117,13 @@ static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backwa
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct__node_embedding *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, weight);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->weight_sizes, weight);
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
@@ -12940,12 +13181,13 @@ static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBa
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct__node_embedding_dense_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
     ct__nd->scale_grad_by_freq = scale_grad_by_freq;
@@ -12999,11 +13241,12 @@ static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backwa
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -13056,11 +13299,12 @@ static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct_
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -13122,13 +13366,14 @@ static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -13204,15 +13449,16 @@ static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
     ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, target);
-    ct__node_set_input(&ct__nd->base, 3, weight);
-    ct__node_set_input(&ct__nd->base, 4, total_weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 4, total_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
@@ -13290,13 +13536,14 @@ static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBa
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -13363,14 +13610,15 @@ static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCr
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
     ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__node_set_input(&ct__nd->base, 1, target);
-    ct__node_set_input(&ct__nd->base, 2, weight);
-    ct__node_set_input(&ct__nd->base, 3, pos_weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, pos_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -13432,13 +13680,14 @@ static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__ba
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
   ct__node_convolution *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
     ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input);
-    ct__node_set_input(&ct__nd->base, 1, weight);
-    ct__node_set_input(&ct__nd->base, 2, bias);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, bias)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->input, input);
     ct__save_shape(&ct__nd->input_sizes, input);
     ct__save(&ct__nd->weight, weight);
@@ -13512,12 +13761,13 @@ static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBac
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_input *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, weight);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->weight, weight);
@@ -13579,12 +13829,13 @@ static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBa
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_weight *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
     ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, input);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->input, input);
@@ -13641,11 +13892,12 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBac
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -13687,12 +13939,13 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvg
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->self, self);
   }
@@ -13746,13 +13999,14 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -13822,13 +14076,14 @@ static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubl
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_double_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input_grad);
-    ct__node_set_input(&ct__nd->base, 1, self);
-    ct__node_set_input(&ct__nd->base, 2, indices);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input_grad)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -13886,11 +14141,12 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndi
 static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__node_max_pool2d_with_indices *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -13947,11 +14203,12 @@ static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backw
 static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14020,12 +14277,13 @@ static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBack
 static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, grad_output);
-    ct__node_set_input(&ct__nd->base, 1, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14084,11 +14342,12 @@ static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2
 static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_im2col *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14132,11 +14391,12 @@ static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col
 static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_col2im *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14171,18 +14431,19 @@ static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_
 static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   ct__node_uniform_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
     ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14207,18 +14468,19 @@ static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_no
 static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
   ct__node_normal_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
     ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14243,18 +14505,19 @@ static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backwa
 static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct__node_random__from *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
     ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14279,18 +14542,19 @@ static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward
 static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
   ct__node_random__to *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
     ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14315,18 +14579,19 @@ static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_ra
 static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_random_ *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
     ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14351,18 +14616,19 @@ static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct_
 static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli__float *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
     ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
-    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
     ct__node_release(&ct__nd->base);
   }
   return r;
@@ -14387,11 +14653,12 @@ static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backwa
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_bernoulli *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
@@ -14422,11 +14689,12 @@ static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__back
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli_p *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
@@ -14457,11 +14725,12 @@ static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
   ct__node_normal_Tensor_float *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean))) {
     ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, mean);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -14492,11 +14761,12 @@ static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_float_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, std);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -14528,12 +14798,13 @@ static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct
 static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, mean);
-    ct__node_set_input(&ct__nd->base, 1, std);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -14672,11 +14943,12 @@ static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", c
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   ct__node_native_dropout *ct__nd = NULL;
   ct_keyset excluded;
+  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input))) {
     ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, input);
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->p = p;
     ct__nd->train = train;
   }

@@ -620,7 +620,7 @@ static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
   n->len = (int64_t *)(n + 1);
   for (i = 0; i < tensors.n; i++) {
     n->len[i] = ct__shape_cat_skipped(tensors.data[i]) ? -1 : tensors.data[i]->sizes[wdim];
-    ct__node_set_input(&n->base, (int)i, tensors.data[i]);
+    if (ct__node_set_input(&n->base, (int)i, tensors.data[i]) != CT_OK) return ct__node_release(&n->base), ct_release(r), (ct_tensor *)NULL;
   }
   if (ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
   ct__node_release(&n->base);
@@ -1536,9 +1536,11 @@ static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, in
     int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
     out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
     if (!out[i]) {
-      while (i > 0) ct_release(out[--i]);
+      while (i > 0) ct_release(out[--i]), out[i] = NULL;
       return -1;
     }
+    /* PyTorch forbids in-place changes to outputs of multi-output view ops */
+    if (out[i]->base && out[i]->view_kind == CT_VIEW_DEFAULT) out[i]->view_kind = CT_VIEW_MULTI_OUTPUT;
     start += len;
   }
   return n;
