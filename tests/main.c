@@ -56,6 +56,7 @@ void harness_skip(const char *why) {
 #include "test_ops_conv.c"
 #include "test_ops_random.c"
 #include "test_print.c"
+#include "test_view_programs.c"
 
 static int harness_cmp(const void *a, const void *b) {
   const harness_test *x = (const harness_test *)a, *y = (const harness_test *)b;
