@@ -46,6 +46,7 @@ static inline int ct__same_sizes(const ct_tensor *a, const ct_tensor *b) { /* in
  * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
 static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   int i;
+  if (t->numel == 0) return CT_OK; /* nothing is written */
   for (i = 0; i < t->ndim; i++)
     if (t->sizes[i] > 1 && t->strides[i] == 0)
       return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "

@@ -803,7 +803,7 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
     if (numel) last += (sizes[i] - 1) * strides[i];
   }
   storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
-  if ((numel && (offset > storage_elems || last >= storage_elems - offset)) || (!numel && offset > storage_elems))
+  if (numel && (offset > storage_elems || last >= storage_elems - offset)) /* (an empty view reads nothing: any offset) */
     return ct_fail(CT_ERR_VIEW, op,
                    "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
                    "of %lld elements",

@@ -4999,7 +4999,7 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
     if (numel) last += (sizes[i] - 1) * strides[i];
   }
   storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
-  if ((numel && (offset > storage_elems || last >= storage_elems - offset)) || (!numel && offset > storage_elems))
+  if (numel && (offset > storage_elems || last >= storage_elems - offset)) /* (an empty view reads nothing: any offset) */
     return ct_fail(CT_ERR_VIEW, op,
                    "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
                    "of %lld elements",
@@ -7326,6 +7326,7 @@ static inline int ct__same_sizes(const ct_tensor *a, const ct_tensor *b) { /* in
  * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
 static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   int i;
+  if (t->numel == 0) return CT_OK; /* nothing is written */
   for (i = 0; i < t->ndim; i++)
     if (t->sizes[i] > 1 && t->strides[i] == 0)
       return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "
@@ -33869,9 +33870,16 @@ static void ct__release_mul_Tensor(ct_node *node) {
 static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -33919,9 +33927,16 @@ static void ct__release_mul__Tensor(ct_node *node) {
 static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -33942,7 +33957,7 @@ static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -34060,9 +34075,16 @@ static void ct__release_div_Tensor(ct_node *node) {
 static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -34110,9 +34132,16 @@ static void ct__release_div__Tensor(ct_node *node) {
 static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -34133,7 +34162,7 @@ static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -34250,9 +34279,12 @@ static void ct__release_threshold_backward(ct_node *node) {
 static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar threshold = ct__nd->threshold;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35125,8 +35157,11 @@ static void ct__release_abs(ct_node *node) {
 static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_abs *ct__nd = (ct__node_abs *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35169,8 +35204,11 @@ static void ct__release_abs_(ct_node *node) {
 static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35189,7 +35227,7 @@ static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
@@ -35309,8 +35347,11 @@ static void ct__release_square(ct_node *node) {
 static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_square *ct__nd = (ct__node_square *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35353,8 +35394,11 @@ static void ct__release_square_(ct_node *node) {
 static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_square_ *ct__nd = (ct__node_square_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35373,7 +35417,7 @@ static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
@@ -35409,8 +35453,11 @@ static void ct__release_exp(ct_node *node) {
 static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp *ct__nd = (ct__node_exp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35453,8 +35500,11 @@ static void ct__release_exp_(ct_node *node) {
 static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35509,8 +35559,11 @@ static void ct__release_exp2(ct_node *node) {
 static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35553,8 +35606,11 @@ static void ct__release_exp2_(ct_node *node) {
 static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35609,8 +35665,11 @@ static void ct__release_log(ct_node *node) {
 static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log *ct__nd = (ct__node_log *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35653,8 +35712,11 @@ static void ct__release_log_(ct_node *node) {
 static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log_ *ct__nd = (ct__node_log_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35673,7 +35735,7 @@ static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
@@ -35709,8 +35771,11 @@ static void ct__release_log2(ct_node *node) {
 static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log2 *ct__nd = (ct__node_log2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35753,8 +35818,11 @@ static void ct__release_log2_(ct_node *node) {
 static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35773,7 +35841,7 @@ static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
@@ -35809,8 +35877,11 @@ static void ct__release_log1p(ct_node *node) {
 static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log1p *ct__nd = (ct__node_log1p *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35853,8 +35924,11 @@ static void ct__release_log1p_(ct_node *node) {
 static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35873,7 +35947,7 @@ static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
@@ -35909,8 +35983,11 @@ static void ct__release_expm1(ct_node *node) {
 static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -35953,8 +36030,11 @@ static void ct__release_expm1_(ct_node *node) {
 static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36009,8 +36089,11 @@ static void ct__release_sqrt(ct_node *node) {
 static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36053,8 +36136,11 @@ static void ct__release_sqrt_(ct_node *node) {
 static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36109,8 +36195,11 @@ static void ct__release_rsqrt(ct_node *node) {
 static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36153,8 +36242,11 @@ static void ct__release_rsqrt_(ct_node *node) {
 static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36209,8 +36301,11 @@ static void ct__release_reciprocal(ct_node *node) {
 static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36253,8 +36348,11 @@ static void ct__release_reciprocal_(ct_node *node) {
 static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36309,8 +36407,11 @@ static void ct__release_sin(ct_node *node) {
 static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sin *ct__nd = (ct__node_sin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36353,8 +36454,11 @@ static void ct__release_sin_(ct_node *node) {
 static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36373,7 +36477,7 @@ static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
@@ -36409,8 +36513,11 @@ static void ct__release_cos(ct_node *node) {
 static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cos *ct__nd = (ct__node_cos *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36453,8 +36560,11 @@ static void ct__release_cos_(ct_node *node) {
 static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36473,7 +36583,7 @@ static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
@@ -36509,8 +36619,11 @@ static void ct__release_tan(ct_node *node) {
 static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tan *ct__nd = (ct__node_tan *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36553,8 +36666,11 @@ static void ct__release_tan_(ct_node *node) {
 static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36609,8 +36725,11 @@ static void ct__release_tanh(ct_node *node) {
 static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tanh *ct__nd = (ct__node_tanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36653,8 +36772,11 @@ static void ct__release_tanh_(ct_node *node) {
 static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36709,8 +36831,11 @@ static void ct__release_erf(ct_node *node) {
 static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_erf *ct__nd = (ct__node_erf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36753,8 +36878,11 @@ static void ct__release_erf_(ct_node *node) {
 static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36773,7 +36901,7 @@ static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
@@ -36809,8 +36937,11 @@ static void ct__release_sigmoid(ct_node *node) {
 static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36853,8 +36984,11 @@ static void ct__release_sigmoid_(ct_node *node) {
 static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36909,8 +37043,11 @@ static void ct__release_relu(ct_node *node) {
 static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_relu *ct__nd = (ct__node_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -36953,8 +37090,11 @@ static void ct__release_relu_(ct_node *node) {
 static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37011,10 +37151,13 @@ static void ct__release_hardtanh(ct_node *node) {
 static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min_val = ct__nd->min_val;
   ct_scalar max_val = ct__nd->max_val;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37061,10 +37204,13 @@ static void ct__release_hardtanh_(ct_node *node) {
 static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min_val = ct__nd->min_val;
   ct_scalar max_val = ct__nd->max_val;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37083,7 +37229,7 @@ static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
   }
@@ -37122,9 +37268,12 @@ static void ct__release_leaky_relu(ct_node *node) {
 static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar negative_slope = ct__nd->negative_slope;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37169,9 +37318,12 @@ static void ct__release_leaky_relu_(ct_node *node) {
 static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar negative_slope = ct__nd->negative_slope;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37190,7 +37342,7 @@ static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
     ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
@@ -37230,11 +37382,14 @@ static void ct__release_elu(ct_node *node) {
 static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_elu *ct__nd = (ct__node_elu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar alpha = ct__nd->alpha;
   ct_scalar scale = ct__nd->scale;
   ct_scalar input_scale = ct__nd->input_scale;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37283,11 +37438,14 @@ static void ct__release_elu_(ct_node *node) {
 static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar alpha = ct__nd->alpha;
   ct_scalar scale = ct__nd->scale;
   ct_scalar input_scale = ct__nd->input_scale;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37306,7 +37464,7 @@ static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
     ct__nd->input_scale = input_scale;
@@ -37347,9 +37505,12 @@ static void ct__release_gelu(ct_node *node) {
 static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37397,9 +37558,12 @@ static void ct__release_gelu_(ct_node *node) {
 static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37418,7 +37582,7 @@ static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *a
     ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
     if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
@@ -37457,8 +37621,11 @@ static void ct__release_silu(ct_node *node) {
 static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_silu *ct__nd = (ct__node_silu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37501,8 +37668,11 @@ static void ct__release_silu_(ct_node *node) {
 static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37521,7 +37691,7 @@ static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
@@ -37559,10 +37729,13 @@ static void ct__release_softplus(ct_node *node) {
 static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_softplus *ct__nd = (ct__node_softplus *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar threshold = ct__nd->threshold;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37618,8 +37791,11 @@ static void ct__release_mish(ct_node *node) {
 static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mish *ct__nd = (ct__node_mish *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37662,8 +37838,11 @@ static void ct__release_mish_(ct_node *node) {
 static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -37682,7 +37861,7 @@ static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
@@ -38138,8 +38317,11 @@ static void ct__release_nan_to_num(ct_node *node) {
 static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38182,8 +38364,11 @@ static void ct__release_nan_to_num_(ct_node *node) {
 static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38202,7 +38387,7 @@ static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
     ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
@@ -38242,10 +38427,17 @@ static void ct__release_div_Tensor_mode(ct_node *node) {
 static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
   const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
-  if (!self || !other) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38298,10 +38490,17 @@ static void ct__release_div__Tensor_mode(ct_node *node) {
 static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
   const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
-  if (!self || !other) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38322,7 +38521,7 @@ static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
@@ -38620,10 +38819,21 @@ static void ct__release_pow_Tensor_Tensor(ct_node *node) {
 static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !exponent || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38674,10 +38884,21 @@ static void ct__release_pow__Tensor(ct_node *node) {
 static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !exponent || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38698,7 +38919,7 @@ static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->exponent, exponent);
   }
   excluded = ct__below_autograd_begin();
@@ -38737,9 +38958,12 @@ static void ct__release_pow_Tensor_Scalar(ct_node *node) {
 static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar exponent = ct__nd->exponent;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38784,9 +39008,12 @@ static void ct__release_pow__Scalar(ct_node *node) {
 static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar exponent = ct__nd->exponent;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38805,7 +39032,7 @@ static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->exponent = exponent;
   }
   excluded = ct__below_autograd_begin();
@@ -38846,9 +39073,16 @@ static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads,
   ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
   ct_tensor *grad = grads[0];
   ct_scalar self = ct__nd->self;
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!exponent || !result) return ct_last_error();
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38906,9 +39140,16 @@ static void ct__release_remainder_Tensor(ct_node *node) {
 static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38956,9 +39197,16 @@ static void ct__release_remainder__Tensor(ct_node *node) {
 static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -38979,7 +39227,7 @@ static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -39149,9 +39397,16 @@ static void ct__release_fmod_Tensor(ct_node *node) {
 static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39199,9 +39454,16 @@ static void ct__release_fmod__Tensor(ct_node *node) {
 static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39222,7 +39484,7 @@ static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -39345,9 +39607,16 @@ static void ct__release_maximum(ct_node *node) {
 static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_maximum *ct__nd = (ct__node_maximum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39406,9 +39675,16 @@ static void ct__release_minimum(ct_node *node) {
 static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_minimum *ct__nd = (ct__node_minimum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39467,9 +39743,16 @@ static void ct__release_atan2(ct_node *node) {
 static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39517,9 +39800,16 @@ static void ct__release_atan2_(ct_node *node) {
 static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -39540,7 +39830,7 @@ static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -40073,8 +40363,11 @@ static void ct__release_where_self(ct_node *node) {
 static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_self *ct__nd = (ct__node_where_self *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40131,8 +40424,11 @@ static void ct__release_where_ScalarSelf(ct_node *node) {
 static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40176,8 +40472,11 @@ static void ct__release_where_ScalarOther(ct_node *node) {
 static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40243,8 +40542,11 @@ static void ct__release_masked_fill_Scalar(ct_node *node) {
 static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40288,8 +40590,11 @@ static void ct__release_masked_fill__Scalar(ct_node *node) {
 static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40345,8 +40650,11 @@ static void ct__release_masked_fill_Tensor(ct_node *node) {
 static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40392,8 +40700,11 @@ static void ct__release_masked_fill__Tensor(ct_node *node) {
 static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40549,10 +40860,21 @@ static void ct__release_lerp_Tensor(ct_node *node) {
 static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  if (!self || !end || !weight) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *end = NULL;
+  ct_tensor *weight = NULL;
+  if (ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 2)) {
+    end = ct__unpack(&ct__nd->end, node, "end");
+    if (!end) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40605,10 +40927,21 @@ static void ct__release_lerp__Tensor(ct_node *node) {
 static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  if (!self || !end || !weight) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *end = NULL;
+  ct_tensor *weight = NULL;
+  if (ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 2)) {
+    end = ct__unpack(&ct__nd->end, node, "end");
+    if (!end) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40631,7 +40964,7 @@ static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
   }
@@ -40672,10 +41005,17 @@ static void ct__release_addcmul(ct_node *node) {
 static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40727,10 +41067,17 @@ static void ct__release_addcmul_(ct_node *node) {
 static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40794,10 +41141,17 @@ static void ct__release_addcdiv(ct_node *node) {
 static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40849,10 +41203,17 @@ static void ct__release_addcdiv_(ct_node *node) {
 static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40915,10 +41276,13 @@ static void ct__release_clamp(ct_node *node) {
 static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp *ct__nd = (ct__node_clamp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40965,10 +41329,13 @@ static void ct__release_clamp_(ct_node *node) {
 static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -40987,7 +41354,7 @@ static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
     ct__nd->max = max;
   }
@@ -41029,10 +41396,21 @@ static void ct__release_clamp_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min && (node->released || ct__nd->min.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max && (node->released || ct__nd->max.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41085,10 +41463,21 @@ static void ct__release_clamp__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min && (node->released || ct__nd->min.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max && (node->released || ct__nd->max.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41111,7 +41500,7 @@ static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
   }
@@ -41150,9 +41539,12 @@ static void ct__release_clamp_min(ct_node *node) {
 static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41197,9 +41589,12 @@ static void ct__release_clamp_min_(ct_node *node) {
 static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41218,7 +41613,7 @@ static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
   }
   excluded = ct__below_autograd_begin();
@@ -41257,9 +41652,16 @@ static void ct__release_clamp_min_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  if (!self || !min) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41307,9 +41709,16 @@ static void ct__release_clamp_min__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  if (!self || !min) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41330,7 +41739,7 @@ static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
   }
   excluded = ct__below_autograd_begin();
@@ -41368,9 +41777,12 @@ static void ct__release_clamp_max(ct_node *node) {
 static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41415,9 +41827,12 @@ static void ct__release_clamp_max_(ct_node *node) {
 static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41436,7 +41851,7 @@ static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->max = max;
   }
   excluded = ct__below_autograd_begin();
@@ -41475,9 +41890,16 @@ static void ct__release_clamp_max_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self || !max) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41525,9 +41947,16 @@ static void ct__release_clamp_max__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self || !max) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41548,7 +41977,7 @@ static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->max, max);
   }
   excluded = ct__below_autograd_begin();
@@ -41788,9 +42217,16 @@ static void ct__release_prod(ct_node *node) {
 static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_prod *ct__nd = (ct__node_prod *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41849,11 +42285,18 @@ static void ct__release_prod_dim_int(ct_node *node) {
 static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41912,10 +42355,13 @@ static void ct__release_amax(ct_node *node) {
 static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_amax *ct__nd = (ct__node_amax *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -41973,10 +42419,13 @@ static void ct__release_amin(ct_node *node) {
 static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_amin *ct__nd = (ct__node_amin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42032,8 +42481,11 @@ static void ct__release_max(ct_node *node) {
 static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max *ct__nd = (ct__node_max *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42076,8 +42528,11 @@ static void ct__release_min(ct_node *node) {
 static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_min *ct__nd = (ct__node_min *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42123,11 +42578,14 @@ static void ct__release_var_correction(ct_node *node) {
 static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   ct_scalar correction = ct__nd->correction;
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42200,12 +42658,19 @@ static void ct__release_std_correction(ct_node *node) {
 static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   ct_scalar correction = ct__nd->correction;
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42279,12 +42744,19 @@ static void ct__release_linalg_vector_norm(ct_node *node) {
 static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar ord = ct__nd->ord;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42368,11 +42840,18 @@ static void ct__release_logsumexp(ct_node *node) {
 static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42606,10 +43085,17 @@ static void ct__release_cumprod(ct_node *node) {
 static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42657,10 +43143,17 @@ static void ct__release_cumprod_(ct_node *node) {
 static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42679,7 +43172,7 @@ static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
     ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -42723,8 +43216,11 @@ static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42787,8 +43283,11 @@ static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42891,8 +43390,11 @@ static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_te
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -42952,8 +43454,11 @@ static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43013,8 +43518,11 @@ static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_te
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43073,9 +43581,12 @@ static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, 
   ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   bool keepdim = ct__nd->keepdim;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43125,10 +43636,13 @@ static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads,
   ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43177,10 +43691,13 @@ static void ct__release_nansum(ct_node *node) {
 static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nansum *ct__nd = (ct__node_nansum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43238,10 +43755,13 @@ static void ct__release_nanmean(ct_node *node) {
 static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43340,9 +43860,12 @@ static void ct__release_logcumsumexp(ct_node *node) {
 static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43401,8 +43924,11 @@ static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43462,8 +43988,11 @@ static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43525,8 +44054,11 @@ static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, c
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43585,9 +44117,16 @@ static void ct__release_median(ct_node *node) {
 static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_median *ct__nd = (ct__node_median *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43648,8 +44187,11 @@ static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads,
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43708,9 +44250,16 @@ static void ct__release_nanmedian(ct_node *node) {
 static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43771,8 +44320,11 @@ static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *gra
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43831,9 +44383,16 @@ static void ct__release_dot(ct_node *node) {
 static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_dot *ct__nd = (ct__node_dot *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
-  if (!self || !tensor) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *tensor = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
+    if (!tensor) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43892,9 +44451,16 @@ static void ct__release_mv(ct_node *node) {
 static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mv *ct__nd = (ct__node_mv *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *vec = ct__unpack(&ct__nd->vec, node, "vec");
-  if (!self || !vec) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *vec = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -43953,9 +44519,16 @@ static void ct__release_mm(ct_node *node) {
 static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mm *ct__nd = (ct__node_mm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *mat2 = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44014,9 +44587,16 @@ static void ct__release_bmm(ct_node *node) {
 static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_bmm *ct__nd = (ct__node_bmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *mat2 = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44077,11 +44657,18 @@ static void ct__release_addmm(ct_node *node) {
 static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addmm *ct__nd = (ct__node_addmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_tensor *mat1 = NULL;
+  ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!mat1 || !mat2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+    if (!mat1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44135,11 +44722,18 @@ static void ct__release_addmm_(ct_node *node) {
 static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_tensor *mat1 = NULL;
+  ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!mat1 || !mat2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+    if (!mat1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44205,11 +44799,18 @@ static void ct__release_baddbmm(ct_node *node) {
 static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!batch1 || !batch2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44263,11 +44864,18 @@ static void ct__release_baddbmm_(ct_node *node) {
 static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!batch1 || !batch2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44558,9 +45166,12 @@ static void ct__release_reflection_pad1d(ct_node *node) {
 static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44616,9 +45227,12 @@ static void ct__release_reflection_pad1d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44665,9 +45279,12 @@ static void ct__release_reflection_pad2d(ct_node *node) {
 static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44723,9 +45340,12 @@ static void ct__release_reflection_pad2d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44772,9 +45392,12 @@ static void ct__release_reflection_pad3d(ct_node *node) {
 static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44830,9 +45453,12 @@ static void ct__release_reflection_pad3d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44879,9 +45505,12 @@ static void ct__release_replication_pad1d(ct_node *node) {
 static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44937,9 +45566,12 @@ static void ct__release_replication_pad1d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -44986,9 +45618,12 @@ static void ct__release_replication_pad2d(ct_node *node) {
 static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45044,9 +45679,12 @@ static void ct__release_replication_pad2d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45093,9 +45731,12 @@ static void ct__release_replication_pad3d(ct_node *node) {
 static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45151,9 +45792,12 @@ static void ct__release_replication_pad3d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45382,9 +46026,12 @@ static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_
   ct__node_gather *ct__nd = (ct__node_gather *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45444,9 +46091,12 @@ static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads
   ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45497,9 +46147,12 @@ static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grad
   ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45561,8 +46214,11 @@ static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *gra
   ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45609,8 +46265,11 @@ static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *gr
   ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45670,9 +46329,12 @@ static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads
   ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45723,9 +46385,12 @@ static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grad
   ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45902,14 +46567,29 @@ static void ct__release_scatter_reduce_two(ct_node *node) {
 static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  ct_tensor *index = NULL;
+  ct_tensor *src = NULL;
   const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
   bool include_self = ct__nd->include_self;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !index || !src || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -45973,14 +46653,29 @@ static void ct__release_scatter_reduce__two(ct_node *node) {
 static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  ct_tensor *index = NULL;
+  ct_tensor *src = NULL;
   const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
   bool include_self = ct__nd->include_self;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !index || !src || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46002,7 +46697,7 @@ static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save(&ct__nd->src, src);
@@ -46049,9 +46744,12 @@ static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grad
   ct__node_index_select *ct__nd = (ct__node_index_select *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46111,9 +46809,12 @@ static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, 
   ct__node_index_add *ct__nd = (ct__node_index_add *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   ct_scalar alpha = ct__nd->alpha;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46164,9 +46865,12 @@ static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads,
   ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   ct_scalar alpha = ct__nd->alpha;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46228,8 +46932,11 @@ static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads,
   ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46278,8 +46985,11 @@ static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads
   ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46340,8 +47050,11 @@ static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *co
   ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46388,8 +47101,11 @@ static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *c
   ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46437,8 +47153,11 @@ static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *co
   ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46487,8 +47206,11 @@ static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *c
   ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46606,12 +47328,15 @@ static void ct__release_embedding(ct_node *node) {
 static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_embedding *ct__nd = (ct__node_embedding *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   int64_t padding_idx = ct__nd->padding_idx;
   bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
   bool sparse = ct__nd->sparse;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46672,10 +47397,13 @@ static void ct__release_embedding_dense_backward(ct_node *node) {
 static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   int64_t padding_idx = ct__nd->padding_idx;
   bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46734,8 +47462,11 @@ static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads
   ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46792,8 +47523,11 @@ static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *g
   ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46854,12 +47588,23 @@ static void ct__release_nll_loss(ct_node *node) {
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
   int64_t ignore_index = ct__nd->ignore_index;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -46932,15 +47677,38 @@ static void ct__release_nll_loss_backward(ct_node *node) {
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
   int64_t ignore_index = ct__nd->ignore_index;
-  ct_tensor *total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  ct_tensor *total_weight = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 3)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 3)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 3)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 3) || ct_node_needs_input_grad(node, 4)) {
+    total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
+    if (!total_weight) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 4)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47024,11 +47792,22 @@ static void ct__release_binary_cross_entropy(ct_node *node) {
 static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47096,12 +47875,27 @@ static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
 static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  ct_tensor *pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
+  ct_tensor *pos_weight = NULL;
   int64_t reduction = ct__nd->reduction;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2) || ct_node_needs_input_grad(node, 3)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2) || ct_node_needs_input_grad(node, 3)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 3)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+    if (!pos_weight && (node->released || ct__nd->pos_weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47163,8 +47957,8 @@ static void ct__release_convolution(ct_node *node) {
 static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution *ct__nd = (ct__node_convolution *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *input = NULL;
+  ct_tensor *weight = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
@@ -47172,7 +47966,14 @@ static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads
   int64_t groups = ct__nd->groups;
   const ct__shape input_sizes = ct__nd->input_sizes;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!input || !weight) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47246,15 +48047,22 @@ static void ct__release_convolution_backward_input(ct_node *node) {
 static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution_backward_input *ct__nd = (ct__node_convolution_backward_input *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *weight = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   int64_t groups = ct__nd->groups;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!grad_output || !weight) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47314,15 +48122,22 @@ static void ct__release_convolution_backward_weight(ct_node *node) {
 static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution_backward_weight *ct__nd = (ct__node_convolution_backward_weight *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *input = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   int64_t groups = ct__nd->groups;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
   const ct__shape input_sizes = ct__nd->input_sizes;
-  if (!grad_output || !input) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47385,8 +48200,11 @@ static void ct__release__adaptive_avg_pool2d(ct_node *node) {
 static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__adaptive_avg_pool2d *ct__nd = (ct__node__adaptive_avg_pool2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47430,9 +48248,12 @@ static void ct__release__adaptive_avg_pool2d_backward(ct_node *node) {
 static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = (ct__node__adaptive_avg_pool2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47485,14 +48306,21 @@ static void ct__release_max_pool2d_with_indices_backward(ct_node *node) {
 static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = (ct__node_max_pool2d_with_indices_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47562,14 +48390,21 @@ static void ct__release_max_pool2d_double_backward(ct_node *node) {
 static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_double_backward *ct__nd = (ct__node_max_pool2d_double_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47628,14 +48463,21 @@ static void ct__release_max_pool2d_with_indices(ct_node *node) {
 static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47690,14 +48532,17 @@ static void ct__release_avg_pool2d(ct_node *node) {
 static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   bool ceil_mode = ct__nd->ceil_mode;
   bool count_include_pad = ct__nd->count_include_pad;
   int64_t divisor_override = ct__nd->divisor_override;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -47763,14 +48608,17 @@ static void ct__release_avg_pool2d_backward(ct_node *node) {
 static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   bool ceil_mode = ct__nd->ceil_mode;
   bool count_include_pad = ct__nd->count_include_pad;
   int64_t divisor_override = ct__nd->divisor_override;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -48436,8 +49284,11 @@ static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *gr
   ct_tensor *grad = grads[0];
   double p = ct__nd->p;
   bool train = ct__nd->train;
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;

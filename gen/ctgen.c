@@ -770,7 +770,7 @@ static void gen_autograd(void) {
       for (j = 0; j < o->s.nargs; j++) {
         const ct_arg *a = &o->s.args[j];
         if (is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
-        if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", a->name, a->name, a->name);
+        if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = NULL;\n", a->name);
         else if (a->type == CT_TYPE_INT_LIST) p("  ct_int_list %s = ct__ints(&ct__nd->%s);\n", a->name, a->name);
         else if (a->type == CT_TYPE_STR) p("  const char *%s = ct__nd->%s_given ? ct__nd->%s : NULL;\n", a->name, a->name, a->name);
         else p("  %s%s = ct__nd->%s;\n", kernel_ctype(a), a->name, a->name);
@@ -786,22 +786,40 @@ static void gen_autograd(void) {
         snprintf(id, sizeof id, "%s_dtype", a->name);
         if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = ct__nd->%s_dtype;\n", a->name, a->name);
       }
-      if (save_result) p("  ct_tensor *result = ct__unpack(&ct__nd->result, node, \"result\");\n");
+      if (save_result) p("  ct_tensor *result = NULL;\n");
       for (j = 1; j <= nextra(o); j++)
-        if (deriv_uses(d, ret_name(o, j)))
-          p("  ct_tensor *%s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", ret_name(o, j), ret_name(o, j), ret_name(o, j));
+        if (deriv_uses(d, ret_name(o, j))) p("  ct_tensor *%s = NULL;\n", ret_name(o, j));
+      /* Saved tensors are unpacked (and version-checked) only for the inputs
+       * that need a gradient, as PyTorch does: a saved tensor modified in
+       * place is an error only if a formula that reads it runs. */
       {
-        int first = 1;
+        const char *names[2 * CT_MAX_ARGS];
+        int optional[2 * CT_MAX_ARGS], nn = 0, k, f;
         for (j = 0; j < o->s.nargs; j++) {
           const ct_arg *a = &o->s.args[j];
-          if (a->type != CT_TYPE_TENSOR || a->optional || is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
-          p("%s!%s", first ? "  if (" : " || ", a->name);
-          first = 0;
+          if (a->type != CT_TYPE_TENSOR || is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
+          optional[nn] = a->optional, names[nn++] = a->name;
         }
-        if (save_result) p("%s!result", first ? "  if (" : " || "), first = 0;
+        if (save_result) optional[nn] = 0, names[nn++] = "result";
         for (j = 1; j <= nextra(o); j++)
-          if (deriv_uses(d, ret_name(o, j))) p("%s!%s", first ? "  if (" : " || ", ret_name(o, j)), first = 0;
-        if (!first) p(") return ct_last_error();\n");
+          if (deriv_uses(d, ret_name(o, j))) optional[nn] = 0, names[nn++] = ret_name(o, j);
+        for (k = 0; k < nn; k++) {
+          int first = 1;
+          for (f = 0; f < d->nformulas; f++) {
+            int a, found = -1;
+            if (!uses(d->formula[f], names[k])) continue;
+            for (a = 0; a < o->s.nargs; a++)
+              if (!strcmp(o->s.args[a].name, d->arg[f])) found = a;
+            if (found < 0) continue; /* reported below */
+            p("%sct_node_needs_input_grad(node, %d)", first ? "  if (" : " || ", edge_index(o, found));
+            first = 0;
+          }
+          if (first) continue;
+          p(") {\n    %s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", names[k], names[k], names[k]);
+          if (optional[k]) /* NULL is None, unless the node was released or the check failed */
+            p("    if (!%s && (node->released || ct__nd->%s.t)) return ct_last_error();\n  }\n", names[k], names[k]);
+          else p("    if (!%s) return ct_last_error();\n  }\n", names[k]);
+        }
       }
       p("  (void)ct__nd;\n  (void)grads;\n  (void)grad_inputs;\n");
       for (j = 0; j < d->nformulas; j++) {
@@ -846,9 +864,19 @@ static void gen_autograd(void) {
       char id[64];
       if (is_out_arg(o, j)) continue;
       if (deriv_uses(d, a->name)) {
-        if (a->type == CT_TYPE_TENSOR && o->kind == K_INPLACE && j == 0)
-          p("    if (ct__save_clone(&ct__nd->%s, %s) != CT_OK) return ct__node_release(&ct__nd->base), %s;\n", a->name, a->name,
-            st ? "ct_last_error()" : "(ct_tensor *)NULL");
+        if (a->type == CT_TYPE_TENSOR && o->kind == K_INPLACE && j == 0) { /* a copy, only if a formula that runs reads it */
+          int f, k, first = 1;
+          for (f = 0; f < d->nformulas; f++) {
+            if (!uses(d->formula[f], a->name)) continue;
+            for (k = 0; k < o->s.nargs; k++)
+              if (!strcmp(o->s.args[k].name, d->arg[f])) {
+                p("%sct_node_needs_input_grad(&ct__nd->base, %d)", first ? "    if ((" : " || ", edge_index(o, k));
+                first = 0;
+              }
+          }
+          p("%sct__save_clone(&ct__nd->%s, %s) != CT_OK) return ct__node_release(&ct__nd->base), %s;\n",
+            first ? "    if (" : ") && ", a->name, a->name, st ? "ct_last_error()" : "(ct_tensor *)NULL");
+        }
         else if (a->type == CT_TYPE_TENSOR) p("    ct__save(&ct__nd->%s, %s);\n", a->name, a->name);
         else if (a->type == CT_TYPE_INT_LIST)
           p("    if (ct__save_ints(&ct__nd->%s, %s, \"%s\") != CT_OK) return ct__node_release(&ct__nd->base), %s;\n", a->name, a->name,

@@ -61,7 +61,9 @@ fails with an INTERNAL ASSERT, when a program would not fit in one string
 literal, and when PyTorch gives a non-view op a non-contiguous result (it
 keeps the input's layout where ctorch's results are contiguous, so views,
 reshape-or-copy and as_strided after it would test memory layout, not
-autograd). Errors other than RuntimeError are generator bugs and stop it.
+autograd), and when torch.autograd.grad writes a leaf's .grad (a PyTorch 1.13
+bug through CopySlices of a copy_; ctorch does not copy it). Errors other than
+RuntimeError are generator bugs and stop it.
 """
 import collections
 import random
@@ -124,6 +126,11 @@ class Machine:
         # layout; ctorch's results are contiguous): later views, reshape-or-copy
         # and as_strided would depend on memory layout, so the program is dropped
         self.layout_dependent = False
+        # PyTorch 1.13 bug: torch.autograd.grad(create_graph=True) through a
+        # CopySlices whose in-place op was copy_ accumulates into the source
+        # leaf's .grad (autograd.grad must not touch .grad); such programs
+        # are dropped rather than asking ctorch to copy the bug
+        self.grad_leak = False
 
     def note_interplay(self, t):
         if not t[0].endswith("_"):
@@ -249,8 +256,11 @@ class Machine:
             dsts = t[2:2 + n]
             out, go, create = t[2 + n], t[3 + n], bool(int(t[4 + n]))
             ins = [G(x) for x in t[5 + n:5 + 2 * n]]
+            before = [(x, x.grad) for x in self.regs.values() if isinstance(x, torch.Tensor) and x.is_leaf]
             res = torch.autograd.grad(G(out), ins, grad_outputs=None if go == "-" else G(go),
                                       create_graph=create, allow_unused=True)
+            if any(x.grad is not g0 for x, g0 in before):
+                self.grad_leak = True
             for d, r in zip(dsts, res):
                 put(d, r)
         else:
@@ -1100,6 +1110,8 @@ def run_program(cat, seed):
             return None, "warning: %s" % W[0].message
         if g.M.layout_dependent:
             return None, "layout-dependent"
+        if g.M.grad_leak:
+            return None, "pytorch bug: autograd.grad wrote a .grad"
         if err is None:
             exp = g.expectations()
         else:

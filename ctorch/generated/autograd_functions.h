@@ -363,9 +363,16 @@ static void ct__release_mul_Tensor(ct_node *node) {
 static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -413,9 +420,16 @@ static void ct__release_mul__Tensor(ct_node *node) {
 static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -436,7 +450,7 @@ static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -554,9 +568,16 @@ static void ct__release_div_Tensor(ct_node *node) {
 static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -604,9 +625,16 @@ static void ct__release_div__Tensor(ct_node *node) {
 static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -627,7 +655,7 @@ static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -744,9 +772,12 @@ static void ct__release_threshold_backward(ct_node *node) {
 static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar threshold = ct__nd->threshold;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1619,8 +1650,11 @@ static void ct__release_abs(ct_node *node) {
 static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_abs *ct__nd = (ct__node_abs *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1663,8 +1697,11 @@ static void ct__release_abs_(ct_node *node) {
 static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1683,7 +1720,7 @@ static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
@@ -1803,8 +1840,11 @@ static void ct__release_square(ct_node *node) {
 static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_square *ct__nd = (ct__node_square *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1847,8 +1887,11 @@ static void ct__release_square_(ct_node *node) {
 static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_square_ *ct__nd = (ct__node_square_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1867,7 +1910,7 @@ static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
@@ -1903,8 +1946,11 @@ static void ct__release_exp(ct_node *node) {
 static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp *ct__nd = (ct__node_exp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -1947,8 +1993,11 @@ static void ct__release_exp_(ct_node *node) {
 static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2003,8 +2052,11 @@ static void ct__release_exp2(ct_node *node) {
 static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2047,8 +2099,11 @@ static void ct__release_exp2_(ct_node *node) {
 static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2103,8 +2158,11 @@ static void ct__release_log(ct_node *node) {
 static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log *ct__nd = (ct__node_log *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2147,8 +2205,11 @@ static void ct__release_log_(ct_node *node) {
 static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log_ *ct__nd = (ct__node_log_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2167,7 +2228,7 @@ static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
@@ -2203,8 +2264,11 @@ static void ct__release_log2(ct_node *node) {
 static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log2 *ct__nd = (ct__node_log2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2247,8 +2311,11 @@ static void ct__release_log2_(ct_node *node) {
 static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2267,7 +2334,7 @@ static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
@@ -2303,8 +2370,11 @@ static void ct__release_log1p(ct_node *node) {
 static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log1p *ct__nd = (ct__node_log1p *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2347,8 +2417,11 @@ static void ct__release_log1p_(ct_node *node) {
 static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2367,7 +2440,7 @@ static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
@@ -2403,8 +2476,11 @@ static void ct__release_expm1(ct_node *node) {
 static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2447,8 +2523,11 @@ static void ct__release_expm1_(ct_node *node) {
 static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2503,8 +2582,11 @@ static void ct__release_sqrt(ct_node *node) {
 static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2547,8 +2629,11 @@ static void ct__release_sqrt_(ct_node *node) {
 static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2603,8 +2688,11 @@ static void ct__release_rsqrt(ct_node *node) {
 static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2647,8 +2735,11 @@ static void ct__release_rsqrt_(ct_node *node) {
 static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2703,8 +2794,11 @@ static void ct__release_reciprocal(ct_node *node) {
 static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2747,8 +2841,11 @@ static void ct__release_reciprocal_(ct_node *node) {
 static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2803,8 +2900,11 @@ static void ct__release_sin(ct_node *node) {
 static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sin *ct__nd = (ct__node_sin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2847,8 +2947,11 @@ static void ct__release_sin_(ct_node *node) {
 static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2867,7 +2970,7 @@ static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
@@ -2903,8 +3006,11 @@ static void ct__release_cos(ct_node *node) {
 static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cos *ct__nd = (ct__node_cos *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2947,8 +3053,11 @@ static void ct__release_cos_(ct_node *node) {
 static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -2967,7 +3076,7 @@ static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
@@ -3003,8 +3112,11 @@ static void ct__release_tan(ct_node *node) {
 static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tan *ct__nd = (ct__node_tan *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3047,8 +3159,11 @@ static void ct__release_tan_(ct_node *node) {
 static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3103,8 +3218,11 @@ static void ct__release_tanh(ct_node *node) {
 static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tanh *ct__nd = (ct__node_tanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3147,8 +3265,11 @@ static void ct__release_tanh_(ct_node *node) {
 static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3203,8 +3324,11 @@ static void ct__release_erf(ct_node *node) {
 static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_erf *ct__nd = (ct__node_erf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3247,8 +3371,11 @@ static void ct__release_erf_(ct_node *node) {
 static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3267,7 +3394,7 @@ static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
@@ -3303,8 +3430,11 @@ static void ct__release_sigmoid(ct_node *node) {
 static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3347,8 +3477,11 @@ static void ct__release_sigmoid_(ct_node *node) {
 static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3403,8 +3536,11 @@ static void ct__release_relu(ct_node *node) {
 static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_relu *ct__nd = (ct__node_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3447,8 +3583,11 @@ static void ct__release_relu_(ct_node *node) {
 static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3505,10 +3644,13 @@ static void ct__release_hardtanh(ct_node *node) {
 static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min_val = ct__nd->min_val;
   ct_scalar max_val = ct__nd->max_val;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3555,10 +3697,13 @@ static void ct__release_hardtanh_(ct_node *node) {
 static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min_val = ct__nd->min_val;
   ct_scalar max_val = ct__nd->max_val;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3577,7 +3722,7 @@ static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
   }
@@ -3616,9 +3761,12 @@ static void ct__release_leaky_relu(ct_node *node) {
 static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar negative_slope = ct__nd->negative_slope;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3663,9 +3811,12 @@ static void ct__release_leaky_relu_(ct_node *node) {
 static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar negative_slope = ct__nd->negative_slope;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3684,7 +3835,7 @@ static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
     ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
@@ -3724,11 +3875,14 @@ static void ct__release_elu(ct_node *node) {
 static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_elu *ct__nd = (ct__node_elu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar alpha = ct__nd->alpha;
   ct_scalar scale = ct__nd->scale;
   ct_scalar input_scale = ct__nd->input_scale;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3777,11 +3931,14 @@ static void ct__release_elu_(ct_node *node) {
 static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar alpha = ct__nd->alpha;
   ct_scalar scale = ct__nd->scale;
   ct_scalar input_scale = ct__nd->input_scale;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3800,7 +3957,7 @@ static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
     ct__nd->input_scale = input_scale;
@@ -3841,9 +3998,12 @@ static void ct__release_gelu(ct_node *node) {
 static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3891,9 +4051,12 @@ static void ct__release_gelu_(ct_node *node) {
 static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3912,7 +4075,7 @@ static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *a
     ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
     if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
@@ -3951,8 +4114,11 @@ static void ct__release_silu(ct_node *node) {
 static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_silu *ct__nd = (ct__node_silu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -3995,8 +4161,11 @@ static void ct__release_silu_(ct_node *node) {
 static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4015,7 +4184,7 @@ static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
@@ -4053,10 +4222,13 @@ static void ct__release_softplus(ct_node *node) {
 static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_softplus *ct__nd = (ct__node_softplus *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar threshold = ct__nd->threshold;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4112,8 +4284,11 @@ static void ct__release_mish(ct_node *node) {
 static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mish *ct__nd = (ct__node_mish *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4156,8 +4331,11 @@ static void ct__release_mish_(ct_node *node) {
 static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4176,7 +4354,7 @@ static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
@@ -4632,8 +4810,11 @@ static void ct__release_nan_to_num(ct_node *node) {
 static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4676,8 +4857,11 @@ static void ct__release_nan_to_num_(ct_node *node) {
 static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4696,7 +4880,7 @@ static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
     ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
@@ -4736,10 +4920,17 @@ static void ct__release_div_Tensor_mode(ct_node *node) {
 static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
   const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
-  if (!self || !other) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4792,10 +4983,17 @@ static void ct__release_div__Tensor_mode(ct_node *node) {
 static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
   const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
-  if (!self || !other) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -4816,7 +5014,7 @@ static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
@@ -5114,10 +5312,21 @@ static void ct__release_pow_Tensor_Tensor(ct_node *node) {
 static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !exponent || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5168,10 +5377,21 @@ static void ct__release_pow__Tensor(ct_node *node) {
 static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !exponent || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5192,7 +5412,7 @@ static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->exponent, exponent);
   }
   excluded = ct__below_autograd_begin();
@@ -5231,9 +5451,12 @@ static void ct__release_pow_Tensor_Scalar(ct_node *node) {
 static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar exponent = ct__nd->exponent;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5278,9 +5501,12 @@ static void ct__release_pow__Scalar(ct_node *node) {
 static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar exponent = ct__nd->exponent;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5299,7 +5525,7 @@ static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->exponent = exponent;
   }
   excluded = ct__below_autograd_begin();
@@ -5340,9 +5566,16 @@ static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads,
   ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
   ct_tensor *grad = grads[0];
   ct_scalar self = ct__nd->self;
-  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!exponent || !result) return ct_last_error();
+  ct_tensor *exponent = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5400,9 +5633,16 @@ static void ct__release_remainder_Tensor(ct_node *node) {
 static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5450,9 +5690,16 @@ static void ct__release_remainder__Tensor(ct_node *node) {
 static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5473,7 +5720,7 @@ static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -5643,9 +5890,16 @@ static void ct__release_fmod_Tensor(ct_node *node) {
 static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5693,9 +5947,16 @@ static void ct__release_fmod__Tensor(ct_node *node) {
 static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5716,7 +5977,7 @@ static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -5839,9 +6100,16 @@ static void ct__release_maximum(ct_node *node) {
 static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_maximum *ct__nd = (ct__node_maximum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5900,9 +6168,16 @@ static void ct__release_minimum(ct_node *node) {
 static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_minimum *ct__nd = (ct__node_minimum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -5961,9 +6236,16 @@ static void ct__release_atan2(ct_node *node) {
 static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6011,9 +6293,16 @@ static void ct__release_atan2_(ct_node *node) {
 static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
-  if (!self || !other) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6034,7 +6323,7 @@ static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
@@ -6567,8 +6856,11 @@ static void ct__release_where_self(ct_node *node) {
 static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_self *ct__nd = (ct__node_where_self *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6625,8 +6917,11 @@ static void ct__release_where_ScalarSelf(ct_node *node) {
 static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6670,8 +6965,11 @@ static void ct__release_where_ScalarOther(ct_node *node) {
 static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
-  if (!condition) return ct_last_error();
+  ct_tensor *condition = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    condition = ct__unpack(&ct__nd->condition, node, "condition");
+    if (!condition) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6737,8 +7035,11 @@ static void ct__release_masked_fill_Scalar(ct_node *node) {
 static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6782,8 +7083,11 @@ static void ct__release_masked_fill__Scalar(ct_node *node) {
 static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6839,8 +7143,11 @@ static void ct__release_masked_fill_Tensor(ct_node *node) {
 static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -6886,8 +7193,11 @@ static void ct__release_masked_fill__Tensor(ct_node *node) {
 static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7043,10 +7353,21 @@ static void ct__release_lerp_Tensor(ct_node *node) {
 static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  if (!self || !end || !weight) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *end = NULL;
+  ct_tensor *weight = NULL;
+  if (ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 2)) {
+    end = ct__unpack(&ct__nd->end, node, "end");
+    if (!end) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7099,10 +7420,21 @@ static void ct__release_lerp__Tensor(ct_node *node) {
 static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  if (!self || !end || !weight) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *end = NULL;
+  ct_tensor *weight = NULL;
+  if (ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 2)) {
+    end = ct__unpack(&ct__nd->end, node, "end");
+    if (!end) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7125,7 +7457,7 @@ static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
   }
@@ -7166,10 +7498,17 @@ static void ct__release_addcmul(ct_node *node) {
 static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7221,10 +7560,17 @@ static void ct__release_addcmul_(ct_node *node) {
 static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7288,10 +7634,17 @@ static void ct__release_addcdiv(ct_node *node) {
 static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7343,10 +7696,17 @@ static void ct__release_addcdiv_(ct_node *node) {
 static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
-  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_tensor *tensor1 = NULL;
+  ct_tensor *tensor2 = NULL;
   ct_scalar value = ct__nd->value;
-  if (!tensor1 || !tensor2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+    if (!tensor1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+    if (!tensor2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7409,10 +7769,13 @@ static void ct__release_clamp(ct_node *node) {
 static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp *ct__nd = (ct__node_clamp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7459,10 +7822,13 @@ static void ct__release_clamp_(ct_node *node) {
 static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7481,7 +7847,7 @@ static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
     ct__nd->max = max;
   }
@@ -7523,10 +7889,21 @@ static void ct__release_clamp_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min && (node->released || ct__nd->min.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max && (node->released || ct__nd->max.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7579,10 +7956,21 @@ static void ct__release_clamp__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min && (node->released || ct__nd->min.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max && (node->released || ct__nd->max.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7605,7 +7993,7 @@ static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
   }
@@ -7644,9 +8032,12 @@ static void ct__release_clamp_min(ct_node *node) {
 static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7691,9 +8082,12 @@ static void ct__release_clamp_min_(ct_node *node) {
 static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar min = ct__nd->min;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7712,7 +8106,7 @@ static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
   }
   excluded = ct__below_autograd_begin();
@@ -7751,9 +8145,16 @@ static void ct__release_clamp_min_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  if (!self || !min) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7801,9 +8202,16 @@ static void ct__release_clamp_min__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
-  if (!self || !min) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *min = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    min = ct__unpack(&ct__nd->min, node, "min");
+    if (!min) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7824,7 +8232,7 @@ static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
   }
   excluded = ct__below_autograd_begin();
@@ -7862,9 +8270,12 @@ static void ct__release_clamp_max(ct_node *node) {
 static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7909,9 +8320,12 @@ static void ct__release_clamp_max_(ct_node *node) {
 static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar max = ct__nd->max;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -7930,7 +8344,7 @@ static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->max = max;
   }
   excluded = ct__below_autograd_begin();
@@ -7969,9 +8383,16 @@ static void ct__release_clamp_max_Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self || !max) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8019,9 +8440,16 @@ static void ct__release_clamp_max__Tensor(ct_node *node) {
 static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
-  if (!self || !max) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *max = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    max = ct__unpack(&ct__nd->max, node, "max");
+    if (!max) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8042,7 +8470,7 @@ static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->max, max);
   }
   excluded = ct__below_autograd_begin();
@@ -8282,9 +8710,16 @@ static void ct__release_prod(ct_node *node) {
 static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_prod *ct__nd = (ct__node_prod *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8343,11 +8778,18 @@ static void ct__release_prod_dim_int(ct_node *node) {
 static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8406,10 +8848,13 @@ static void ct__release_amax(ct_node *node) {
 static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_amax *ct__nd = (ct__node_amax *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8467,10 +8912,13 @@ static void ct__release_amin(ct_node *node) {
 static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_amin *ct__nd = (ct__node_amin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8526,8 +8974,11 @@ static void ct__release_max(ct_node *node) {
 static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max *ct__nd = (ct__node_max *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8570,8 +9021,11 @@ static void ct__release_min(ct_node *node) {
 static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_min *ct__nd = (ct__node_min *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8617,11 +9071,14 @@ static void ct__release_var_correction(ct_node *node) {
 static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   ct_scalar correction = ct__nd->correction;
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8694,12 +9151,19 @@ static void ct__release_std_correction(ct_node *node) {
 static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   ct_scalar correction = ct__nd->correction;
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8773,12 +9237,19 @@ static void ct__release_linalg_vector_norm(ct_node *node) {
 static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_scalar ord = ct__nd->ord;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -8862,11 +9333,18 @@ static void ct__release_logsumexp(ct_node *node) {
 static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9100,10 +9578,17 @@ static void ct__release_cumprod(ct_node *node) {
 static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9151,10 +9636,17 @@ static void ct__release_cumprod_(ct_node *node) {
 static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9173,7 +9665,7 @@ static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
     ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -9217,8 +9709,11 @@ static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9281,8 +9776,11 @@ static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9385,8 +9883,11 @@ static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_te
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9446,8 +9947,11 @@ static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9507,8 +10011,11 @@ static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_te
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9567,9 +10074,12 @@ static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, 
   ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   bool keepdim = ct__nd->keepdim;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9619,10 +10129,13 @@ static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads,
   ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9671,10 +10184,13 @@ static void ct__release_nansum(ct_node *node) {
 static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nansum *ct__nd = (ct__node_nansum *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9732,10 +10248,13 @@ static void ct__release_nanmean(ct_node *node) {
 static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list dim = ct__ints(&ct__nd->dim);
   bool keepdim = ct__nd->keepdim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9834,9 +10353,12 @@ static void ct__release_logcumsumexp(ct_node *node) {
 static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9895,8 +10417,11 @@ static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -9956,8 +10481,11 @@ static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10019,8 +10547,11 @@ static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, c
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10079,9 +10610,16 @@ static void ct__release_median(ct_node *node) {
 static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_median *ct__nd = (ct__node_median *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10142,8 +10680,11 @@ static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads,
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10202,9 +10743,16 @@ static void ct__release_nanmedian(ct_node *node) {
 static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !result) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10265,8 +10813,11 @@ static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *gra
   int64_t dim = ct__nd->dim;
   bool keepdim = ct__nd->keepdim;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10325,9 +10876,16 @@ static void ct__release_dot(ct_node *node) {
 static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_dot *ct__nd = (ct__node_dot *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
-  if (!self || !tensor) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *tensor = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
+    if (!tensor) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10386,9 +10944,16 @@ static void ct__release_mv(ct_node *node) {
 static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mv *ct__nd = (ct__node_mv *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *vec = ct__unpack(&ct__nd->vec, node, "vec");
-  if (!self || !vec) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *vec = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10447,9 +11012,16 @@ static void ct__release_mm(ct_node *node) {
 static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_mm *ct__nd = (ct__node_mm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *mat2 = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10508,9 +11080,16 @@ static void ct__release_bmm(ct_node *node) {
 static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_bmm *ct__nd = (ct__node_bmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
+  ct_tensor *self = NULL;
+  ct_tensor *mat2 = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10571,11 +11150,18 @@ static void ct__release_addmm(ct_node *node) {
 static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addmm *ct__nd = (ct__node_addmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_tensor *mat1 = NULL;
+  ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!mat1 || !mat2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+    if (!mat1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10629,11 +11215,18 @@ static void ct__release_addmm_(ct_node *node) {
 static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
-  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_tensor *mat1 = NULL;
+  ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!mat1 || !mat2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+    if (!mat1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+    if (!mat2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10699,11 +11292,18 @@ static void ct__release_baddbmm(ct_node *node) {
 static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!batch1 || !batch2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -10757,11 +11357,18 @@ static void ct__release_baddbmm_(ct_node *node) {
 static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
-  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
-  if (!batch1 || !batch2) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11052,9 +11659,12 @@ static void ct__release_reflection_pad1d(ct_node *node) {
 static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11110,9 +11720,12 @@ static void ct__release_reflection_pad1d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11159,9 +11772,12 @@ static void ct__release_reflection_pad2d(ct_node *node) {
 static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11217,9 +11833,12 @@ static void ct__release_reflection_pad2d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11266,9 +11885,12 @@ static void ct__release_reflection_pad3d(ct_node *node) {
 static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11324,9 +11946,12 @@ static void ct__release_reflection_pad3d_backward(ct_node *node) {
 static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11373,9 +11998,12 @@ static void ct__release_replication_pad1d(ct_node *node) {
 static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11431,9 +12059,12 @@ static void ct__release_replication_pad1d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11480,9 +12111,12 @@ static void ct__release_replication_pad2d(ct_node *node) {
 static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11538,9 +12172,12 @@ static void ct__release_replication_pad2d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11587,9 +12224,12 @@ static void ct__release_replication_pad3d(ct_node *node) {
 static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11645,9 +12285,12 @@ static void ct__release_replication_pad3d_backward(ct_node *node) {
 static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list padding = ct__ints(&ct__nd->padding);
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11876,9 +12519,12 @@ static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_
   ct__node_gather *ct__nd = (ct__node_gather *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11938,9 +12584,12 @@ static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads
   ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -11991,9 +12640,12 @@ static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grad
   ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12055,8 +12707,11 @@ static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *gra
   ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12103,8 +12758,11 @@ static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *gr
   ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12164,9 +12822,12 @@ static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads
   ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12217,9 +12878,12 @@ static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grad
   ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape src_sizes = ct__nd->src_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12396,14 +13060,29 @@ static void ct__release_scatter_reduce_two(ct_node *node) {
 static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  ct_tensor *index = NULL;
+  ct_tensor *src = NULL;
   const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
   bool include_self = ct__nd->include_self;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !index || !src || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12467,14 +13146,29 @@ static void ct__release_scatter_reduce__two(ct_node *node) {
 static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  ct_tensor *index = NULL;
+  ct_tensor *src = NULL;
   const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
   bool include_self = ct__nd->include_self;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!self || !index || !src || !result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12496,7 +13190,7 @@ static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save(&ct__nd->src, src);
@@ -12543,9 +13237,12 @@ static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grad
   ct__node_index_select *ct__nd = (ct__node_index_select *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   const ct__shape self_sizes = ct__nd->self_sizes;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12605,9 +13302,12 @@ static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, 
   ct__node_index_add *ct__nd = (ct__node_index_add *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   ct_scalar alpha = ct__nd->alpha;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12658,9 +13358,12 @@ static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads,
   ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *index = NULL;
   ct_scalar alpha = ct__nd->alpha;
-  if (!index) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12722,8 +13425,11 @@ static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads,
   ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12772,8 +13478,11 @@ static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads
   ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12834,8 +13543,11 @@ static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *co
   ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12882,8 +13594,11 @@ static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *c
   ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12931,8 +13646,11 @@ static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *co
   ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -12981,8 +13699,11 @@ static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *c
   ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
-  if (!index) return ct_last_error();
+  ct_tensor *index = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13100,12 +13821,15 @@ static void ct__release_embedding(ct_node *node) {
 static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_embedding *ct__nd = (ct__node_embedding *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   int64_t padding_idx = ct__nd->padding_idx;
   bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
   bool sparse = ct__nd->sparse;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13166,10 +13890,13 @@ static void ct__release_embedding_dense_backward(ct_node *node) {
 static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  ct_tensor *indices = NULL;
   int64_t padding_idx = ct__nd->padding_idx;
   bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
-  if (!indices) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13228,8 +13955,11 @@ static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads
   ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13286,8 +14016,11 @@ static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *g
   ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
   ct_tensor *grad = grads[0];
   int64_t dim = ct__nd->dim;
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!result) return ct_last_error();
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13348,12 +14081,23 @@ static void ct__release_nll_loss(ct_node *node) {
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
   int64_t ignore_index = ct__nd->ignore_index;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13426,15 +14170,38 @@ static void ct__release_nll_loss_backward(ct_node *node) {
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
   int64_t ignore_index = ct__nd->ignore_index;
-  ct_tensor *total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
-  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
-  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  ct_tensor *total_weight = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 3)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 3)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 3)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 3) || ct_node_needs_input_grad(node, 4)) {
+    total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
+    if (!total_weight) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 4)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13518,11 +14285,22 @@ static void ct__release_binary_cross_entropy(ct_node *node) {
 static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
   int64_t reduction = ct__nd->reduction;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13590,12 +14368,27 @@ static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
 static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
-  ct_tensor *pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  ct_tensor *weight = NULL;
+  ct_tensor *pos_weight = NULL;
   int64_t reduction = ct__nd->reduction;
-  if (!self || !target) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2) || ct_node_needs_input_grad(node, 3)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2) || ct_node_needs_input_grad(node, 3)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 3)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+    if (!pos_weight && (node->released || ct__nd->pos_weight.t)) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13657,8 +14450,8 @@ static void ct__release_convolution(ct_node *node) {
 static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution *ct__nd = (ct__node_convolution *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *input = NULL;
+  ct_tensor *weight = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
@@ -13666,7 +14459,14 @@ static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads
   int64_t groups = ct__nd->groups;
   const ct__shape input_sizes = ct__nd->input_sizes;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!input || !weight) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13740,15 +14540,22 @@ static void ct__release_convolution_backward_input(ct_node *node) {
 static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution_backward_input *ct__nd = (ct__node_convolution_backward_input *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *weight = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   int64_t groups = ct__nd->groups;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
   const ct__shape weight_sizes = ct__nd->weight_sizes;
-  if (!grad_output || !weight) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13808,15 +14615,22 @@ static void ct__release_convolution_backward_weight(ct_node *node) {
 static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_convolution_backward_weight *ct__nd = (ct__node_convolution_backward_weight *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
-  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
+  ct_tensor *grad_output = NULL;
+  ct_tensor *input = NULL;
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   int64_t groups = ct__nd->groups;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
   const ct__shape input_sizes = ct__nd->input_sizes;
-  if (!grad_output || !input) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13879,8 +14693,11 @@ static void ct__release__adaptive_avg_pool2d(ct_node *node) {
 static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__adaptive_avg_pool2d *ct__nd = (ct__node__adaptive_avg_pool2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  if (!self) return ct_last_error();
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13924,9 +14741,12 @@ static void ct__release__adaptive_avg_pool2d_backward(ct_node *node) {
 static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = (ct__node__adaptive_avg_pool2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -13979,14 +14799,21 @@ static void ct__release_max_pool2d_with_indices_backward(ct_node *node) {
 static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = (ct__node_max_pool2d_with_indices_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -14056,14 +14883,21 @@ static void ct__release_max_pool2d_double_backward(ct_node *node) {
 static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_double_backward *ct__nd = (ct__node_max_pool2d_double_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -14122,14 +14956,21 @@ static void ct__release_max_pool2d_with_indices(ct_node *node) {
 static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   ct_int_list dilation = ct__ints(&ct__nd->dilation);
   bool ceil_mode = ct__nd->ceil_mode;
-  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
-  if (!self || !indices) return ct_last_error();
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -14184,14 +15025,17 @@ static void ct__release_avg_pool2d(ct_node *node) {
 static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   bool ceil_mode = ct__nd->ceil_mode;
   bool count_include_pad = ct__nd->count_include_pad;
   int64_t divisor_override = ct__nd->divisor_override;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -14257,14 +15101,17 @@ static void ct__release_avg_pool2d_backward(ct_node *node) {
 static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *self = NULL;
   ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
   ct_int_list stride = ct__ints(&ct__nd->stride);
   ct_int_list padding = ct__ints(&ct__nd->padding);
   bool ceil_mode = ct__nd->ceil_mode;
   bool count_include_pad = ct__nd->count_include_pad;
   int64_t divisor_override = ct__nd->divisor_override;
-  if (!self) return ct_last_error();
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
@@ -14930,8 +15777,11 @@ static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *gr
   ct_tensor *grad = grads[0];
   double p = ct__nd->p;
   bool train = ct__nd->train;
-  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
-  if (!mask) return ct_last_error();
+  ct_tensor *mask = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
