@@ -1111,6 +1111,7 @@ CTDEF ct_status ct_autograd_grad(const ct_backward_desc *desc, int num_inputs, c
   if (num_inputs < 0 || (num_inputs && (!inputs || !grads)))
     return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "inputs and grads must hold num_inputs entries");
   if (!num_inputs) return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "no inputs to differentiate with respect to");
+  memset(grads, 0, sizeof(ct_tensor *) * (size_t)num_inputs); /* NULL on every error path */
   return ct__engine_execute(desc, num_inputs, inputs, grads);
 }
 CTDEF ct_status ct_backward_ex(ct_tensor *root, ct_tensor *grad_output, bool retain_graph, bool create_graph) {

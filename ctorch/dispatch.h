@@ -312,6 +312,7 @@ CTDEF void ct_stack_free(ct_stack *s) {
  * None for optionals). */
 static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
   int i;
+  int64_t j;
   if (n != op->schema.nargs)
     return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, n);
   for (i = 0; i < n; i++) {
@@ -345,8 +346,20 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
       case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
       case CT_TYPE_INT_LIST: /* a sized list (int[1]) also takes a bare int, as in PyTorch */
         ok = v->tag == CT_VALUE_INT_LIST || (v->tag == CT_VALUE_INT && s->list_size > 0);
+        if (ok && v->tag == CT_VALUE_INT_LIST && v->v.ints.n > 0 && !v->v.ints.data)
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): an int[] of %lld values without data", i, s->name,
+                         (long long)v->v.ints.n);
         break;
-      case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
+      case CT_TYPE_TENSOR_LIST:
+        ok = v->tag == CT_VALUE_TENSOR_LIST;
+        if (ok && (v->v.tensors.n < 0 || (v->v.tensors.n > 0 && !v->v.tensors.data)))
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): a Tensor[] of %lld tensors without data", i, s->name,
+                         (long long)v->v.tensors.n);
+        for (j = 0; ok && j < v->v.tensors.n; j++)
+          if (!v->v.tensors.data[j])
+            return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): tensor %lld of the list is NULL", i, s->name,
+                           (long long)j);
+        break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
       case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }

@@ -925,8 +925,26 @@ static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, c
   return r[0];
 }
 /* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static inline int64_t ct__finish_list(const ct_op *op) {
-  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n, int64_t cap,
+                               ct_tensor **out) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
+  ct_stack s;
+  int64_t i, m = -1;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
+    v = s.size ? ct_stack_pop(&s) : ct_value_none();
+    if (v.tag != CT_VALUE_TENSOR_LIST)
+      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
+    else if (out && cap < v.v.tensors.n)
+      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
+              (long long)v.v.tensors.n);
+    else
+      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
+    ct_value_release(&v);
+  }
+  ct_stack_free(&s);
+  return m;
 }
 /* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
 static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {

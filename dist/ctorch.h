@@ -5468,6 +5468,7 @@ CTDEF void ct_stack_free(ct_stack *s) {
  * None for optionals). */
 static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
   int i;
+  int64_t j;
   if (n != op->schema.nargs)
     return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, n);
   for (i = 0; i < n; i++) {
@@ -5501,8 +5502,20 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
       case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
       case CT_TYPE_INT_LIST: /* a sized list (int[1]) also takes a bare int, as in PyTorch */
         ok = v->tag == CT_VALUE_INT_LIST || (v->tag == CT_VALUE_INT && s->list_size > 0);
+        if (ok && v->tag == CT_VALUE_INT_LIST && v->v.ints.n > 0 && !v->v.ints.data)
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): an int[] of %lld values without data", i, s->name,
+                         (long long)v->v.ints.n);
         break;
-      case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
+      case CT_TYPE_TENSOR_LIST:
+        ok = v->tag == CT_VALUE_TENSOR_LIST;
+        if (ok && (v->v.tensors.n < 0 || (v->v.tensors.n > 0 && !v->v.tensors.data)))
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): a Tensor[] of %lld tensors without data", i, s->name,
+                         (long long)v->v.tensors.n);
+        for (j = 0; ok && j < v->v.tensors.n; j++)
+          if (!v->v.tensors.data[j])
+            return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): tensor %lld of the list is NULL", i, s->name,
+                           (long long)j);
+        break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
       case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }
@@ -7287,6 +7300,7 @@ CTDEF ct_status ct_autograd_grad(const ct_backward_desc *desc, int num_inputs, c
   if (num_inputs < 0 || (num_inputs && (!inputs || !grads)))
     return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "inputs and grads must hold num_inputs entries");
   if (!num_inputs) return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "no inputs to differentiate with respect to");
+  memset(grads, 0, sizeof(ct_tensor *) * (size_t)num_inputs); /* NULL on every error path */
   return ct__engine_execute(desc, num_inputs, inputs, grads);
 }
 CTDEF ct_status ct_backward_ex(ct_tensor *root, ct_tensor *grad_output, bool retain_graph, bool create_graph) {
@@ -8205,8 +8219,26 @@ static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, c
   return r[0];
 }
 /* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static inline int64_t ct__finish_list(const ct_op *op) {
-  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n, int64_t cap,
+                               ct_tensor **out) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
+  ct_stack s;
+  int64_t i, m = -1;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
+    v = s.size ? ct_stack_pop(&s) : ct_value_none();
+    if (v.tag != CT_VALUE_TENSOR_LIST)
+      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
+    else if (out && cap < v.v.tensors.n)
+      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
+              (long long)v.v.tensors.n);
+    else
+      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
+    ct_value_release(&v);
+  }
+  ct_stack_free(&s);
+  return m;
 }
 /* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
 static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
@@ -26399,7 +26431,11 @@ static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t 
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(split_size);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -26414,7 +26450,11 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_sizes, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = split_sizes.n < 0 ? ct_value_none() : ct_value_int_list(split_sizes.data, split_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -26429,7 +26469,11 @@ static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks,
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, chunks, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(chunks);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -26444,7 +26488,10 @@ static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t di
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -30662,6 +30709,7 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30687,6 +30735,7 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30740,6 +30789,7 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30765,6 +30815,7 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
   ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30796,6 +30847,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30961,6 +31013,7 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -30986,6 +31039,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -31011,6 +31065,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -31050,6 +31105,7 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -31089,6 +31145,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -31141,6 +31198,7 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__r = ct__dispatch_var_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
     return NULL;
   }
   if (result1) *result1 = ct__track(ct__x[0]);
@@ -31165,6 +31223,7 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__r = ct__dispatch_std_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
     return NULL;
   }
   if (result1) *result1 = ct__track(ct__x[0]);
@@ -31183,6 +31242,7 @@ CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (max) *max = NULL;
     return NULL;
   }
   if (max) *max = ct__track(ct__x[0]);
@@ -32349,6 +32409,7 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
   ct__keys |= self->keys;
   ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -32365,6 +32426,7 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   split_sizes_l.n = split_sizes_len;
   ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -32375,6 +32437,7 @@ CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap
   ct__keys |= self->keys;
   ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -32385,6 +32448,7 @@ CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **o
   ct__keys |= self->keys;
   ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
@@ -33093,6 +33157,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len
   ct__r = ct__dispatch_max_pool2d_with_indices(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -33487,6 +33552,7 @@ CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct
   ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (mask) *mask = NULL;
     return NULL;
   }
   if (mask) *mask = ct__track(ct__x[0]);

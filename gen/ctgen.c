@@ -487,9 +487,7 @@ static void gen_functions(void) {
     p("ct__k->unboxed)(ks");
     call_args(o);
     p(");\n  } else {\n");
-    if (returns_list(o)) {
-      p("    ct__res = ct__finish_list(ct__o);\n");
-    } else {
+    {
       p("    ct_value ct__v[%d];\n", o->s.nargs ? o->s.nargs : 1);
       if (nextra(o)) {
         p("    ct_tensor **ct__extra[%d];\n", nextra(o));
@@ -500,7 +498,8 @@ static void gen_functions(void) {
         box_value(&o->s.args[j]);
         p(";\n");
       }
-      if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
+      if (returns_list(o)) p("    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, %d, cap, out);\n", o->s.nargs);
+      else if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
       else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     }
     p("  }\n  ct__tls.depth--;\n  return ct__res;\n}\n");
@@ -569,10 +568,11 @@ static void gen_functions(void) {
     if (lst) {
       /* results are tracked like any frontend's; out == NULL asks for the count */
       p(", cap, out);\n  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);\n"
+        "  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */\n"
         "  return ct__n;\n}\n");
     } else if (nextra(o)) {
       p(");\n  if (!ct__r) {\n");
-      for (j = 1; j <= nextra(o); j++) p("    ct_release(ct__x[%d]);\n", j - 1);
+      for (j = 1; j <= nextra(o); j++) p("    ct_release(ct__x[%d]);\n    if (%s) *%s = NULL;\n", j - 1, ret_name(o, j), ret_name(o, j));
       p("    return NULL;\n  }\n");
       for (j = 1; j <= nextra(o); j++)
         p("  if (%s) *%s = ct__track(ct__x[%d]);\n  else ct_release(ct__x[%d]);\n", ret_name(o, j), ret_name(o, j), j - 1,

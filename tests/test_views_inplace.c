@@ -294,3 +294,46 @@ TEST(views_retain_grad_and_hooks) {
     AGT_CHECK_VALUES("x.grad", ct_grad(x), ((const double[]){8, 16, 24}), 3, 1e-12);
   }
 }
+
+/* Every boxed path: a boxed fallback sees ops returning Tensor[] and tuples;
+ * out-parameters are NULL after an error. */
+static int vi_boxed_calls;
+static ct_status vi_counting_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack) {
+  (void)self;
+  vi_boxed_calls++;
+  return ct_redispatch_boxed(op, ks & ct_keys_below(CT_KEY_CUSTOM3), stack);
+}
+TEST(views_boxed_fallback_sees_list_and_tuple_ops) {
+  ct_tensor *parts[4] = {NULL, NULL, NULL, NULL}, *idx = (ct_tensor *)0x1;
+  CT_SCOPE {
+    ct_tensor *x = ct_view(ct_arange(0, 6, 1, CT_F64), CT_DIMS(2, 3)), *m = NULL;
+    vi_boxed_calls = 0;
+    CHECK_OK(ct_fallback(CT_KEY_CUSTOM3, ct_kernel_boxed(vi_counting_fallback, NULL)));
+    CT_INCLUDE_KEYS(ct_keyset_of(CT_KEY_CUSTOM3)) {
+      CHECK(ct_chunk(x, 2, 1, 4, parts) == 2);
+      CHECK(parts[0] && parts[0]->sizes[1] == 2 && parts[1] && parts[1]->sizes[1] == 1 && ct_get(parts[1], 1) == 5);
+      CHECK(ct_unbind(x, 0, 0, NULL) == 2); /* the count alone */
+      CHECK(ct_split(x, 1, 0, 4, parts) == 2 && ct_get(parts[1], 0) == 3);
+      m = ct_max_dim(x, 1, false, &idx);
+      CHECK(m && idx && ct_get(m, 1) == 5 && ct_get(idx, 0) == 2);
+      CHECK(ct_split(x, 1, 0, 1, parts) == -1); /* out too small: an error, outs cleared */
+      CHECK(parts[0] == NULL);
+      ct_clear_error();
+      CHECK(ct_max_dim(x, 5, false, &idx) == NULL && idx == NULL);
+      ct_clear_error();
+    }
+    CHECK(vi_boxed_calls >= 6);
+    CHECK_OK(ct_fallback_remove(CT_KEY_CUSTOM3));
+  }
+  CT_SCOPE { /* boxed calls with malformed lists are errors, not crashes */
+    const ct_op *cat = ct_op_find("cat");
+    ct_value buf[4];
+    ct_stack s;
+    ct_stack_init(&s, buf, 4);
+    CHECK(cat != NULL);
+    ct_stack_push(&s, ct_value_tensor_list(NULL, 3));
+    ct_stack_push(&s, ct_value_int(0));
+    CHECK_ERR(ct_call_boxed(cat, &s), CT_ERR_INVALID, "without data");
+    ct_stack_free(&s);
+  }
+}

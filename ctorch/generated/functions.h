@@ -10789,7 +10789,11 @@ static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t 
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(split_size);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -10804,7 +10808,11 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_sizes, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = split_sizes.n < 0 ? ct_value_none() : ct_value_int_list(split_sizes.data, split_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -10819,7 +10827,11 @@ static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks,
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, chunks, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(chunks);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -10834,7 +10846,10 @@ static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t di
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
     ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, dim, cap, out);
   } else {
-    ct__res = ct__finish_list(ct__o);
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
   }
   ct__tls.depth--;
   return ct__res;
@@ -15052,6 +15067,7 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15077,6 +15093,7 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15130,6 +15147,7 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15155,6 +15173,7 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
   ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15186,6 +15205,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15351,6 +15371,7 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15376,6 +15397,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15401,6 +15423,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15440,6 +15463,7 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15479,6 +15503,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -15531,6 +15556,7 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__r = ct__dispatch_var_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
     return NULL;
   }
   if (result1) *result1 = ct__track(ct__x[0]);
@@ -15555,6 +15581,7 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__r = ct__dispatch_std_mean_correction(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
     return NULL;
   }
   if (result1) *result1 = ct__track(ct__x[0]);
@@ -15573,6 +15600,7 @@ CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (max) *max = NULL;
     return NULL;
   }
   if (max) *max = ct__track(ct__x[0]);
@@ -16739,6 +16767,7 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
   ct__keys |= self->keys;
   ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -16755,6 +16784,7 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   split_sizes_l.n = split_sizes_len;
   ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -16765,6 +16795,7 @@ CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap
   ct__keys |= self->keys;
   ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -16775,6 +16806,7 @@ CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **o
   ct__keys |= self->keys;
   ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
 }
 CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
@@ -17483,6 +17515,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len
   ct__r = ct__dispatch_max_pool2d_with_indices(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (indices) *indices = NULL;
     return NULL;
   }
   if (indices) *indices = ct__track(ct__x[0]);
@@ -17877,6 +17910,7 @@ CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct
   ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
+    if (mask) *mask = NULL;
     return NULL;
   }
   if (mask) *mask = ct__track(ct__x[0]);
