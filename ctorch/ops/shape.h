@@ -735,15 +735,17 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
   int ns, ni, nc = 0, k;
   char b1[160], b2[160], b3[160];
-  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  /* PyTorch's order: the dim, then the index dtype (any dtype when the index is
+   * empty), then src's dtype; an empty index skips the shape checks */
   if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (index->numel != 0 && ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
   if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  if (index->numel == 0) return CT_OK;
   ns = ct__shape_nonempty(self, ss, st);
   ni = ct__shape_nonempty(index, is, it);
   if (src) nc = ct__shape_nonempty(src, cs, cst);
   if (ni != ns || (src && nc != ns))
     return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
-  if (index->numel == 0) return CT_OK;
   ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
   ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
   for (k = 0; k < ns; k++) {
@@ -1021,6 +1023,7 @@ static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, in
   for (j = 0; j < index->numel; j++) {
     ct_tensor a, b, *ops[2];
     int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (mode == CT__IX_FILL && v < 0 && v >= -n) v += n; /* index_fill wraps negative indices, as PyTorch */
     if (v < 0 || v >= n)
       return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
                                    : ct__shape_oob(op, v, dim, n);
@@ -1158,19 +1161,25 @@ static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int6
                                              ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
 }
-/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once
+ * (negative indices wrapped first, so -1 and size-1 are one slice) */
 static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
-  int64_t minus1 = -1, n, m = 0, j, k;
+  int64_t minus1 = -1, n, m = 0, j, k, size, d;
   ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
+  int64_t *w;
   if (!grad || !ci) return NULL;
+  if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
+  size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
   if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  w = (int64_t *)u->storage->data;
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
-    for (k = 0; k < j && v[k] != v[j]; k++) {
+    int64_t x = v[j] < 0 ? v[j] + size : v[j];
+    for (k = 0; k < m && w[k] != x; k++) {
     }
-    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+    if (k == m) w[m++] = x;
   }
   return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
 }
