@@ -423,6 +423,63 @@ TEST(shape_gather_empty_index) {
   }
 }
 
+/* circular pad with negative pads crops that side first, then pads the cropped length
+ * circularly: values and errors from PyTorch 1.13 (F.pad(x, p, mode="circular")) */
+static int sh_pad_is(ct_tensor *x, int npad, const int64_t *pad, int ndim, const int64_t *shape, const double *want) {
+  ct_tensor *r = ct_pad(x, npad, pad, "circular", NAN);
+  int k;
+  if (!r || r->ndim != ndim) return 0;
+  for (k = 0; k < ndim; k++)
+    if (r->sizes[k] != shape[k]) return 0;
+  return sh_equals(r, want, r->numel);
+}
+TEST(shape_pad_circular_negative) {
+  CT_SCOPE {
+    ct_tensor *x1 = ct_reshape(sh_arange(CT_DIMS(10), CT_F32), CT_DIMS(1, 2, 5)); /* [[0..4], [5..9]] */
+    ct_tensor *x2 = ct_reshape(sh_arange(CT_DIMS(12), CT_F32), CT_DIMS(1, 1, 3, 4));
+    ct_tensor *x3 = ct_reshape(sh_arange(CT_DIMS(24), CT_F32), CT_DIMS(1, 1, 2, 3, 4));
+    /* 1-D */
+    CHECK(sh_pad_is(x1, CT_DIMS(-1, -1), 3, (const int64_t[]){1, 2, 3}, (const double[]){1, 2, 3, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-2, 1), 3, (const int64_t[]){1, 2, 4}, (const double[]){2, 3, 4, 2, 7, 8, 9, 7}));
+    CHECK(sh_pad_is(x1, CT_DIMS(1, -2), 3, (const int64_t[]){1, 2, 4}, (const double[]){2, 0, 1, 2, 7, 5, 6, 7}));
+    CHECK(sh_pad_is(x1, CT_DIMS(2, -1), 3, (const int64_t[]){1, 2, 6}, (const double[]){2, 3, 0, 1, 2, 3, 7, 8, 5, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(3, -1), 3, (const int64_t[]){1, 2, 7}, (const double[]){1, 2, 3, 0, 1, 2, 3, 6, 7, 8, 5, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-1, 3), 3, (const int64_t[]){1, 2, 7}, (const double[]){1, 2, 3, 4, 1, 2, 3, 6, 7, 8, 9, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(0, -4), 3, (const int64_t[]){1, 2, 1}, (const double[]){0, 5}));
+    CHECK(sh_pad_is(x1, CT_DIMS(0, -5), 3, (const int64_t[]){1, 2, 0}, NULL));
+    CHECK(sh_pad_is(x1, CT_DIMS(-3, -2), 3, (const int64_t[]){1, 2, 0}, NULL));
+    CHECK(sh_pad_is(x1, CT_DIMS(-6, 1), 3, (const int64_t[]){1, 2, 0}, NULL));
+    /* a right pad longer than the cropped length wraps (PyTorch's result for 2 channels) */
+    CHECK(sh_pad_is(x1, CT_DIMS(-3, 3), 3, (const int64_t[]){1, 2, 5}, (const double[]){3, 4, 3, 4, 3, 8, 9, 8, 9, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-4, 4), 3, (const int64_t[]){1, 2, 5}, (const double[]){4, 4, 4, 4, 4, 9, 9, 9, 9, 9}));
+    /* 2-D and 3-D, mixed signs */
+    CHECK(sh_pad_is(x2, CT_DIMS(-1, -1, -1, -1), 4, (const int64_t[]){1, 1, 1, 2}, (const double[]){5, 6}));
+    CHECK(sh_pad_is(x2, CT_DIMS(-1, 1, 1, -1), 4, (const int64_t[]){1, 1, 3, 4}, (const double[]){5, 6, 7, 5, 1, 2, 3, 1, 5, 6, 7, 5}));
+    CHECK(sh_pad_is(x2, CT_DIMS(1, -2, 0, -1), 4, (const int64_t[]){1, 1, 2, 3}, (const double[]){1, 0, 1, 5, 4, 5}));
+    CHECK(sh_pad_is(x2, CT_DIMS(2, -1, -2, 1), 4, (const int64_t[]){1, 1, 2, 5}, (const double[]){9, 10, 8, 9, 10, 9, 10, 8, 9, 10}));
+    CHECK(sh_pad_is(x2, CT_DIMS(0, 0, -1, 2), 4, (const int64_t[]){1, 1, 4, 4},
+                    (const double[]){4, 5, 6, 7, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11}));
+    CHECK(sh_pad_is(x3, CT_DIMS(-1, -1, 0, 0, 0, 0), 5, (const int64_t[]){1, 1, 2, 3, 2},
+                    (const double[]){1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22}));
+    CHECK(sh_pad_is(x3, CT_DIMS(-1, 1, 1, -1, 0, -1), 5, (const int64_t[]){1, 1, 1, 3, 4},
+                    (const double[]){5, 6, 7, 5, 1, 2, 3, 1, 5, 6, 7, 5}));
+    CHECK(sh_pad_is(x3, CT_DIMS(1, -2, 0, -1, 1, 0), 5, (const int64_t[]){1, 1, 3, 2, 3},
+                    (const double[]){13, 12, 13, 17, 16, 17, 1, 0, 1, 5, 4, 5, 13, 12, 13, 17, 16, 17}));
+    /* PyTorch's errors */
+    CHECK_ERR(ct_pad(x1, CT_DIMS(6, 0), "circular", NAN), CT_ERR_INVALID, "Padding value causes wrapping around more than once.");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(-6, 6), "circular", NAN), CT_ERR_INVALID, "Padding value causes wrapping around more than once.");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(-2, -4), "circular", NAN), CT_ERR_INVALID, "Negative padding value is resulting in an empty dimension");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(0, -6), "circular", NAN), CT_ERR_INVALID, "Negative padding value is resulting in an empty dimension");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(INT64_MIN, INT64_MIN), "circular", NAN), CT_ERR_INVALID, "empty dimension"); /* no overflow */
+    CHECK_ERR(ct_pad(x2, CT_DIMS(0, 0, -4, 0), "circular", NAN), CT_ERR_INVALID, "empty dimension");
+    /* derivative and meta: slices and concatenation, or the wrapped index_select */
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(10), 51), CT_DIMS(1, 2, 5))), SH_L(-2, 1), ct_value_string("circular"), ct_value_none());
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(10), 52), CT_DIMS(1, 2, 5))), SH_L(-3, 3), ct_value_string("circular"), ct_value_none());
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(12), 53), CT_DIMS(1, 1, 3, 4))), SH_L(2, -1, -2, 1), ct_value_string("circular"),
+             ct_value_none());
+  }
+}
+
 /* bool masks select their true positions; masks and index tensors combine */
 TEST(shape_index_masks) {
   CT_SCOPE {

@@ -1607,6 +1607,11 @@ static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t 
 }
 
 /* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+/* Circular padding of the last pad.n / 2 dims, as PyTorch 1.13's _pad_circular: a negative pad
+ * crops its side first, then the cropped length m is padded circularly, element k of the result
+ * being cropped element (k - left) mod m. PyTorch's checks, outermost padded dim first: no pad
+ * wider than its dim, no negative result size. (A positive pad wider than the cropped length
+ * wraps around here; PyTorch 1.13 refuses it or reads unwritten memory, depending on layout.) */
 static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
   int64_t k, np = pad.n / 2;
   ct_tensor *x = self;
@@ -1614,15 +1619,33 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
     return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
                    (long long)(np + 1), self->ndim),
            (ct_tensor *)NULL;
+  for (k = np - 1; k >= 0; k--) {
+    int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (t < 0 ? (r < 0 || t + r < 0) : t + r < 0) /* n + l + r < 0, without overflow */
+      return ct_fail(CT_ERR_INVALID, "pad", "Negative padding value is resulting in an empty dimension"), (ct_tensor *)NULL;
+  }
   for (k = 0; k < np && x; k++) {
     int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
-    ct_tensor *parts[3];
-    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
-    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
-    parts[0] = ct_narrow(x, d, n - l, l);
-    parts[1] = x;
-    parts[2] = ct_narrow(x, d, 0, r);
-    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    int64_t lo = l < 0 ? -l : 0, hi = r < 0 ? -r : 0, L = l > 0 ? l : 0, R = r > 0 ? r : 0;
+    int64_t m = n - lo < hi ? 0 : n - lo - hi, len = n + l + r; /* cropped length, result length */
+    if (m == 0 && len > 0)
+      return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (lo || hi) x = ct_narrow(x, d, lo < n ? lo : n, m);
+    if (!x || (!L && !R)) continue;
+    if (L <= m && R <= m) {
+      ct_tensor *parts[3];
+      parts[0] = ct_narrow(x, d, m - L, L);
+      parts[1] = x;
+      parts[2] = ct_narrow(x, d, 0, R);
+      x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    } else { /* wrapping around the cropped length more than once */
+      ct_tensor *idx = ct_empty(1, &len, CT_I64);
+      int64_t j;
+      if (!idx) return NULL;
+      for (j = 0; j < len; j++) ((int64_t *)idx->storage->data)[idx->offset + j] = ((j - L) % m + m) % m;
+      x = ct_index_select(x, d, idx);
+    }
   }
   return x;
 }
