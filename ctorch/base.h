@@ -86,9 +86,12 @@ CT_EXTERN_C_BEGIN
 /* ---- errors --------------------------------------------------------------
  * Every fallible function returns NULL (pointers) or a negative ct_status and
  * leaves a thread-local message "op: what was expected versus what was given".
- * A NULL tensor argument while an earlier error is pending passes that error
- * through unchanged, so `ct_relu(ct_add(ct_mm(x, w), b))` reports the first
- * failure of the chain. Nothing is leaked and no state changes on failure.
+ * A new failure replaces the last error whole (a checker such as opcheck may
+ * prefix only the failure of the call it just made). Success does not clear
+ * it; only ct_clear_error() does. A NULL tensor argument while an earlier
+ * error is pending passes that error through unchanged, so
+ * `ct_relu(ct_add(ct_mm(x, w), b))` reports the first failure of the chain.
+ * Nothing is leaked and no state changes on failure.
  */
 #define CT_ERROR_TABLE(X)                                                    \
   X(CT_OK, 0, "success")                                                     \
@@ -232,6 +235,7 @@ static void ct__unlock(void) {}
 /* ---- errors -------------------------------------------------------------- */
 typedef struct ct__error_state {
   ct_status code;
+  uint64_t seq; /* failures recorded on this thread so far (ct_fail calls) */
   char message[512];
 } ct__error_state;
 static CT__TLS ct__error_state ct__error;
@@ -283,8 +287,32 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
     va_end(ap);
   }
   ct__error.code = code;
+  ct__error.seq++;
   if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
   return code;
+}
+
+/* Wrapping another call's failure ("opcheck: op: <its message>") is allowed
+ * only when that call recorded the failure: take a mark before the call and
+ * test ct__error_since(mark) after it. A call can fail without recording
+ * (a NULL argument passing an older pending error through, a kernel that
+ * returns NULL without ct_fail); the pending message is then stale, from an
+ * unrelated earlier failure, and must not be wrapped. */
+static uint64_t ct__error_mark(void) { return ct__error.seq; }
+static int ct__error_since(uint64_t mark) { return ct__error.seq != mark && ct__error.code != CT_OK; }
+/* Save and restore the error state around an internal failure the caller
+ * recovers from, so that the recovery neither clears nor replaces an error
+ * the user's chain left pending. */
+static void ct__error_save(ct__error_state *s) {
+  s->code = ct__error.code;
+  s->seq = ct__error.seq;
+  if (s->code != CT_OK) memcpy(s->message, ct__error.message, sizeof s->message);
+  else s->message[0] = '\0';
+}
+static void ct__error_restore(const ct__error_state *s) {
+  ct__error.code = s->code;
+  ct__error.seq = s->seq;
+  memcpy(ct__error.message, s->message, strlen(s->message) + 1);
 }
 
 /* A NULL argument: pass a pending error through, else report this one. */

@@ -57,6 +57,13 @@ static ct_gradcheck_opts ct__gc_defaults(const ct_gradcheck_opts *o) {
   return d;
 }
 
+/* A call returned NULL (or failed): its own error when it recorded one,
+ * else a new one naming it, never an older pending error. */
+static ct_status ct__check_null_result(uint64_t mark, const char *op, const char *what) {
+  if (ct__error_since(mark)) return ct_last_error();
+  return ct_fail(CT_ERR_STATE, op, "%s failed without reporting an error", what);
+}
+
 /* fn(inputs) with every input replaced by a detached copy where x[k] += delta */
 static ct_tensor *ct__gc_eval(ct_check_fn fn, void *ctx, ct_tensor **copies, int i, int64_t k, double delta) {
   double v = ct_get(copies[i], k);
@@ -91,12 +98,13 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
   }
   if (!nd) return ct_fail(CT_ERR_INVALID, op, "no input requires grad");
   CT_SCOPE {
+    uint64_t mark = ct__error_mark();
     ct_tensor *y = fn((ct_tensor **)inputs, ctx);
     int64_t ny = y ? y->numel : 0, j, k;
     int d;
     for (i = 0; i < n; i++) copies[i] = NULL;
     if (!y) {
-      st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, op, "the function returned NULL");
+      st = ct__check_null_result(mark, op, "the function");
     } else if (!ct_dtype_is_floating((ct_dtype)y->dtype)) {
       st = ct_fail(CT_ERR_DTYPE, op, "the function's output is %s, not floating", ct_dtype_name((ct_dtype)y->dtype));
     }
@@ -130,11 +138,12 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
         int in = di[d];
         for (k = 0; st == CT_OK && k < inputs[in]->numel; k++) {
           double a = grads[d] ? ct_get(grads[d], k) : 0.0, num;
+          uint64_t mark2 = ct__error_mark();
           ct_tensor *yp = ct__gc_eval(fn, ctx, copies, in, k, o.eps);
           ct_tensor *ym = yp ? ct__gc_eval(fn, ctx, copies, in, k, -o.eps) : NULL;
           if (!yp || !ym) {
             ct_release(yp);
-            st = ct_last_error();
+            st = ct__check_null_result(mark2, op, "the function");
             break;
           }
           num = (ct_get(yp, j) - ct_get(ym, j)) / (2 * o.eps);
@@ -217,11 +226,12 @@ CTDEF ct_status ct_gradgradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *co
   c.ctx = ctx;
   c.n = n;
   CT_SCOPE {
+    uint64_t mark = ct__error_mark();
     ct_tensor *y = NULL;
     CT_NO_GRAD { y = fn((ct_tensor **)inputs, ctx); }
     c.v = y ? ct__random_like(y) : NULL;
     for (i = 0; i < n; i++) c.u[i] = ct__random_like(inputs[i]);
-    st = c.v ? ct_gradcheck(ct__ggc_fn, &c, n, inputs, opts) : ct_last_error();
+    st = c.v ? ct_gradcheck(ct__ggc_fn, &c, n, inputs, opts) : ct__check_null_result(mark, "gradgradcheck", "the function");
   }
   return st;
 }
@@ -251,9 +261,11 @@ static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double
   return 1;
 }
 
-/* The pending message, copied: a new ct_fail reuses the buffer. */
-static const char *ct__copy_message(char *buf, size_t cap) {
-  const char *m = ct_last_error_message();
+/* The message of the failure recorded since `mark`, copied (a new ct_fail
+ * reuses the buffer); when the call failed without recording one, a note
+ * saying so: the pending message is then an older, unrelated one. */
+static const char *ct__fresh_message(uint64_t mark, char *buf, size_t cap) {
+  const char *m = ct__error_since(mark) ? ct_last_error_message() : "it failed without reporting an error";
   size_t n = strlen(m);
   if (n >= cap) n = cap - 1;
   memcpy(buf, m, n);
@@ -327,9 +339,11 @@ static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const c
   char why[256];
   int i, nr = op->schema.nrets;
   int64_t zero = 0;
+  uint64_t mark0 = ct__error_mark();
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = a[i];
   CT_NO_GRAD { st = ct_call_boxed(op, &s); }
+  if (st != CT_OK) st = ct_fail(CT_ERR_STATE, fn, "%s: the op itself failed: %s", name, ct__fresh_message(mark0, why, sizeof why));
   if (st == CT_OK && s.size != nr) st = ct_fail(CT_ERR_STATE, fn, "%s: %d results, expected %d", name, (int)s.size, nr);
   for (i = 0; i < nargs; i++) b[i] = a[i];
   for (i = 0; i < nr && st == CT_OK; i++) {
@@ -340,8 +354,10 @@ static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const c
   }
   if (st == CT_OK) {
     ct_tensor *r = NULL;
+    uint64_t mark = ct__error_mark();
     CT_NO_GRAD { r = ct_call_op(outv, nargs + nr, b); }
-    if (!r) st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__copy_message(why, sizeof why));
+    if (!r)
+      st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__fresh_message(mark, why, sizeof why));
   }
   for (i = 0; i < nr && st == CT_OK; i++)
     if (!ct__close(outs[i], s.items[i].v.tensor, atol, rtol, why, sizeof why))
@@ -380,7 +396,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
   char why[512];
   ct_status st = CT_OK;
   int i;
-#define CT__LAST (ct__copy_message(why, sizeof why))
+  uint64_t mark; /* taken before each call whose failure is wrapped below (CT__LAST) */
+#define CT__LAST (ct__fresh_message(mark, why, sizeof why))
   if (!name) return ct__fail_null(fn, "op");
   if (!(op = ct_op_find(name))) return ct_fail(CT_ERR_INVALID, fn, "no op named '%s'", name);
   if (nargs != op->schema.nargs || (nargs && !args))
@@ -388,11 +405,14 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
   for (i = 0; i < nargs; i++) a[i] = args[i];
   if (ct__check_args(op, a, nargs) != CT_OK) return ct_last_error();
   CT_SCOPE {
-    ct_tensor *ref = ct__opcheck_call(op, nargs, a);
+    ct_tensor *ref;
+    mark = ct__error_mark();
+    ref = ct__opcheck_call(op, nargs, a);
     if (!ref) st = ct_fail(CT_ERR_STATE, fn, "%s: the op itself failed: %s", name, CT__LAST);
     /* 1. the typed frontend gives what the boxed call gives */
     if (st == CT_OK && op->frontend) {
       ct_tensor *r = NULL;
+      mark = ct__error_mark();
       if (op->frontend(a, &r) != CT_OK || !r)
         st = ct_fail(CT_ERR_STATE, fn, "%s: the typed frontend failed where the boxed call succeeded: %s", name,
                      CT__LAST);
@@ -405,6 +425,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       static ct_tensor *ml[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST]; /* (opcheck is not reentrant across threads) */
       ct_tensor *r;
       int64_t e;
+      mark = ct__error_mark();
       for (i = 0; i < nargs; i++) {
         m[i] = a[i];
         if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
@@ -434,6 +455,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       if (inplace && a[0].tag == CT_VALUE_TENSOR && a[0].v.tensor->dtype == ref->dtype && ct_same_shape(a[0].v.tensor, ref)) {
         ct_value b[CT_MAX_ARGS];
         ct_tensor *self = NULL;
+        mark = ct__error_mark();
         CT_NO_GRAD { self = ct_clone(a[0].v.tensor); }
         for (i = 0; i < nargs; i++) b[i] = a[i];
         b[0].v.tensor = self;
@@ -447,7 +469,9 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       } else if (st == CT_OK && outv) {
         ct_value b[CT_MAX_ARGS];
         int64_t zero = 0;
-        ct_tensor *out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device)), *r = NULL;
+        ct_tensor *out, *r = NULL;
+        mark = ct__error_mark();
+        out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device));
         for (i = 0; i < nargs; i++) b[i] = a[i];
         b[nargs] = ct_value_tensor(out);
         CT_NO_GRAD { r = out ? ct__opcheck_call(outv, nargs + 1, b) : NULL; }
@@ -491,8 +515,14 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       }
       if (n > CT_MAX_ARGS) differentiable = 0; /* more inputs than ct_gradcheck takes: not checked */
       if (st == CT_OK && differentiable) {
-        ct_tensor *probe = ct__opcheck_gc_fn(inputs, &c);
-        if (probe && ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */
+        ct_tensor *probe;
+        ct__error_state saved;
+        ct__error_save(&saved);
+        probe = ct__opcheck_gc_fn(inputs, &c);
+        if (!probe) { /* e.g. an out= variant refusing inputs that require grad: not checked */
+          ct__error_restore(&saved);
+        } else if (ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */
+          mark = ct__error_mark();
           st = ct_gradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
           if (st == CT_OK && opts && opts->gradgradcheck) st = ct_gradgradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
           if (st != CT_OK) st = ct_fail(CT_ERR_STATE, fn, "%s: %s", name, CT__LAST);

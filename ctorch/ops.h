@@ -50,7 +50,58 @@ static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   for (i = 0; i < t->ndim; i++)
     if (t->sizes[i] > 1 && t->strides[i] == 0)
       return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "
-                                         "to a single memory location; clone() the tensor first");
+                                         "to a single memory location. Please clone() the tensor before performing the operation.");
+  return CT_OK;
+}
+
+/* ---- memory overlap between a written tensor and an input (PyTorch's get_overlap_status) ----
+ * FULL: the same elements in the same layout (same start, byte length and
+ * strides), which an elementwise op may read and write in place. PARTIAL:
+ * some elements shared otherwise. NO: none shared (other storage, an empty
+ * tensor, or disjoint byte ranges). TOO_HARD: a tensor that is not
+ * non-overlapping-and-dense, whose byte range says nothing exact; allowed,
+ * as in PyTorch (x[::2].copy_(x[1::2]) is fine). */
+enum { CT__OVERLAP_NO, CT__OVERLAP_FULL, CT__OVERLAP_PARTIAL, CT__OVERLAP_TOO_HARD };
+/* PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous */
+static int ct__non_overlapping_and_dense(const ct_tensor *t) {
+  int perm[CT_MAX_DIMS], i, j, n = 0;
+  int64_t want = 1;
+  for (i = 0; i < t->ndim; i++) { /* dims of size >= 2, by increasing stride (insertion sort: ndim is small) */
+    if (t->sizes[i] < 2) continue;
+    for (j = n; j > 0 && t->strides[perm[j - 1]] > t->strides[i]; j--) perm[j] = perm[j - 1];
+    perm[j] = i;
+    n++;
+  }
+  for (i = 0; i < n; i++) {
+    if (t->strides[perm[i]] != want) return 0;
+    want *= t->sizes[perm[i]];
+  }
+  return 1;
+}
+static int ct__overlap_status(const ct_tensor *a, const ct_tensor *b) {
+  uintptr_t ab, ae, bb, be;
+  if (a == b) return CT__OVERLAP_FULL;
+  if (!a->numel || !b->numel || !a->storage->data || (a->storage != b->storage && a->storage->data != b->storage->data))
+    return CT__OVERLAP_NO;
+  if (!ct__non_overlapping_and_dense(a) || !ct__non_overlapping_and_dense(b)) return CT__OVERLAP_TOO_HARD;
+  ab = (uintptr_t)a->storage->data + (uintptr_t)a->offset * ct_dtype_size((ct_dtype)a->dtype);
+  ae = ab + (uintptr_t)a->numel * ct_dtype_size((ct_dtype)a->dtype);
+  bb = (uintptr_t)b->storage->data + (uintptr_t)b->offset * ct_dtype_size((ct_dtype)b->dtype);
+  be = bb + (uintptr_t)b->numel * ct_dtype_size((ct_dtype)b->dtype);
+  if (ab == bb && ae == be)
+    return a->ndim == b->ndim && !memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) ? CT__OVERLAP_FULL
+                                                                                                  : CT__OVERLAP_PARTIAL;
+  return ab < be && bb < ae ? CT__OVERLAP_PARTIAL : CT__OVERLAP_NO;
+}
+/* The checks of a tensor an op writes against one input it reads (in may be
+ * NULL), as PyTorch's TensorIterator: out must not write one address twice
+ * (assert_no_internal_overlap), and must not share only some of in's
+ * elements (assert_no_partial_overlap; the very same view is fine). */
+static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+  if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+  if (in && ct__overlap_status(out, in) == CT__OVERLAP_PARTIAL)
+    return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                                       "to a single memory location. Please clone() the tensor before performing the operation.");
   return CT_OK;
 }
 
@@ -261,7 +312,11 @@ static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool
   ct_status st;
   (void)ks;
   (void)non_blocking;
-  if ((st = ct__check_writable("copy_", self)) != CT_OK) return st;
+  if (self == src) { /* PyTorch's early exit (is_same): nothing to copy, nothing checked */
+    ct__bump_version(self);
+    return CT_OK;
+  }
+  if ((st = ct__check_overlap("copy_", self, src)) != CT_OK) return st; /* another view of the same elements is fine */
   st = ct__copy_impl(self, src);
   if (st == CT_OK) ct__bump_version(self);
   return st;

@@ -177,9 +177,12 @@ CT_EXTERN_C_BEGIN
 /* ---- errors --------------------------------------------------------------
  * Every fallible function returns NULL (pointers) or a negative ct_status and
  * leaves a thread-local message "op: what was expected versus what was given".
- * A NULL tensor argument while an earlier error is pending passes that error
- * through unchanged, so `ct_relu(ct_add(ct_mm(x, w), b))` reports the first
- * failure of the chain. Nothing is leaked and no state changes on failure.
+ * A new failure replaces the last error whole (a checker such as opcheck may
+ * prefix only the failure of the call it just made). Success does not clear
+ * it; only ct_clear_error() does. A NULL tensor argument while an earlier
+ * error is pending passes that error through unchanged, so
+ * `ct_relu(ct_add(ct_mm(x, w), b))` reports the first failure of the chain.
+ * Nothing is leaked and no state changes on failure.
  */
 #define CT_ERROR_TABLE(X)                                                    \
   X(CT_OK, 0, "success")                                                     \
@@ -3474,6 +3477,7 @@ static void ct__unlock(void) {}
 /* ---- errors -------------------------------------------------------------- */
 typedef struct ct__error_state {
   ct_status code;
+  uint64_t seq; /* failures recorded on this thread so far (ct_fail calls) */
   char message[512];
 } ct__error_state;
 static CT__TLS ct__error_state ct__error;
@@ -3525,8 +3529,32 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
     va_end(ap);
   }
   ct__error.code = code;
+  ct__error.seq++;
   if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
   return code;
+}
+
+/* Wrapping another call's failure ("opcheck: op: <its message>") is allowed
+ * only when that call recorded the failure: take a mark before the call and
+ * test ct__error_since(mark) after it. A call can fail without recording
+ * (a NULL argument passing an older pending error through, a kernel that
+ * returns NULL without ct_fail); the pending message is then stale, from an
+ * unrelated earlier failure, and must not be wrapped. */
+static uint64_t ct__error_mark(void) { return ct__error.seq; }
+static int ct__error_since(uint64_t mark) { return ct__error.seq != mark && ct__error.code != CT_OK; }
+/* Save and restore the error state around an internal failure the caller
+ * recovers from, so that the recovery neither clears nor replaces an error
+ * the user's chain left pending. */
+static void ct__error_save(ct__error_state *s) {
+  s->code = ct__error.code;
+  s->seq = ct__error.seq;
+  if (s->code != CT_OK) memcpy(s->message, ct__error.message, sizeof s->message);
+  else s->message[0] = '\0';
+}
+static void ct__error_restore(const ct__error_state *s) {
+  ct__error.code = s->code;
+  ct__error.seq = s->seq;
+  memcpy(ct__error.message, s->message, strlen(s->message) + 1);
 }
 
 /* A NULL argument: pass a pending error through, else report this one. */
@@ -7344,7 +7372,58 @@ static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   for (i = 0; i < t->ndim; i++)
     if (t->sizes[i] > 1 && t->strides[i] == 0)
       return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "
-                                         "to a single memory location; clone() the tensor first");
+                                         "to a single memory location. Please clone() the tensor before performing the operation.");
+  return CT_OK;
+}
+
+/* ---- memory overlap between a written tensor and an input (PyTorch's get_overlap_status) ----
+ * FULL: the same elements in the same layout (same start, byte length and
+ * strides), which an elementwise op may read and write in place. PARTIAL:
+ * some elements shared otherwise. NO: none shared (other storage, an empty
+ * tensor, or disjoint byte ranges). TOO_HARD: a tensor that is not
+ * non-overlapping-and-dense, whose byte range says nothing exact; allowed,
+ * as in PyTorch (x[::2].copy_(x[1::2]) is fine). */
+enum { CT__OVERLAP_NO, CT__OVERLAP_FULL, CT__OVERLAP_PARTIAL, CT__OVERLAP_TOO_HARD };
+/* PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous */
+static int ct__non_overlapping_and_dense(const ct_tensor *t) {
+  int perm[CT_MAX_DIMS], i, j, n = 0;
+  int64_t want = 1;
+  for (i = 0; i < t->ndim; i++) { /* dims of size >= 2, by increasing stride (insertion sort: ndim is small) */
+    if (t->sizes[i] < 2) continue;
+    for (j = n; j > 0 && t->strides[perm[j - 1]] > t->strides[i]; j--) perm[j] = perm[j - 1];
+    perm[j] = i;
+    n++;
+  }
+  for (i = 0; i < n; i++) {
+    if (t->strides[perm[i]] != want) return 0;
+    want *= t->sizes[perm[i]];
+  }
+  return 1;
+}
+static int ct__overlap_status(const ct_tensor *a, const ct_tensor *b) {
+  uintptr_t ab, ae, bb, be;
+  if (a == b) return CT__OVERLAP_FULL;
+  if (!a->numel || !b->numel || !a->storage->data || (a->storage != b->storage && a->storage->data != b->storage->data))
+    return CT__OVERLAP_NO;
+  if (!ct__non_overlapping_and_dense(a) || !ct__non_overlapping_and_dense(b)) return CT__OVERLAP_TOO_HARD;
+  ab = (uintptr_t)a->storage->data + (uintptr_t)a->offset * ct_dtype_size((ct_dtype)a->dtype);
+  ae = ab + (uintptr_t)a->numel * ct_dtype_size((ct_dtype)a->dtype);
+  bb = (uintptr_t)b->storage->data + (uintptr_t)b->offset * ct_dtype_size((ct_dtype)b->dtype);
+  be = bb + (uintptr_t)b->numel * ct_dtype_size((ct_dtype)b->dtype);
+  if (ab == bb && ae == be)
+    return a->ndim == b->ndim && !memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) ? CT__OVERLAP_FULL
+                                                                                                  : CT__OVERLAP_PARTIAL;
+  return ab < be && bb < ae ? CT__OVERLAP_PARTIAL : CT__OVERLAP_NO;
+}
+/* The checks of a tensor an op writes against one input it reads (in may be
+ * NULL), as PyTorch's TensorIterator: out must not write one address twice
+ * (assert_no_internal_overlap), and must not share only some of in's
+ * elements (assert_no_partial_overlap; the very same view is fine). */
+static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+  if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+  if (in && ct__overlap_status(out, in) == CT__OVERLAP_PARTIAL)
+    return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                                       "to a single memory location. Please clone() the tensor before performing the operation.");
   return CT_OK;
 }
 
@@ -7555,7 +7634,11 @@ static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool
   ct_status st;
   (void)ks;
   (void)non_blocking;
-  if ((st = ct__check_writable("copy_", self)) != CT_OK) return st;
+  if (self == src) { /* PyTorch's early exit (is_same): nothing to copy, nothing checked */
+    ct__bump_version(self);
+    return CT_OK;
+  }
+  if ((st = ct__check_overlap("copy_", self, src)) != CT_OK) return st; /* another view of the same elements is fine */
   st = ct__copy_impl(self, src);
   if (st == CT_OK) ct__bump_version(self);
   return st;
@@ -11341,6 +11424,11 @@ static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool ke
   CT_SCOPE {
     lo = ct_amin(a, n, &dim, keepdim);
     hi = lo ? ct_amax(a, n, &dim, keepdim) : NULL;
+    if (lo && hi && n && keepdim && a->ndim == 0) { /* PyTorch 1.13: a 0-dim input with dim and keepdim gives shape [1] */
+      static const int64_t one = 1;
+      lo = ct_reshape(lo, 1, &one);
+      hi = lo ? ct_reshape(hi, 1, &one) : NULL;
+    }
     if (lo && hi) lo = ct_keep(lo), hi = ct_keep(hi);
     else lo = hi = NULL;
   }
@@ -11934,9 +12022,11 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
       int64_t bst[3];
       ct__la_strides3(b, 0, bst);
       if (c->n > 1 && c->m >= 4 && c->k > 0 && bst[2] != 1) {
+        ct__error_state saved;
+        ct__error_save(&saved);
         packed = ct__copy_as(op, b, (ct_dtype)b->dtype);
         if (packed) b = packed;
-        else ct_clear_error(); /* no memory to pack: the strided loop still works */
+        else ct__error_restore(&saved); /* no memory to pack: the strided loop still works */
       }
       g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
       g.a = (const char *)ct_data_ptr(c->a);
@@ -13052,15 +13142,17 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
   int ns, ni, nc = 0, k;
   char b1[160], b2[160], b3[160];
-  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  /* PyTorch's order: the dim, then the index dtype (any dtype when the index is
+   * empty), then src's dtype; an empty index skips the shape checks */
   if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (index->numel != 0 && ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
   if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  if (index->numel == 0) return CT_OK;
   ns = ct__shape_nonempty(self, ss, st);
   ni = ct__shape_nonempty(index, is, it);
   if (src) nc = ct__shape_nonempty(src, cs, cst);
   if (ni != ns || (src && nc != ns))
     return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
-  if (index->numel == 0) return CT_OK;
   ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
   ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
   for (k = 0; k < ns; k++) {
@@ -13338,6 +13430,7 @@ static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, in
   for (j = 0; j < index->numel; j++) {
     ct_tensor a, b, *ops[2];
     int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (mode == CT__IX_FILL && v < 0 && v >= -n) v += n; /* index_fill wraps negative indices, as PyTorch */
     if (v < 0 || v >= n)
       return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
                                    : ct__shape_oob(op, v, dim, n);
@@ -13475,19 +13568,25 @@ static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int6
                                              ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
 }
-/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once
+ * (negative indices wrapped first, so -1 and size-1 are one slice) */
 static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
-  int64_t minus1 = -1, n, m = 0, j, k;
+  int64_t minus1 = -1, n, m = 0, j, k, size, d;
   ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
+  int64_t *w;
   if (!grad || !ci) return NULL;
+  if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
+  size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
   if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  w = (int64_t *)u->storage->data;
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
-    for (k = 0; k < j && v[k] != v[j]; k++) {
+    int64_t x = v[j] < 0 ? v[j] + size : v[j];
+    for (k = 0; k < m && w[k] != x; k++) {
     }
-    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+    if (k == m) w[m++] = x;
   }
   return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
 }
@@ -13917,6 +14016,11 @@ static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t 
 }
 
 /* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+/* Circular padding of the last pad.n / 2 dims, as PyTorch 1.13's _pad_circular: a negative pad
+ * crops its side first, then the cropped length m is padded circularly, element k of the result
+ * being cropped element (k - left) mod m. PyTorch's checks, outermost padded dim first: no pad
+ * wider than its dim, no negative result size. (A positive pad wider than the cropped length
+ * wraps around here; PyTorch 1.13 refuses it or reads unwritten memory, depending on layout.) */
 static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
   int64_t k, np = pad.n / 2;
   ct_tensor *x = self;
@@ -13924,15 +14028,33 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
     return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
                    (long long)(np + 1), self->ndim),
            (ct_tensor *)NULL;
+  for (k = np - 1; k >= 0; k--) {
+    int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (t < 0 ? (r < 0 || t + r < 0) : t + r < 0) /* n + l + r < 0, without overflow */
+      return ct_fail(CT_ERR_INVALID, "pad", "Negative padding value is resulting in an empty dimension"), (ct_tensor *)NULL;
+  }
   for (k = 0; k < np && x; k++) {
     int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
-    ct_tensor *parts[3];
-    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
-    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
-    parts[0] = ct_narrow(x, d, n - l, l);
-    parts[1] = x;
-    parts[2] = ct_narrow(x, d, 0, r);
-    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    int64_t lo = l < 0 ? -l : 0, hi = r < 0 ? -r : 0, L = l > 0 ? l : 0, R = r > 0 ? r : 0;
+    int64_t m = n - lo < hi ? 0 : n - lo - hi, len = n + l + r; /* cropped length, result length */
+    if (m == 0 && len > 0)
+      return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (lo || hi) x = ct_narrow(x, d, lo < n ? lo : n, m);
+    if (!x || (!L && !R)) continue;
+    if (L <= m && R <= m) {
+      ct_tensor *parts[3];
+      parts[0] = ct_narrow(x, d, m - L, L);
+      parts[1] = x;
+      parts[2] = ct_narrow(x, d, 0, R);
+      x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    } else { /* wrapping around the cropped length more than once */
+      ct_tensor *idx = ct_empty(1, &len, CT_I64);
+      int64_t j;
+      if (!idx) return NULL;
+      for (j = 0; j < len; j++) ((int64_t *)idx->storage->data)[idx->offset + j] = ((j - L) % m + m) % m;
+      x = ct_index_select(x, d, idx);
+    }
   }
   return x;
 }
@@ -14865,8 +14987,26 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
   int i, n = 0;
   (void)ks;
   (void)cudnn_enabled;
+  if (training && input->ndim >= 1) { /* torch.nn.functional.batch_norm's _verify_batch_size */
+    int64_t per_channel = input->sizes[0];
+    char b1[160];
+    for (i = 2; i < input->ndim; i++) per_channel *= input->sizes[i];
+    if (per_channel == 1)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected more than 1 value per channel when training, got input size torch.Size(%s)",
+                     ct__nn_shape(input, b1, sizeof b1)),
+             (ct_tensor *)NULL;
+  }
   if (input->ndim < 2)
     return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (input->numel == 0) { /* as _batch_norm_impl_index: input * weight[0] + bias[0], no stats, no other checks */
+    CT_SCOPE {
+      ct_tensor *y = ct_clone(input);
+      if (y && weight) y = ct_mul(y, ct_select(weight, 0, 0));
+      if (y && bias) y = ct_add(y, ct_select(bias, 0, 0));
+      r = ct_keep(y);
+    }
+    return r;
+  }
   if (ct__nn_check_floating(op, "batch_norm", (ct_dtype)input->dtype) != CT_OK) return NULL;
   if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK ||
       ct__nn_check_channels(op, "running_mean", running_mean, input) != CT_OK ||
@@ -56536,6 +56676,13 @@ static ct_gradcheck_opts ct__gc_defaults(const ct_gradcheck_opts *o) {
   return d;
 }
 
+/* A call returned NULL (or failed): its own error when it recorded one,
+ * else a new one naming it, never an older pending error. */
+static ct_status ct__check_null_result(uint64_t mark, const char *op, const char *what) {
+  if (ct__error_since(mark)) return ct_last_error();
+  return ct_fail(CT_ERR_STATE, op, "%s failed without reporting an error", what);
+}
+
 /* fn(inputs) with every input replaced by a detached copy where x[k] += delta */
 static ct_tensor *ct__gc_eval(ct_check_fn fn, void *ctx, ct_tensor **copies, int i, int64_t k, double delta) {
   double v = ct_get(copies[i], k);
@@ -56570,12 +56717,13 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
   }
   if (!nd) return ct_fail(CT_ERR_INVALID, op, "no input requires grad");
   CT_SCOPE {
+    uint64_t mark = ct__error_mark();
     ct_tensor *y = fn((ct_tensor **)inputs, ctx);
     int64_t ny = y ? y->numel : 0, j, k;
     int d;
     for (i = 0; i < n; i++) copies[i] = NULL;
     if (!y) {
-      st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, op, "the function returned NULL");
+      st = ct__check_null_result(mark, op, "the function");
     } else if (!ct_dtype_is_floating((ct_dtype)y->dtype)) {
       st = ct_fail(CT_ERR_DTYPE, op, "the function's output is %s, not floating", ct_dtype_name((ct_dtype)y->dtype));
     }
@@ -56609,11 +56757,12 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
         int in = di[d];
         for (k = 0; st == CT_OK && k < inputs[in]->numel; k++) {
           double a = grads[d] ? ct_get(grads[d], k) : 0.0, num;
+          uint64_t mark2 = ct__error_mark();
           ct_tensor *yp = ct__gc_eval(fn, ctx, copies, in, k, o.eps);
           ct_tensor *ym = yp ? ct__gc_eval(fn, ctx, copies, in, k, -o.eps) : NULL;
           if (!yp || !ym) {
             ct_release(yp);
-            st = ct_last_error();
+            st = ct__check_null_result(mark2, op, "the function");
             break;
           }
           num = (ct_get(yp, j) - ct_get(ym, j)) / (2 * o.eps);
@@ -56696,11 +56845,12 @@ CTDEF ct_status ct_gradgradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *co
   c.ctx = ctx;
   c.n = n;
   CT_SCOPE {
+    uint64_t mark = ct__error_mark();
     ct_tensor *y = NULL;
     CT_NO_GRAD { y = fn((ct_tensor **)inputs, ctx); }
     c.v = y ? ct__random_like(y) : NULL;
     for (i = 0; i < n; i++) c.u[i] = ct__random_like(inputs[i]);
-    st = c.v ? ct_gradcheck(ct__ggc_fn, &c, n, inputs, opts) : ct_last_error();
+    st = c.v ? ct_gradcheck(ct__ggc_fn, &c, n, inputs, opts) : ct__check_null_result(mark, "gradgradcheck", "the function");
   }
   return st;
 }
@@ -56730,9 +56880,11 @@ static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double
   return 1;
 }
 
-/* The pending message, copied: a new ct_fail reuses the buffer. */
-static const char *ct__copy_message(char *buf, size_t cap) {
-  const char *m = ct_last_error_message();
+/* The message of the failure recorded since `mark`, copied (a new ct_fail
+ * reuses the buffer); when the call failed without recording one, a note
+ * saying so: the pending message is then an older, unrelated one. */
+static const char *ct__fresh_message(uint64_t mark, char *buf, size_t cap) {
+  const char *m = ct__error_since(mark) ? ct_last_error_message() : "it failed without reporting an error";
   size_t n = strlen(m);
   if (n >= cap) n = cap - 1;
   memcpy(buf, m, n);
@@ -56806,9 +56958,11 @@ static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const c
   char why[256];
   int i, nr = op->schema.nrets;
   int64_t zero = 0;
+  uint64_t mark0 = ct__error_mark();
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = a[i];
   CT_NO_GRAD { st = ct_call_boxed(op, &s); }
+  if (st != CT_OK) st = ct_fail(CT_ERR_STATE, fn, "%s: the op itself failed: %s", name, ct__fresh_message(mark0, why, sizeof why));
   if (st == CT_OK && s.size != nr) st = ct_fail(CT_ERR_STATE, fn, "%s: %d results, expected %d", name, (int)s.size, nr);
   for (i = 0; i < nargs; i++) b[i] = a[i];
   for (i = 0; i < nr && st == CT_OK; i++) {
@@ -56819,8 +56973,10 @@ static ct_status ct__opcheck_out_tuple(const char *fn, const char *name, const c
   }
   if (st == CT_OK) {
     ct_tensor *r = NULL;
+    uint64_t mark = ct__error_mark();
     CT_NO_GRAD { r = ct_call_op(outv, nargs + nr, b); }
-    if (!r) st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__copy_message(why, sizeof why));
+    if (!r)
+      st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, ct__fresh_message(mark, why, sizeof why));
   }
   for (i = 0; i < nr && st == CT_OK; i++)
     if (!ct__close(outs[i], s.items[i].v.tensor, atol, rtol, why, sizeof why))
@@ -56859,7 +57015,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
   char why[512];
   ct_status st = CT_OK;
   int i;
-#define CT__LAST (ct__copy_message(why, sizeof why))
+  uint64_t mark; /* taken before each call whose failure is wrapped below (CT__LAST) */
+#define CT__LAST (ct__fresh_message(mark, why, sizeof why))
   if (!name) return ct__fail_null(fn, "op");
   if (!(op = ct_op_find(name))) return ct_fail(CT_ERR_INVALID, fn, "no op named '%s'", name);
   if (nargs != op->schema.nargs || (nargs && !args))
@@ -56867,11 +57024,14 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
   for (i = 0; i < nargs; i++) a[i] = args[i];
   if (ct__check_args(op, a, nargs) != CT_OK) return ct_last_error();
   CT_SCOPE {
-    ct_tensor *ref = ct__opcheck_call(op, nargs, a);
+    ct_tensor *ref;
+    mark = ct__error_mark();
+    ref = ct__opcheck_call(op, nargs, a);
     if (!ref) st = ct_fail(CT_ERR_STATE, fn, "%s: the op itself failed: %s", name, CT__LAST);
     /* 1. the typed frontend gives what the boxed call gives */
     if (st == CT_OK && op->frontend) {
       ct_tensor *r = NULL;
+      mark = ct__error_mark();
       if (op->frontend(a, &r) != CT_OK || !r)
         st = ct_fail(CT_ERR_STATE, fn, "%s: the typed frontend failed where the boxed call succeeded: %s", name,
                      CT__LAST);
@@ -56884,6 +57044,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       static ct_tensor *ml[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST]; /* (opcheck is not reentrant across threads) */
       ct_tensor *r;
       int64_t e;
+      mark = ct__error_mark();
       for (i = 0; i < nargs; i++) {
         m[i] = a[i];
         if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
@@ -56913,6 +57074,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       if (inplace && a[0].tag == CT_VALUE_TENSOR && a[0].v.tensor->dtype == ref->dtype && ct_same_shape(a[0].v.tensor, ref)) {
         ct_value b[CT_MAX_ARGS];
         ct_tensor *self = NULL;
+        mark = ct__error_mark();
         CT_NO_GRAD { self = ct_clone(a[0].v.tensor); }
         for (i = 0; i < nargs; i++) b[i] = a[i];
         b[0].v.tensor = self;
@@ -56926,7 +57088,9 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       } else if (st == CT_OK && outv) {
         ct_value b[CT_MAX_ARGS];
         int64_t zero = 0;
-        ct_tensor *out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device)), *r = NULL;
+        ct_tensor *out, *r = NULL;
+        mark = ct__error_mark();
+        out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device));
         for (i = 0; i < nargs; i++) b[i] = a[i];
         b[nargs] = ct_value_tensor(out);
         CT_NO_GRAD { r = out ? ct__opcheck_call(outv, nargs + 1, b) : NULL; }
@@ -56970,8 +57134,14 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
       }
       if (n > CT_MAX_ARGS) differentiable = 0; /* more inputs than ct_gradcheck takes: not checked */
       if (st == CT_OK && differentiable) {
-        ct_tensor *probe = ct__opcheck_gc_fn(inputs, &c);
-        if (probe && ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */
+        ct_tensor *probe;
+        ct__error_state saved;
+        ct__error_save(&saved);
+        probe = ct__opcheck_gc_fn(inputs, &c);
+        if (!probe) { /* e.g. an out= variant refusing inputs that require grad: not checked */
+          ct__error_restore(&saved);
+        } else if (ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */
+          mark = ct__error_mark();
           st = ct_gradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
           if (st == CT_OK && opts && opts->gradgradcheck) st = ct_gradgradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
           if (st != CT_OK) st = ct_fail(CT_ERR_STATE, fn, "%s: %s", name, CT__LAST);

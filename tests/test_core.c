@@ -134,13 +134,58 @@ TEST(copy_between_strides_and_dtypes) {
   ct_release(cl), ct_release(row);
 }
 
-TEST(copy_of_overlapping_views_reads_before_writing) {
-  ct_tensor *a = core_iota(CT_DIMS(5), CT_F32), *dst = ct_slice(a, 0, 1, 5, 1), *src = ct_slice(a, 0, 0, 4, 1);
-  double want[] = {0, 0, 1, 2, 3};
-  CHECK_OK(ct_copy_(dst, src));
-  core_check_values(a, want, 5);
-  ct_release(a), ct_release(dst), ct_release(src);
+/* copy_ between views of one storage, as PyTorch 1.13: the same elements in
+ * the same layout (or no shared element) are fine; sharing some elements
+ * otherwise is refused (x[1:].copy_(x[:-1])), as is a written-to tensor with
+ * an expanded dim; views that are not dense cannot be checked exactly and are
+ * allowed, read in full before writing (PyTorch: order-dependent) */
+#define CORE_PARTIAL "copy_: unsupported operation: some elements of the input tensor and the written-to tensor refer to a single " \
+                     "memory location. Please clone() the tensor before performing the operation."
+#define CORE_INTERNAL "copy_: unsupported operation: more than one element of the written-to tensor refers to a single memory " \
+                      "location. Please clone() the tensor before performing the operation."
+TEST(copy_of_overlapping_views) {
+  CT_SCOPE {
+    ct_tensor *x = ct_arange(0, 6, 1, CT_F32), *m = ct_view(x, CT_DIMS(2, 3)), *one = ct_zeros(CT_DIMS(1), CT_F32);
+    ct_tensor *z = ct_arange(0, 4, 1, CT_F32), *s;
+    uint32_t ver = x->storage->version;
+    /* partial overlap: refused, nothing written, version unchanged */
+    CHECK_ERR(ct_copy_(ct_slice(x, 0, 1, 6, 1), ct_slice(x, 0, 0, 5, 1)), CT_ERR_INVALID, CORE_PARTIAL);
+    CHECK_ERR(ct_copy_(ct_slice(x, 0, 0, 5, 1), ct_slice(x, 0, 1, 6, 1)), CT_ERR_INVALID, CORE_PARTIAL);
+    core_check_values(x, (const double[]){0, 1, 2, 3, 4, 5}, 6);
+    CHECK(x->storage->version == ver);
+    CHECK_ERR(ct_copy_(ct_view(z, CT_DIMS(2, 2)), ct_t(ct_view(z, CT_DIMS(2, 2)))), CT_ERR_INVALID, CORE_PARTIAL); /* same bytes, other strides */
+    CHECK_ERR(ct_copy_(z, ct_select(z, 0, 0)), CT_ERR_INVALID, CORE_PARTIAL); /* a broadcast element inside the destination */
+    /* the same view, or another view of the same elements in the same layout: fine */
+    CHECK_OK(ct_copy_(x, x));
+    CHECK_OK(ct_copy_(ct_t(m), ct_t(m)));
+    CHECK_OK(ct_copy_(m, ct_view(x, CT_DIMS(2, 3))));
+    core_check_values(x, (const double[]){0, 1, 2, 3, 4, 5}, 6);
+    /* no shared element: fine */
+    CHECK_OK(ct_copy_(ct_slice(x, 0, 0, 3, 1), ct_slice(x, 0, 3, 6, 1)));
+    core_check_values(x, (const double[]){3, 4, 5, 3, 4, 5}, 6);
+    CHECK_OK(ct_copy_(ct_slice(z, 0, 1, 4, 1), ct_select(z, 0, 0)));
+    CHECK_OK(ct_copy_(ct_slice(z, 0, 1, 4, 1), ct_slice(z, 0, 0, 1, 1)));
+    core_check_values(z, (const double[]){0, 0, 0, 0}, 4);
+    /* not dense: allowed (x[::2].copy_(x[1::2]); a strided destination over a contiguous source) */
+    x = ct_arange(0, 6, 1, CT_F32);
+    CHECK_OK(ct_copy_(ct_slice(x, 0, 0, 6, 2), ct_slice(x, 0, 1, 6, 2)));
+    core_check_values(x, (const double[]){1, 1, 3, 3, 5, 5}, 6);
+    x = ct_arange(0, 5, 1, CT_F32);
+    s = ct_as_strided(x, CT_DIMS(3), CT_DIMS(2), 0);
+    CHECK_OK(ct_copy_(s, ct_slice(x, 0, 2, 5, 1)));
+    core_check_values(x, (const double[]){2, 1, 3, 3, 4}, 5);
+    /* a written-to tensor with an expanded dim: refused, whatever the source */
+    CHECK_ERR(ct_copy_(ct_expand(one, CT_DIMS(3)), ct_arange(0, 3, 1, CT_F32)), CT_ERR_INVALID, CORE_INTERNAL);
+    CHECK_ERR(ct_copy_(ct_expand(one, CT_DIMS(3)), ct_expand(one, CT_DIMS(3))), CT_ERR_INVALID, CORE_INTERNAL);
+    CHECK_ERR(ct_copy_(ct_expand(one, CT_DIMS(3)), ct_expand(ct_zeros(CT_DIMS(1), CT_F32), CT_DIMS(3))), CT_ERR_INVALID, CORE_INTERNAL);
+    s = ct_expand(one, CT_DIMS(3));
+    CHECK_OK(ct_copy_(s, s)); /* but the very same tensor is a no-op */
+    CHECK_OK(ct_copy_(ct_expand(one, CT_DIMS(1)), ct_ones(CT_DIMS(1), CT_F32))); /* size 1: one element */
+    CHECK(ct_get(one, 0) == 1);
+  }
 }
+#undef CORE_PARTIAL
+#undef CORE_INTERNAL
 
 TEST(to_array_and_item) {
   ct_tensor *a = core_iota(CT_DIMS(2, 2), CT_I32), *t = ct_t(a), *one = ct_scalar_tensor(ct_float(0.5), CT_F64);

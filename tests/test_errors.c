@@ -791,3 +791,94 @@ TEST(errors_valid_edges_not_rejected) {
   }
   ct_release(x);
 }
+
+/* ---- a failure's message wraps only its own cause ------------------------
+ * A checker (opcheck, gradcheck) prefixes the message of the call it just
+ * made; when that call failed without recording an error, the pending
+ * message is an earlier, unrelated failure's and must not be wrapped. */
+static ct_tensor *err_k_double(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_mul_scalar(self, ct_int(2));
+}
+static ct_tensor *err_k_like(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_empty_like(self);
+}
+static ct_status err_bad_backward(const ct_backward_ctx *c, ct_tensor **grad_inputs) {
+  grad_inputs[0] = ct_mul_scalar(c->grad, ct_int(3)); /* wrong: the derivative is 2 */
+  return grad_inputs[0] ? CT_OK : ct_last_error();
+}
+static ct_status err_good_backward(const ct_backward_ctx *c, ct_tensor **grad_inputs) {
+  grad_inputs[0] = ct_mul_scalar(c->grad, ct_int(2));
+  return grad_inputs[0] ? CT_OK : ct_last_error();
+}
+static ct_tensor *err_k_silent(ct_keyset ks, ct_tensor *self) { /* a buggy kernel: fails without ct_fail */
+  (void)ks;
+  (void)self;
+  return NULL;
+}
+static ct_tensor *err_fn_silent(ct_tensor *const *inputs, void *ctx) {
+  (void)inputs;
+  (void)ctx;
+  return NULL;
+}
+static int err_count(const char *s, const char *needle) {
+  int n = 0;
+  for (s = strstr(s, needle); s; s = strstr(s + 1, needle)) n++;
+  return n;
+}
+static const ct_op *err_define_op(const char *schema, ct_unboxed_fn cpu, ct_backward_fn backward) {
+  ct_op_def d;
+  const ct_op *op;
+  memset(&d, 0, sizeof d);
+  d.schema = schema;
+  d.cpu = cpu;
+  d.meta = CT_FN(err_k_like);
+  d.backward = backward;
+  op = ct_define_op(&d, NULL);
+  ct_clear_error();
+  return op;
+}
+TEST(errors_no_stale_prefix) {
+  const char *msg;
+  ct_tensor *x = ct_from_array(CT_DIMS(3), CT_F64, (const double[]){1, -2, 3});
+  ct_tensor *in[1];
+  ct_value a[1];
+  CHECK(err_define_op("errtest::bad_grad(Tensor self) -> Tensor", CT_FN(err_k_double), err_bad_backward) != NULL);
+  CHECK(err_define_op("errtest::silent(Tensor self) -> Tensor", CT_FN(err_k_silent), err_good_backward) != NULL);
+  if (!x) return;
+  a[0] = ct_value_tensor(x);
+  ct_clear_error();
+  /* 1. a gradcheck failure wrapped by opcheck, left pending */
+  CHECK(ct_opcheck("errtest::bad_grad", 1, a, NULL) == CT_ERR_STATE);
+  msg = ct_last_error_message();
+  CHECK(strstr(msg, "opcheck: errtest::bad_grad: gradcheck: Jacobian mismatch") == msg);
+  /* 2. an unrelated op failing silently: one prefix, nothing of failure 1 */
+  CHECK(ct_opcheck("errtest::silent", 1, a, NULL) == CT_ERR_STATE);
+  msg = ct_last_error_message();
+  CHECK(strcmp(msg, "opcheck: errtest::silent: the op itself failed: it failed without reporting an error") == 0);
+  CHECK(err_count(msg, "opcheck:") == 1 && !strstr(msg, "gradcheck") && !strstr(msg, "bad_grad"));
+  /* 3. gradcheck and gradgradcheck of a function returning NULL silently */
+  in[0] = x;
+  CHECK(ct_set_requires_grad(x, true) == CT_OK);
+  CHECK(ct_gradcheck(err_fn_silent, NULL, 1, in, NULL) == CT_ERR_STATE);
+  CHECK(strcmp(ct_last_error_message(), "gradcheck: the function failed without reporting an error") == 0);
+  CHECK(ct_gradgradcheck(err_fn_silent, NULL, 1, in, NULL) == CT_ERR_STATE);
+  CHECK(strcmp(ct_last_error_message(), "gradgradcheck: the function failed without reporting an error") == 0);
+  CHECK(ct_set_requires_grad(x, false) == CT_OK);
+  /* 4. failure 1 again after all that: exactly its own two prefixes */
+  CHECK(ct_opcheck("errtest::bad_grad", 1, a, NULL) == CT_ERR_STATE);
+  msg = ct_last_error_message();
+  CHECK(strstr(msg, "opcheck: errtest::bad_grad: gradcheck: Jacobian mismatch") == msg);
+  CHECK(err_count(msg, "opcheck:") == 1 && err_count(msg, "gradcheck:") == 1 && !strstr(msg, "silent"));
+  /* 5. a plain failure replaces the message: no prefix of the checkers */
+  CHECK(ct_view(x, CT_DIMS(2, 2)) == NULL);
+  msg = ct_last_error_message();
+  CHECK(strstr(msg, "ct_view: ") == msg && !strstr(msg, "check"));
+  /* 6. success does not clear the pending error; only ct_clear_error does */
+  ct_release(ct_relu(x));
+  CHECK(ct_last_error() == CT_ERR_SHAPE && strstr(ct_last_error_message(), "ct_view: ") != NULL);
+  ct_clear_error();
+  CHECK(ct_last_error() == CT_OK && !strcmp(ct_last_error_message(), ""));
+  ct_release(x);
+}

@@ -99,6 +99,64 @@ TEST(nn_batch_norm_running_stats) {
   }
 }
 
+/* PyTorch 1.13 (torch.nn.functional.batch_norm): training needs more than one
+ * value per channel, size[0] * prod(size[2:]) != 1; evaluation does not */
+TEST(nn_batch_norm_one_value_per_channel) {
+  CT_SCOPE {
+    ct_tensor *rm = ct_zeros(CT_DIMS(3), CT_F32), *rv = ct_ones(CT_DIMS(3), CT_F32), *y;
+    CHECK_ERR(ct_batch_norm(ct_ones(CT_DIMS(1, 3), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5), CT_ERR_SHAPE,
+              "batch_norm: Expected more than 1 value per channel when training, got input size torch.Size([1, 3])");
+    CHECK_ERR(ct_batch_norm(ct_ones(CT_DIMS(1, 3, 1), CT_F32), NULL, NULL, rm, rv, true, 0.1, 1e-5), CT_ERR_SHAPE,
+              "Expected more than 1 value per channel when training, got input size torch.Size([1, 3, 1])");
+    CHECK_ERR(ct_batch_norm(ct_ones(CT_DIMS(1, 3, 1, 1), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5), CT_ERR_SHAPE,
+              "got input size torch.Size([1, 3, 1, 1])");
+    CHECK_ERR(ct_batch_norm(ct_ones(CT_DIMS(1, 0), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5), CT_ERR_SHAPE,
+              "got input size torch.Size([1, 0])");
+    CHECK(ct_get(rm, 0) == 0 && ct_get(rv, 0) == 1); /* refused before touching the running stats */
+    /* evaluation, and more than one value per channel in N or in the spatial dims, are fine */
+    y = ct_batch_norm(ct_ones(CT_DIMS(1, 3), CT_F32), NULL, NULL, rm, rv, false, 0.1, 1e-5);
+    CHECK(y && y->ndim == 2 && y->sizes[0] == 1 && y->sizes[1] == 3);
+    y = ct_batch_norm(ct_ones(CT_DIMS(1, 3, 2), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5);
+    CHECK(y && y->ndim == 3 && y->sizes[2] == 2);
+    y = ct_batch_norm(ct_ones(CT_DIMS(2, 3), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5);
+    CHECK(y && y->sizes[0] == 2);
+  }
+}
+
+/* An empty input (PyTorch's _batch_norm_impl_index): input * weight[0] + bias[0], an
+ * empty result of the input's shape; the running stats are left alone */
+TEST(nn_batch_norm_empty) {
+  CT_SCOPE {
+    ct_tensor *rm = ct_full(CT_DIMS(3), ct_float(0.5), CT_F32), *rv = ct_full(CT_DIMS(3), ct_float(2), CT_F32);
+    ct_tensor *w = ct_ones(CT_DIMS(3), CT_F64), *b = ct_zeros(CT_DIMS(3), CT_F64);
+    ct_tensor *x = ct_empty(CT_DIMS(0, 3), CT_F64), *y;
+    CHECK_OK(ct_set_requires_grad(w, true));
+    CHECK_OK(ct_set_requires_grad(b, true));
+    y = ct_batch_norm(ct_empty(CT_DIMS(0, 3), CT_F32), ct_ones(CT_DIMS(3), CT_F32), ct_zeros(CT_DIMS(3), CT_F32), rm, rv, true, 0.1, 1e-5);
+    CHECK(y && y->ndim == 2 && y->sizes[0] == 0 && y->sizes[1] == 3 && y->dtype == CT_F32);
+    CHECK(ct_get(rm, 1) == 0.5 && ct_get(rv, 2) == 2.0);
+    y = ct_batch_norm(ct_empty(CT_DIMS(0, 3, 2), CT_F32), NULL, NULL, NULL, NULL, false, 0.1, 1e-5); /* eval, no stats */
+    CHECK(y && y->ndim == 3 && y->sizes[0] == 0 && y->sizes[2] == 2);
+    y = ct_batch_norm(ct_empty(CT_DIMS(2, 3, 0), CT_F32), NULL, NULL, rm, rv, true, 0.1, 1e-5);
+    CHECK(y && y->ndim == 3 && y->sizes[2] == 0);
+    y = ct_batch_norm(ct_empty(CT_DIMS(2, 0), CT_F32), NULL, NULL, NULL, NULL, true, 0.1, 1e-5);
+    CHECK(y && y->sizes[0] == 2 && y->sizes[1] == 0);
+    /* weight[0] of an empty weight: PyTorch's select() error */
+    CHECK_ERR(ct_batch_norm(ct_empty(CT_DIMS(2, 0), CT_F32), ct_ones(CT_DIMS(0), CT_F32), NULL, NULL, NULL, true, 0.1, 1e-5),
+              CT_ERR_INDEX, "index 0 out of range for tensor of size [0] at dimension 0");
+    /* gradients: zeros for weight and bias, an empty one for the input */
+    CHECK_OK(ct_set_requires_grad(x, true));
+    y = ct_batch_norm(x, w, b, NULL, NULL, true, 0.1, 1e-5);
+    CHECK(y && y->sizes[0] == 0);
+    if (y) {
+      CHECK_OK(ct_backward(ct_sum(y)));
+      CHECK(ct_grad(x) && ct_grad(x)->numel == 0);
+      CHECK(ct_grad(w) && ct_grad(w)->numel == 3 && ct_get(ct_grad(w), 0) == 0 && ct_get(ct_grad(w), 2) == 0);
+      CHECK(ct_grad(b) && ct_get(ct_grad(b), 1) == 0);
+    }
+  }
+}
+
 /* second derivatives of the ops whose formulas use the log/rsqrt/softplus helpers */
 TEST(nn_gradgradcheck_helpers) {
   CT_SCOPE {

@@ -384,3 +384,33 @@ TEST(reduce_out_tuples) {
     }
   }
 }
+
+/* aminmax of a 0-dim input, shapes as PyTorch 1.13 returns them: [] without a dim
+ * (keepdim or not) and with a dim without keepdim; [1] with a dim and keepdim
+ * (torch.aminmax(tensor(3.), dim=0, keepdim=True) -> shape (1,) twice) */
+TEST(reduce_aminmax_zero_dim) {
+  CT_SCOPE {
+    ct_tensor *t = ct_scalar_tensor(ct_float(3), CT_F32), *mx = NULL, *mn;
+    static const int64_t dims[] = {CT_INT_NONE, 0, -1};
+    int k, keep;
+    for (k = 0; k < 3; k++)
+      for (keep = 0; keep < 2; keep++) {
+        int want = k > 0 && keep; /* rank of the results */
+        mn = ct_aminmax_ex(t, dims[k], keep != 0, &mx);
+        CHECK(mn && mx);
+        if (!mn || !mx) continue;
+        CHECK(mn->ndim == want && mx->ndim == want && (!want || (mn->sizes[0] == 1 && mx->sizes[0] == 1)));
+        CHECK(ct_get(mn, 0) == 3 && ct_get(mx, 0) == 3 && mn->dtype == CT_F32);
+      }
+    CHECK_ERR(ct_aminmax_ex(t, 1, true, &mx), CT_ERR_INDEX, "dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    CHECK_ERR(ct_aminmax_ex(t, -2, false, &mx), CT_ERR_INDEX, "but got -2");
+    /* dimensioned inputs keep their usual shapes: [2] -> [1] without a dim, [2, 3] -> [1, 1] */
+    mn = ct_aminmax_ex(ct_ones(CT_DIMS(2), CT_F32), CT_INT_NONE, true, &mx);
+    CHECK(mn && mn->ndim == 1 && mn->sizes[0] == 1);
+    mn = ct_aminmax_ex(ct_ones(CT_DIMS(2, 3), CT_F32), CT_INT_NONE, true, &mx);
+    CHECK(mn && mn->ndim == 2 && mn->sizes[0] == 1 && mn->sizes[1] == 1);
+    /* meta and derivative agree with the kernel */
+    RD_OC(0, "aminmax", RD_T(ct_scalar_tensor(ct_float(-2), CT_F64)), RD_I(0), RD_B(true));
+    RD_OC(0, "aminmax", RD_T(ct_scalar_tensor(ct_float(-2), CT_F64)), RD_I(-1), RD_B(false));
+  }
+}

@@ -343,6 +343,143 @@ TEST(shape_errors) {
   }
 }
 
+/* index_fill wraps negative indices and refuses out-of-range ones, as PyTorch 1.13
+ * (x = arange(12).reshape(3, 4): index_fill(1, [-1, 0], -5) fills columns 3 and 0) */
+TEST(shape_index_fill_negative) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(3, 4), CT_F32), *b, *s = ct_scalar_tensor(ct_float(3), CT_F32);
+    ct_tensor *v = ct_scalar_tensor(ct_float(7), CT_F32);
+    CHECK(sh_equals(ct_index_fill(a, 1, sh_long(2, (const int64_t[]){-1, 0}), ct_int(-5)),
+                    (const double[]){-5, 1, 2, -5, -5, 5, 6, -5, -5, 9, 10, -5}, 12));
+    CHECK(sh_equals(ct_index_fill(a, 0, sh_long(1, (const int64_t[]){-3}), ct_int(-5)),
+                    (const double[]){-5, -5, -5, -5, 4, 5, 6, 7, 8, 9, 10, 11}, 12));
+    CHECK(sh_equals(ct_index_fill(a, -1, sh_long(1, (const int64_t[]){-4}), ct_int(1)),
+                    (const double[]){1, 1, 2, 3, 1, 5, 6, 7, 1, 9, 10, 11}, 12));
+    CHECK(sh_equals(ct_index_fill_tensor(a, 1, sh_long(1, (const int64_t[]){-1}), v),
+                    (const double[]){0, 1, 2, 7, 4, 5, 6, 7, 8, 9, 10, 7}, 12));
+    b = ct_clone(a);
+    CHECK_OK(ct_index_fill_(b, 1, sh_long(1, (const int64_t[]){-1}), ct_int(-5)));
+    CHECK(sh_equals(b, (const double[]){0, 1, 2, -5, 4, 5, 6, -5, 8, 9, 10, -5}, 12));
+    CHECK_OK(ct_index_fill_tensor_(b, 0, sh_long(1, (const int64_t[]){-2}), v));
+    CHECK(sh_equals(b, (const double[]){0, 1, 2, -5, 7, 7, 7, 7, 8, 9, 10, -5}, 12));
+    CHECK(sh_equals(ct_index_fill(s, 0, sh_long(1, (const int64_t[]){-1}), ct_int(7)), (const double[]){7}, 1)); /* 0-dim: size 1 */
+    /* out of range, either sign: PyTorch's IndexError message, self unchanged */
+    CHECK_ERR(ct_index_fill(a, 0, sh_long(1, (const int64_t[]){-4}), ct_int(0)), CT_ERR_INDEX,
+              "index -4 is out of bounds for dimension 0 with size 3");
+    CHECK_ERR(ct_index_fill(a, 0, sh_long(1, (const int64_t[]){3}), ct_int(0)), CT_ERR_INDEX,
+              "index 3 is out of bounds for dimension 0 with size 3");
+    CHECK_ERR(ct_index_fill(a, 1, sh_long(2, (const int64_t[]){0, -5}), ct_int(0)), CT_ERR_INDEX,
+              "index -5 is out of bounds for dimension 1 with size 4");
+    CHECK_ERR(ct_index_fill_(b, 1, sh_long(1, (const int64_t[]){-5}), ct_int(0)), CT_ERR_INDEX,
+              "index -5 is out of bounds for dimension 1 with size 4");
+    CHECK_ERR(ct_index_fill_tensor(a, 1, sh_long(1, (const int64_t[]){9}), v), CT_ERR_INDEX,
+              "index 9 is out of bounds for dimension 1 with size 4");
+    CHECK_ERR(ct_index_fill(s, 0, sh_long(1, (const int64_t[]){-2}), ct_int(7)), CT_ERR_INDEX,
+              "index -2 is out of bounds for dimension 0 with size 1");
+    CHECK(sh_equals(b, (const double[]){0, 1, 2, -5, 7, 7, 7, 7, 8, 9, 10, -5}, 12));
+    /* derivatives: self's (index_fill of grad) and the value's (each slice once: -1 and 3 are one column) */
+    SH_CHECK("index_fill.int_Scalar", 1, SH_T(sh_rand(CT_DIMS(3, 4), 41)), SH_I(1), SH_T(sh_long(2, (const int64_t[]){-1, 0})), SH_S(ct_float(2)));
+    SH_CHECK("index_fill.int_Tensor", 1, SH_T(sh_rand(CT_DIMS(3, 4), 42)), SH_I(1), SH_T(sh_long(3, (const int64_t[]){-1, 3, -4})),
+             SH_T(ct_scalar_tensor(ct_float(0.5), CT_F64)));
+  }
+}
+
+/* An empty index of any dtype gathers (and scatters) nothing, whatever its shape, as PyTorch 1.13:
+ * the dtype and shape checks apply only to a non-empty index; the dim is still checked */
+TEST(shape_gather_empty_index) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32), *r, *x, *out;
+    static const ct_dtype dts[] = {CT_I32, CT_I64, CT_U8, CT_BOOL, CT_F32};
+    int k;
+    for (k = 0; k < 5; k++) {
+      r = ct_gather(a, 1, ct_empty(CT_DIMS(2, 0), dts[k]));
+      CHECK(r && r->ndim == 2 && r->sizes[0] == 2 && r->sizes[1] == 0 && r->dtype == CT_F32);
+      r = ct_gather(a, 0, ct_empty(CT_DIMS(0), dts[k])); /* another rank too */
+      CHECK(r && r->ndim == 1 && r->sizes[0] == 0);
+    }
+    r = ct_gather(a, 1, ct_empty(CT_DIMS(0, 5), CT_I32)); /* bigger than self in a dim: not checked when empty */
+    CHECK(r && r->ndim == 2 && r->sizes[0] == 0 && r->sizes[1] == 5);
+    r = ct_gather(ct_scalar_tensor(ct_float(1), CT_F32), 0, ct_empty(CT_DIMS(0), CT_I32));
+    CHECK(r && r->ndim == 1 && r->sizes[0] == 0);
+    out = ct_empty(CT_DIMS(0), CT_F32);
+    CHECK_OK(ct_gather_out(out, a, 1, ct_empty(CT_DIMS(2, 0), CT_I32)));
+    CHECK(out->ndim == 2 && out->sizes[0] == 2 && out->sizes[1] == 0);
+    CHECK_ERR(ct_gather(a, 2, ct_empty(CT_DIMS(0), CT_I32)), CT_ERR_INDEX, "dimension out of range");
+    CHECK_ERR(ct_gather(a, 1, ct_zeros(CT_DIMS(2, 1), CT_I32)), CT_ERR_DTYPE, "Expected dtype int64 for index");
+    /* the scatters: self back, unchanged; src must still have self's dtype */
+    CHECK(sh_equals(ct_scatter(a, 1, ct_empty(CT_DIMS(0), CT_I32), ct_ones(CT_DIMS(2, 3), CT_F32)), (const double[]){0, 1, 2, 3, 4, 5}, 6));
+    CHECK(sh_equals(ct_scatter_add(a, 1, ct_empty(CT_DIMS(0), CT_I32), ct_ones(CT_DIMS(2, 3), CT_F32)), (const double[]){0, 1, 2, 3, 4, 5}, 6));
+    CHECK_ERR(ct_scatter(a, 1, ct_empty(CT_DIMS(0), CT_I32), ct_ones(CT_DIMS(2, 3), CT_F64)), CT_ERR_DTYPE,
+              "self.dtype to be equal to src.dtype");
+    /* the derivative: zeros of self's shape */
+    x = sh_rand(CT_DIMS(2, 3), 43);
+    CHECK_OK(ct_set_requires_grad(x, true));
+    r = ct_gather(x, 1, ct_empty(CT_DIMS(2, 0), CT_I32));
+    CHECK(r != NULL);
+    if (r) {
+      CHECK_OK(ct_backward(ct_sum(r)));
+      CHECK(ct_grad(x) && sh_equals(ct_grad(x), (const double[]){0, 0, 0, 0, 0, 0}, 6));
+    }
+  }
+}
+
+/* circular pad with negative pads crops that side first, then pads the cropped length
+ * circularly: values and errors from PyTorch 1.13 (F.pad(x, p, mode="circular")) */
+static int sh_pad_is(ct_tensor *x, int npad, const int64_t *pad, int ndim, const int64_t *shape, const double *want) {
+  ct_tensor *r = ct_pad(x, npad, pad, "circular", NAN);
+  int k;
+  if (!r || r->ndim != ndim) return 0;
+  for (k = 0; k < ndim; k++)
+    if (r->sizes[k] != shape[k]) return 0;
+  return sh_equals(r, want, r->numel);
+}
+TEST(shape_pad_circular_negative) {
+  CT_SCOPE {
+    ct_tensor *x1 = ct_reshape(sh_arange(CT_DIMS(10), CT_F32), CT_DIMS(1, 2, 5)); /* [[0..4], [5..9]] */
+    ct_tensor *x2 = ct_reshape(sh_arange(CT_DIMS(12), CT_F32), CT_DIMS(1, 1, 3, 4));
+    ct_tensor *x3 = ct_reshape(sh_arange(CT_DIMS(24), CT_F32), CT_DIMS(1, 1, 2, 3, 4));
+    /* 1-D */
+    CHECK(sh_pad_is(x1, CT_DIMS(-1, -1), 3, (const int64_t[]){1, 2, 3}, (const double[]){1, 2, 3, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-2, 1), 3, (const int64_t[]){1, 2, 4}, (const double[]){2, 3, 4, 2, 7, 8, 9, 7}));
+    CHECK(sh_pad_is(x1, CT_DIMS(1, -2), 3, (const int64_t[]){1, 2, 4}, (const double[]){2, 0, 1, 2, 7, 5, 6, 7}));
+    CHECK(sh_pad_is(x1, CT_DIMS(2, -1), 3, (const int64_t[]){1, 2, 6}, (const double[]){2, 3, 0, 1, 2, 3, 7, 8, 5, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(3, -1), 3, (const int64_t[]){1, 2, 7}, (const double[]){1, 2, 3, 0, 1, 2, 3, 6, 7, 8, 5, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-1, 3), 3, (const int64_t[]){1, 2, 7}, (const double[]){1, 2, 3, 4, 1, 2, 3, 6, 7, 8, 9, 6, 7, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(0, -4), 3, (const int64_t[]){1, 2, 1}, (const double[]){0, 5}));
+    CHECK(sh_pad_is(x1, CT_DIMS(0, -5), 3, (const int64_t[]){1, 2, 0}, NULL));
+    CHECK(sh_pad_is(x1, CT_DIMS(-3, -2), 3, (const int64_t[]){1, 2, 0}, NULL));
+    CHECK(sh_pad_is(x1, CT_DIMS(-6, 1), 3, (const int64_t[]){1, 2, 0}, NULL));
+    /* a right pad longer than the cropped length wraps (PyTorch's result for 2 channels) */
+    CHECK(sh_pad_is(x1, CT_DIMS(-3, 3), 3, (const int64_t[]){1, 2, 5}, (const double[]){3, 4, 3, 4, 3, 8, 9, 8, 9, 8}));
+    CHECK(sh_pad_is(x1, CT_DIMS(-4, 4), 3, (const int64_t[]){1, 2, 5}, (const double[]){4, 4, 4, 4, 4, 9, 9, 9, 9, 9}));
+    /* 2-D and 3-D, mixed signs */
+    CHECK(sh_pad_is(x2, CT_DIMS(-1, -1, -1, -1), 4, (const int64_t[]){1, 1, 1, 2}, (const double[]){5, 6}));
+    CHECK(sh_pad_is(x2, CT_DIMS(-1, 1, 1, -1), 4, (const int64_t[]){1, 1, 3, 4}, (const double[]){5, 6, 7, 5, 1, 2, 3, 1, 5, 6, 7, 5}));
+    CHECK(sh_pad_is(x2, CT_DIMS(1, -2, 0, -1), 4, (const int64_t[]){1, 1, 2, 3}, (const double[]){1, 0, 1, 5, 4, 5}));
+    CHECK(sh_pad_is(x2, CT_DIMS(2, -1, -2, 1), 4, (const int64_t[]){1, 1, 2, 5}, (const double[]){9, 10, 8, 9, 10, 9, 10, 8, 9, 10}));
+    CHECK(sh_pad_is(x2, CT_DIMS(0, 0, -1, 2), 4, (const int64_t[]){1, 1, 4, 4},
+                    (const double[]){4, 5, 6, 7, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11}));
+    CHECK(sh_pad_is(x3, CT_DIMS(-1, -1, 0, 0, 0, 0), 5, (const int64_t[]){1, 1, 2, 3, 2},
+                    (const double[]){1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22}));
+    CHECK(sh_pad_is(x3, CT_DIMS(-1, 1, 1, -1, 0, -1), 5, (const int64_t[]){1, 1, 1, 3, 4},
+                    (const double[]){5, 6, 7, 5, 1, 2, 3, 1, 5, 6, 7, 5}));
+    CHECK(sh_pad_is(x3, CT_DIMS(1, -2, 0, -1, 1, 0), 5, (const int64_t[]){1, 1, 3, 2, 3},
+                    (const double[]){13, 12, 13, 17, 16, 17, 1, 0, 1, 5, 4, 5, 13, 12, 13, 17, 16, 17}));
+    /* PyTorch's errors */
+    CHECK_ERR(ct_pad(x1, CT_DIMS(6, 0), "circular", NAN), CT_ERR_INVALID, "Padding value causes wrapping around more than once.");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(-6, 6), "circular", NAN), CT_ERR_INVALID, "Padding value causes wrapping around more than once.");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(-2, -4), "circular", NAN), CT_ERR_INVALID, "Negative padding value is resulting in an empty dimension");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(0, -6), "circular", NAN), CT_ERR_INVALID, "Negative padding value is resulting in an empty dimension");
+    CHECK_ERR(ct_pad(x1, CT_DIMS(INT64_MIN, INT64_MIN), "circular", NAN), CT_ERR_INVALID, "empty dimension"); /* no overflow */
+    CHECK_ERR(ct_pad(x2, CT_DIMS(0, 0, -4, 0), "circular", NAN), CT_ERR_INVALID, "empty dimension");
+    /* derivative and meta: slices and concatenation, or the wrapped index_select */
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(10), 51), CT_DIMS(1, 2, 5))), SH_L(-2, 1), ct_value_string("circular"), ct_value_none());
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(10), 52), CT_DIMS(1, 2, 5))), SH_L(-3, 3), ct_value_string("circular"), ct_value_none());
+    SH_CHECK("pad", 1, SH_T(ct_reshape(sh_rand(CT_DIMS(12), 53), CT_DIMS(1, 1, 3, 4))), SH_L(2, -1, -2, 1), ct_value_string("circular"),
+             ct_value_none());
+  }
+}
+
 /* bool masks select their true positions; masks and index tensors combine */
 TEST(shape_index_masks) {
   CT_SCOPE {

@@ -204,9 +204,11 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
       int64_t bst[3];
       ct__la_strides3(b, 0, bst);
       if (c->n > 1 && c->m >= 4 && c->k > 0 && bst[2] != 1) {
+        ct__error_state saved;
+        ct__error_save(&saved);
         packed = ct__copy_as(op, b, (ct_dtype)b->dtype);
         if (packed) b = packed;
-        else ct_clear_error(); /* no memory to pack: the strided loop still works */
+        else ct__error_restore(&saved); /* no memory to pack: the strided loop still works */
       }
       g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
       g.a = (const char *)ct_data_ptr(c->a);

@@ -885,8 +885,26 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
   int i, n = 0;
   (void)ks;
   (void)cudnn_enabled;
+  if (training && input->ndim >= 1) { /* torch.nn.functional.batch_norm's _verify_batch_size */
+    int64_t per_channel = input->sizes[0];
+    char b1[160];
+    for (i = 2; i < input->ndim; i++) per_channel *= input->sizes[i];
+    if (per_channel == 1)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected more than 1 value per channel when training, got input size torch.Size(%s)",
+                     ct__nn_shape(input, b1, sizeof b1)),
+             (ct_tensor *)NULL;
+  }
   if (input->ndim < 2)
     return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (input->numel == 0) { /* as _batch_norm_impl_index: input * weight[0] + bias[0], no stats, no other checks */
+    CT_SCOPE {
+      ct_tensor *y = ct_clone(input);
+      if (y && weight) y = ct_mul(y, ct_select(weight, 0, 0));
+      if (y && bias) y = ct_add(y, ct_select(bias, 0, 0));
+      r = ct_keep(y);
+    }
+    return r;
+  }
   if (ct__nn_check_floating(op, "batch_norm", (ct_dtype)input->dtype) != CT_OK) return NULL;
   if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK ||
       ct__nn_check_channels(op, "running_mean", running_mean, input) != CT_OK ||

@@ -1653,6 +1653,11 @@ static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool ke
   CT_SCOPE {
     lo = ct_amin(a, n, &dim, keepdim);
     hi = lo ? ct_amax(a, n, &dim, keepdim) : NULL;
+    if (lo && hi && n && keepdim && a->ndim == 0) { /* PyTorch 1.13: a 0-dim input with dim and keepdim gives shape [1] */
+      static const int64_t one = 1;
+      lo = ct_reshape(lo, 1, &one);
+      hi = lo ? ct_reshape(hi, 1, &one) : NULL;
+    }
     if (lo && hi) lo = ct_keep(lo), hi = ct_keep(hi);
     else lo = hi = NULL;
   }

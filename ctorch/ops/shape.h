@@ -735,15 +735,17 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
   int ns, ni, nc = 0, k;
   char b1[160], b2[160], b3[160];
-  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  /* PyTorch's order: the dim, then the index dtype (any dtype when the index is
+   * empty), then src's dtype; an empty index skips the shape checks */
   if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (index->numel != 0 && ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
   if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  if (index->numel == 0) return CT_OK;
   ns = ct__shape_nonempty(self, ss, st);
   ni = ct__shape_nonempty(index, is, it);
   if (src) nc = ct__shape_nonempty(src, cs, cst);
   if (ni != ns || (src && nc != ns))
     return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
-  if (index->numel == 0) return CT_OK;
   ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
   ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
   for (k = 0; k < ns; k++) {
@@ -1021,6 +1023,7 @@ static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, in
   for (j = 0; j < index->numel; j++) {
     ct_tensor a, b, *ops[2];
     int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (mode == CT__IX_FILL && v < 0 && v >= -n) v += n; /* index_fill wraps negative indices, as PyTorch */
     if (v < 0 || v >= n)
       return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
                                    : ct__shape_oob(op, v, dim, n);
@@ -1158,19 +1161,25 @@ static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int6
                                              ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
 }
-/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once
+ * (negative indices wrapped first, so -1 and size-1 are one slice) */
 static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
-  int64_t minus1 = -1, n, m = 0, j, k;
+  int64_t minus1 = -1, n, m = 0, j, k, size, d;
   ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
+  int64_t *w;
   if (!grad || !ci) return NULL;
+  if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
+  size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
   if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  w = (int64_t *)u->storage->data;
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
-    for (k = 0; k < j && v[k] != v[j]; k++) {
+    int64_t x = v[j] < 0 ? v[j] + size : v[j];
+    for (k = 0; k < m && w[k] != x; k++) {
     }
-    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+    if (k == m) w[m++] = x;
   }
   return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
 }
@@ -1600,6 +1609,11 @@ static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t 
 }
 
 /* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+/* Circular padding of the last pad.n / 2 dims, as PyTorch 1.13's _pad_circular: a negative pad
+ * crops its side first, then the cropped length m is padded circularly, element k of the result
+ * being cropped element (k - left) mod m. PyTorch's checks, outermost padded dim first: no pad
+ * wider than its dim, no negative result size. (A positive pad wider than the cropped length
+ * wraps around here; PyTorch 1.13 refuses it or reads unwritten memory, depending on layout.) */
 static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
   int64_t k, np = pad.n / 2;
   ct_tensor *x = self;
@@ -1607,15 +1621,33 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
     return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
                    (long long)(np + 1), self->ndim),
            (ct_tensor *)NULL;
+  for (k = np - 1; k >= 0; k--) {
+    int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (t < 0 ? (r < 0 || t + r < 0) : t + r < 0) /* n + l + r < 0, without overflow */
+      return ct_fail(CT_ERR_INVALID, "pad", "Negative padding value is resulting in an empty dimension"), (ct_tensor *)NULL;
+  }
   for (k = 0; k < np && x; k++) {
     int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
-    ct_tensor *parts[3];
-    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
-    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
-    parts[0] = ct_narrow(x, d, n - l, l);
-    parts[1] = x;
-    parts[2] = ct_narrow(x, d, 0, r);
-    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    int64_t lo = l < 0 ? -l : 0, hi = r < 0 ? -r : 0, L = l > 0 ? l : 0, R = r > 0 ? r : 0;
+    int64_t m = n - lo < hi ? 0 : n - lo - hi, len = n + l + r; /* cropped length, result length */
+    if (m == 0 && len > 0)
+      return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    if (lo || hi) x = ct_narrow(x, d, lo < n ? lo : n, m);
+    if (!x || (!L && !R)) continue;
+    if (L <= m && R <= m) {
+      ct_tensor *parts[3];
+      parts[0] = ct_narrow(x, d, m - L, L);
+      parts[1] = x;
+      parts[2] = ct_narrow(x, d, 0, R);
+      x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+    } else { /* wrapping around the cropped length more than once */
+      ct_tensor *idx = ct_empty(1, &len, CT_I64);
+      int64_t j;
+      if (!idx) return NULL;
+      for (j = 0; j < len; j++) ((int64_t *)idx->storage->data)[idx->offset + j] = ((j - L) % m + m) % m;
+      x = ct_index_select(x, d, idx);
+    }
   }
   return x;
 }
