@@ -75,7 +75,11 @@ CTDEF bool ct_requires_grad(const ct_tensor *t);
 CTDEF bool ct_is_leaf(const ct_tensor *t); /* no grad_fn */
 /* t's accumulated gradient, borrowed (NULL if none). */
 CTDEF ct_tensor *ct_grad(const ct_tensor *t);
-/* Replace (or with NULL, drop) t's .grad; the tensor is retained. */
+/* Replace (or with NULL, drop) t's .grad; the tensor is retained.
+ * After a backward with create_graph, a leaf's .grad has history that refers
+ * back to the leaf (a reference cycle, as in PyTorch): ct_set_grad(leaf,
+ * NULL) before releasing the leaf frees both. ct_autograd_grad stores no
+ * .grad, so it makes no cycle. */
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad);
 /* "MulBackward0", or NULL for leaves and tensors without history. */
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t);
@@ -692,6 +696,7 @@ CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
                    ct_dtype_name((ct_dtype)t->dtype));
   if (t->flags & CT_TENSOR_WRAPPED_NUMBER) return ct_fail(CT_ERR_INVALID, "ct_set_requires_grad", "a wrapped number cannot require grad");
   if (requires_grad) {
+    if (!ct__meta(t)) return ct_last_error(); /* now, not during a (possibly concurrent) backward */
     t->flags |= CT_TENSOR_REQUIRES_GRAD;
     t->keys |= ct__autograd_keys_of(t);
   } else {
@@ -836,8 +841,18 @@ static ct_status ct__accumulate(ct_tensor **slot, ct_tensor *g, int create_graph
   return CT_OK;
 }
 
-/* AccumulateGrad: into a leaf's .grad. Steal g when nobody else holds it. */
+/* AccumulateGrad: into a leaf's .grad. Steal g when nobody else holds it.
+ * Backward passes on several threads may share a leaf: accumulation into
+ * one leaf is serialised (as PyTorch's AccumulateGrad is). */
+static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int create_graph);
 static ct_status ct__accumulate_leaf(ct_tensor *leaf, ct_tensor *g, int create_graph) {
+  ct_status st;
+  ct__lock_object(leaf);
+  st = ct__accumulate_leaf_locked(leaf, g, create_graph);
+  ct__unlock_object(leaf);
+  return st;
+}
+static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int create_graph) {
   ct_autograd_meta *m = ct__meta(leaf);
   if (!m) return ct_last_error();
   if (!m->grad) {

@@ -29,6 +29,14 @@
  * CT_CPU_CACHE_LIMIT bytes of freed CPU blocks a thread keeps for reuse
  *                    (default 64 MiB; 0 disables caching)
  * CT_NO_THREADS      single-threaded build: no TLS, atomics or mutexes
+ * CT_DEBUG           checked build: no block caching (CT_CPU_CACHE_LIMIT 0, so
+ *                    AddressSanitizer sees every use after free), released
+ *                    tensor handles are quarantined and poisoned, and a
+ *                    double release, a use of a released handle or the
+ *                    release of a tensor its CT_SCOPE owns is reported where it
+ *                    happens (the error handler if one is set, else a message
+ *                    on stderr and abort()). Define it for every translation
+ *                    unit that includes ctorch.h.
  */
 #ifdef CT_STATIC
 #if defined(__GNUC__)
@@ -56,7 +64,11 @@
 #endif
 
 #ifndef CT_CPU_CACHE_LIMIT
+#ifdef CT_DEBUG
+#define CT_CPU_CACHE_LIMIT 0u
+#else
 #define CT_CPU_CACHE_LIMIT (64u << 20)
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -227,9 +239,22 @@ CT_EXTERN_C_BEGIN
 static pthread_mutex_t ct__lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 static void ct__lock(void) { pthread_mutex_lock(&ct__lock_mutex); }
 static void ct__unlock(void) { pthread_mutex_unlock(&ct__lock_mutex); }
+/* Striped locks keyed by an object's address (a leaf whose .grad several
+ * threads accumulate into): independent objects rarely share a stripe. */
+#define CT__STRIPES 16
+static pthread_mutex_t ct__stripe_mutex[CT__STRIPES] = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+static pthread_mutex_t *ct__stripe(const void *p) { return &ct__stripe_mutex[((uintptr_t)p >> 6) % CT__STRIPES]; }
+static void ct__lock_object(const void *p) { pthread_mutex_lock(ct__stripe(p)); }
+static void ct__unlock_object(const void *p) { pthread_mutex_unlock(ct__stripe(p)); }
 #else
 static void ct__lock(void) {}
 static void ct__unlock(void) {}
+static void ct__lock_object(const void *p) { (void)p; }
+static void ct__unlock_object(const void *p) { (void)p; }
 #endif
 
 /* ---- errors -------------------------------------------------------------- */
@@ -291,6 +316,17 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
   if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
   return code;
 }
+
+/* A misuse CT_DEBUG catches (double release, ...): the error handler hears
+ * it; without one, nothing sensible can follow, so stop here. */
+#ifdef CT_DEBUG
+static void ct__debug_fault(const char *op, const char *what) {
+  ct_fail(CT_ERR_STATE, op, "%s", what);
+  if (ct__error_handler_fn) return;
+  fprintf(stderr, "ctorch (CT_DEBUG): %s\n", ct__error.message);
+  abort();
+}
+#endif
 
 /* Wrapping another call's failure ("opcheck: op: <its message>") is allowed
  * only when that call recorded the failure: take a mark before the call and
@@ -447,8 +483,45 @@ static inline int ct__size_class(size_t nbytes) {
   return c;
 }
 
+static void ct__pool_free(void *p, size_t nbytes);
+#ifdef CT_DEBUG
+/* Released objects (tensor handles) wait here, poisoned, before their memory
+ * is reused, so a stale handle is caught when it is used (AddressSanitizer)
+ * or released again. */
+#define CT__QUARANTINE 4096
+typedef struct ct__buried {
+  void *p;
+  size_t n;
+} ct__buried;
+static CT__TLS ct__buried ct__quarantine[CT__QUARANTINE];
+static CT__TLS int ct__quarantine_next;
+static void ct__pool_bury(void *p, size_t n) {
+  ct__buried old = ct__quarantine[ct__quarantine_next];
+  ct__quarantine[ct__quarantine_next].p = p;
+  ct__quarantine[ct__quarantine_next].n = n;
+  ct__quarantine_next = (ct__quarantine_next + 1) % CT__QUARANTINE;
+  CT__POISON(p, n);
+  if (old.p) {
+    CT__UNPOISON(old.p, old.n);
+    ct__pool_free(old.p, old.n);
+  }
+}
+static void ct__quarantine_flush(void) {
+  int i;
+  for (i = 0; i < CT__QUARANTINE; i++)
+    if (ct__quarantine[i].p) {
+      CT__UNPOISON(ct__quarantine[i].p, ct__quarantine[i].n);
+      ct__pool_free(ct__quarantine[i].p, ct__quarantine[i].n);
+      ct__quarantine[i].p = NULL;
+    }
+}
+#endif
+
 CTDEF void ct_empty_cache(void) {
   int c;
+#ifdef CT_DEBUG
+  ct__quarantine_flush();
+#endif
   for (c = 0; c < CT__NUM_CLASSES; c++) {
     ct__free_block *b = ct__cache.lists[c];
     while (b) {
@@ -527,7 +600,7 @@ static void ct__pool_free(void *p, size_t nbytes) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
-    CT__POISON((char *)b + sizeof *b, (ct__class_bytes(c)) - sizeof *b);
+    CT__POISON(b, ct__class_bytes(c)); /* the free-list link too: readers unpoison the block first */
     ct__cache.cached += ct__class_bytes(c);
     ct__local_add(ct__stats()->cached_bytes, (int64_t)ct__class_bytes(c));
     return;

@@ -164,7 +164,12 @@ static void ct__scope_end(ct_guard *g) {
   ct__scope *s = &g->scope;
   int i;
   if (ct__tls.scope == s) ct__tls.scope = s->parent;
-  for (i = s->n - 1; i >= 0; i--) ct_release(s->items[i]);
+  for (i = s->n - 1; i >= 0; i--) {
+#ifdef CT_DEBUG
+    s->items[i]->scoped--;
+#endif
+    ct_release(s->items[i]);
+  }
   if (s->items != s->inline_items) CT_FREE(s->items);
   s->items = s->inline_items;
   s->n = 0;

@@ -68,6 +68,7 @@ typedef struct ct_tensor {
   uint8_t flags;             /* CT_TENSOR_* bits below */
   uint8_t view_kind;         /* CT_VIEW_*: how a view was made (PyTorch's CreationMeta) */
   ct_device device;          /* where the data lives (same as storage->device) */
+  uint16_t scoped;           /* CT_DEBUG: references that CT_SCOPEs hold (else unused) */
   uint32_t base_version;     /* views: the storage version their autograd history was made at */
   ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
   ct_storage *storage;       /* never NULL; shared by views */
@@ -393,6 +394,7 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
   t->ndim = (int8_t)ndim;
   t->flags = 0;
   t->view_kind = CT_VIEW_DEFAULT;
+  t->scoped = 0;
   t->base_version = 0;
   t->base = NULL;
   t->device = storage->device;
@@ -423,6 +425,9 @@ static ct_tensor *ct__track(ct_tensor *t) {
     s->cap = cap;
   }
   s->items[s->n++] = t;
+#ifdef CT_DEBUG
+  t->scoped++;
+#endif
   return t;
 }
 
@@ -481,7 +486,35 @@ static ct_tensor *ct__as_view(ct_tensor *src, ct_tensor *v) {
   return v;
 }
 
+#ifdef CT_DEBUG
+/* A released handle: refcount 0 in quarantine (poisoned under ASan: ask it). */
+static int ct__debug_dead(const ct_tensor *t) {
+#ifdef CT__ASAN
+  if (__asan_address_is_poisoned(&t->refcount)) return 1;
+#endif
+  return t->refcount <= 0;
+}
+static int ct__debug_release_ok(ct_tensor *t) {
+  if (ct__debug_dead(t)) {
+    ct__debug_fault("ct_release", "the tensor was already released (a double release, or a released handle used again)");
+    return 0;
+  }
+  if (t->scoped >= t->refcount) {
+    ct__debug_fault("ct_release", "the tensor belongs to the enclosing CT_SCOPE, which releases it at its end; "
+                                  "call ct_keep(t) first to take ownership");
+    return 0;
+  }
+  return 1;
+}
+#endif
+
 CTDEF ct_tensor *ct_retain(ct_tensor *t) {
+#ifdef CT_DEBUG
+  if (t && ct__debug_dead(t)) {
+    ct__debug_fault("ct_retain", "the tensor was already released (a released handle used again)");
+    return t;
+  }
+#endif
   if (t) ct__atomic_add(&t->refcount, 1);
   return t;
 }
@@ -489,11 +522,20 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t) {
 static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 
 CTDEF void ct_release(ct_tensor *t) {
-  if (!t || !ct__unref(&t->refcount)) return;
+  if (!t) return;
+#ifdef CT_DEBUG
+  if (!ct__debug_release_ok(t)) return;
+#endif
+  if (!ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
   if (t->base) ct_release(t->base); /* a root base has no base: no deeper recursion */
   ct__storage_release(t->storage);
+#ifdef CT_DEBUG
+  t->refcount = 0; /* a later release or retain of this handle is caught */
+  ct__pool_bury(t, sizeof(ct_tensor));
+#else
   ct__pool_free(t, sizeof(ct_tensor));
+#endif
   ct__local_add(ct__stats()->live_tensors, -1);
 }
 
@@ -507,6 +549,9 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
     if (s->items[i] == t) {
       memmove(s->items + i, s->items + i + 1, sizeof(ct_tensor *) * (size_t)(s->n - i - 1));
       s->n--;
+#ifdef CT_DEBUG
+      t->scoped--;
+#endif
       if (s->parent && s->parent->depth == s->depth) {
         ct__tls.scope = s->parent; /* hand it to the enclosing scope */
         ct__track(t);

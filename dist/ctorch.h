@@ -120,6 +120,14 @@
  * CT_CPU_CACHE_LIMIT bytes of freed CPU blocks a thread keeps for reuse
  *                    (default 64 MiB; 0 disables caching)
  * CT_NO_THREADS      single-threaded build: no TLS, atomics or mutexes
+ * CT_DEBUG           checked build: no block caching (CT_CPU_CACHE_LIMIT 0, so
+ *                    AddressSanitizer sees every use after free), released
+ *                    tensor handles are quarantined and poisoned, and a
+ *                    double release, a use of a released handle or the
+ *                    release of a tensor its CT_SCOPE owns is reported where it
+ *                    happens (the error handler if one is set, else a message
+ *                    on stderr and abort()). Define it for every translation
+ *                    unit that includes ctorch.h.
  */
 #ifdef CT_STATIC
 #if defined(__GNUC__)
@@ -147,7 +155,11 @@
 #endif
 
 #ifndef CT_CPU_CACHE_LIMIT
+#ifdef CT_DEBUG
+#define CT_CPU_CACHE_LIMIT 0u
+#else
 #define CT_CPU_CACHE_LIMIT (64u << 20)
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -704,6 +716,7 @@ typedef struct ct_tensor {
   uint8_t flags;             /* CT_TENSOR_* bits below */
   uint8_t view_kind;         /* CT_VIEW_*: how a view was made (PyTorch's CreationMeta) */
   ct_device device;          /* where the data lives (same as storage->device) */
+  uint16_t scoped;           /* CT_DEBUG: references that CT_SCOPEs hold (else unused) */
   uint32_t base_version;     /* views: the storage version their autograd history was made at */
   ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
   ct_storage *storage;       /* never NULL; shared by views */
@@ -1317,7 +1330,11 @@ CTDEF bool ct_requires_grad(const ct_tensor *t);
 CTDEF bool ct_is_leaf(const ct_tensor *t); /* no grad_fn */
 /* t's accumulated gradient, borrowed (NULL if none). */
 CTDEF ct_tensor *ct_grad(const ct_tensor *t);
-/* Replace (or with NULL, drop) t's .grad; the tensor is retained. */
+/* Replace (or with NULL, drop) t's .grad; the tensor is retained.
+ * After a backward with create_graph, a leaf's .grad has history that refers
+ * back to the leaf (a reference cycle, as in PyTorch): ct_set_grad(leaf,
+ * NULL) before releasing the leaf frees both. ct_autograd_grad stores no
+ * .grad, so it makes no cycle. */
 CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad);
 /* "MulBackward0", or NULL for leaves and tensors without history. */
 CTDEF const char *ct_grad_fn_name(const ct_tensor *t);
@@ -3469,9 +3486,22 @@ CT_EXTERN_C_BEGIN
 static pthread_mutex_t ct__lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 static void ct__lock(void) { pthread_mutex_lock(&ct__lock_mutex); }
 static void ct__unlock(void) { pthread_mutex_unlock(&ct__lock_mutex); }
+/* Striped locks keyed by an object's address (a leaf whose .grad several
+ * threads accumulate into): independent objects rarely share a stripe. */
+#define CT__STRIPES 16
+static pthread_mutex_t ct__stripe_mutex[CT__STRIPES] = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+static pthread_mutex_t *ct__stripe(const void *p) { return &ct__stripe_mutex[((uintptr_t)p >> 6) % CT__STRIPES]; }
+static void ct__lock_object(const void *p) { pthread_mutex_lock(ct__stripe(p)); }
+static void ct__unlock_object(const void *p) { pthread_mutex_unlock(ct__stripe(p)); }
 #else
 static void ct__lock(void) {}
 static void ct__unlock(void) {}
+static void ct__lock_object(const void *p) { (void)p; }
+static void ct__unlock_object(const void *p) { (void)p; }
 #endif
 
 /* ---- errors -------------------------------------------------------------- */
@@ -3533,6 +3563,17 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
   if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
   return code;
 }
+
+/* A misuse CT_DEBUG catches (double release, ...): the error handler hears
+ * it; without one, nothing sensible can follow, so stop here. */
+#ifdef CT_DEBUG
+static void ct__debug_fault(const char *op, const char *what) {
+  ct_fail(CT_ERR_STATE, op, "%s", what);
+  if (ct__error_handler_fn) return;
+  fprintf(stderr, "ctorch (CT_DEBUG): %s\n", ct__error.message);
+  abort();
+}
+#endif
 
 /* Wrapping another call's failure ("opcheck: op: <its message>") is allowed
  * only when that call recorded the failure: take a mark before the call and
@@ -3689,8 +3730,45 @@ static inline int ct__size_class(size_t nbytes) {
   return c;
 }
 
+static void ct__pool_free(void *p, size_t nbytes);
+#ifdef CT_DEBUG
+/* Released objects (tensor handles) wait here, poisoned, before their memory
+ * is reused, so a stale handle is caught when it is used (AddressSanitizer)
+ * or released again. */
+#define CT__QUARANTINE 4096
+typedef struct ct__buried {
+  void *p;
+  size_t n;
+} ct__buried;
+static CT__TLS ct__buried ct__quarantine[CT__QUARANTINE];
+static CT__TLS int ct__quarantine_next;
+static void ct__pool_bury(void *p, size_t n) {
+  ct__buried old = ct__quarantine[ct__quarantine_next];
+  ct__quarantine[ct__quarantine_next].p = p;
+  ct__quarantine[ct__quarantine_next].n = n;
+  ct__quarantine_next = (ct__quarantine_next + 1) % CT__QUARANTINE;
+  CT__POISON(p, n);
+  if (old.p) {
+    CT__UNPOISON(old.p, old.n);
+    ct__pool_free(old.p, old.n);
+  }
+}
+static void ct__quarantine_flush(void) {
+  int i;
+  for (i = 0; i < CT__QUARANTINE; i++)
+    if (ct__quarantine[i].p) {
+      CT__UNPOISON(ct__quarantine[i].p, ct__quarantine[i].n);
+      ct__pool_free(ct__quarantine[i].p, ct__quarantine[i].n);
+      ct__quarantine[i].p = NULL;
+    }
+}
+#endif
+
 CTDEF void ct_empty_cache(void) {
   int c;
+#ifdef CT_DEBUG
+  ct__quarantine_flush();
+#endif
   for (c = 0; c < CT__NUM_CLASSES; c++) {
     ct__free_block *b = ct__cache.lists[c];
     while (b) {
@@ -3769,7 +3847,7 @@ static void ct__pool_free(void *p, size_t nbytes) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
-    CT__POISON((char *)b + sizeof *b, (ct__class_bytes(c)) - sizeof *b);
+    CT__POISON(b, ct__class_bytes(c)); /* the free-list link too: readers unpoison the block first */
     ct__cache.cached += ct__class_bytes(c);
     ct__local_add(ct__stats()->cached_bytes, (int64_t)ct__class_bytes(c));
     return;
@@ -4617,6 +4695,7 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
   t->ndim = (int8_t)ndim;
   t->flags = 0;
   t->view_kind = CT_VIEW_DEFAULT;
+  t->scoped = 0;
   t->base_version = 0;
   t->base = NULL;
   t->device = storage->device;
@@ -4647,6 +4726,9 @@ static ct_tensor *ct__track(ct_tensor *t) {
     s->cap = cap;
   }
   s->items[s->n++] = t;
+#ifdef CT_DEBUG
+  t->scoped++;
+#endif
   return t;
 }
 
@@ -4705,7 +4787,35 @@ static ct_tensor *ct__as_view(ct_tensor *src, ct_tensor *v) {
   return v;
 }
 
+#ifdef CT_DEBUG
+/* A released handle: refcount 0 in quarantine (poisoned under ASan: ask it). */
+static int ct__debug_dead(const ct_tensor *t) {
+#ifdef CT__ASAN
+  if (__asan_address_is_poisoned(&t->refcount)) return 1;
+#endif
+  return t->refcount <= 0;
+}
+static int ct__debug_release_ok(ct_tensor *t) {
+  if (ct__debug_dead(t)) {
+    ct__debug_fault("ct_release", "the tensor was already released (a double release, or a released handle used again)");
+    return 0;
+  }
+  if (t->scoped >= t->refcount) {
+    ct__debug_fault("ct_release", "the tensor belongs to the enclosing CT_SCOPE, which releases it at its end; "
+                                  "call ct_keep(t) first to take ownership");
+    return 0;
+  }
+  return 1;
+}
+#endif
+
 CTDEF ct_tensor *ct_retain(ct_tensor *t) {
+#ifdef CT_DEBUG
+  if (t && ct__debug_dead(t)) {
+    ct__debug_fault("ct_retain", "the tensor was already released (a released handle used again)");
+    return t;
+  }
+#endif
   if (t) ct__atomic_add(&t->refcount, 1);
   return t;
 }
@@ -4713,11 +4823,20 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t) {
 static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 
 CTDEF void ct_release(ct_tensor *t) {
-  if (!t || !ct__unref(&t->refcount)) return;
+  if (!t) return;
+#ifdef CT_DEBUG
+  if (!ct__debug_release_ok(t)) return;
+#endif
+  if (!ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
   if (t->base) ct_release(t->base); /* a root base has no base: no deeper recursion */
   ct__storage_release(t->storage);
+#ifdef CT_DEBUG
+  t->refcount = 0; /* a later release or retain of this handle is caught */
+  ct__pool_bury(t, sizeof(ct_tensor));
+#else
   ct__pool_free(t, sizeof(ct_tensor));
+#endif
   ct__local_add(ct__stats()->live_tensors, -1);
 }
 
@@ -4731,6 +4850,9 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
     if (s->items[i] == t) {
       memmove(s->items + i, s->items + i + 1, sizeof(ct_tensor *) * (size_t)(s->n - i - 1));
       s->n--;
+#ifdef CT_DEBUG
+      t->scoped--;
+#endif
       if (s->parent && s->parent->depth == s->depth) {
         ct__tls.scope = s->parent; /* hand it to the enclosing scope */
         ct__track(t);
@@ -6177,7 +6299,12 @@ static void ct__scope_end(ct_guard *g) {
   ct__scope *s = &g->scope;
   int i;
   if (ct__tls.scope == s) ct__tls.scope = s->parent;
-  for (i = s->n - 1; i >= 0; i--) ct_release(s->items[i]);
+  for (i = s->n - 1; i >= 0; i--) {
+#ifdef CT_DEBUG
+    s->items[i]->scoped--;
+#endif
+    ct_release(s->items[i]);
+  }
   if (s->items != s->inline_items) CT_FREE(s->items);
   s->items = s->inline_items;
   s->n = 0;
@@ -6909,6 +7036,7 @@ CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
                    ct_dtype_name((ct_dtype)t->dtype));
   if (t->flags & CT_TENSOR_WRAPPED_NUMBER) return ct_fail(CT_ERR_INVALID, "ct_set_requires_grad", "a wrapped number cannot require grad");
   if (requires_grad) {
+    if (!ct__meta(t)) return ct_last_error(); /* now, not during a (possibly concurrent) backward */
     t->flags |= CT_TENSOR_REQUIRES_GRAD;
     t->keys |= ct__autograd_keys_of(t);
   } else {
@@ -7053,8 +7181,18 @@ static ct_status ct__accumulate(ct_tensor **slot, ct_tensor *g, int create_graph
   return CT_OK;
 }
 
-/* AccumulateGrad: into a leaf's .grad. Steal g when nobody else holds it. */
+/* AccumulateGrad: into a leaf's .grad. Steal g when nobody else holds it.
+ * Backward passes on several threads may share a leaf: accumulation into
+ * one leaf is serialised (as PyTorch's AccumulateGrad is). */
+static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int create_graph);
 static ct_status ct__accumulate_leaf(ct_tensor *leaf, ct_tensor *g, int create_graph) {
+  ct_status st;
+  ct__lock_object(leaf);
+  st = ct__accumulate_leaf_locked(leaf, g, create_graph);
+  ct__unlock_object(leaf);
+  return st;
+}
+static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int create_graph) {
   ct_autograd_meta *m = ct__meta(leaf);
   if (!m) return ct_last_error();
   if (!m->grad) {

@@ -66,7 +66,9 @@ check "dist/ctorch.h is up to date (make amalgamate)" cmp -s build/amalgamated.h
 
 suite gcc gcc . -O2 -g
 suite clang clang . -O2 -g
-suite sanitizers gcc . -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# CT_DEBUG: no block caching, quarantined released handles (ctorch/base.h); the
+# BLIS run below keeps ASan on the caching allocator
+suite sanitizers-debug gcc . -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 suite amalgamated gcc dist -O2
 
 for cxx in g++ clang++; do
@@ -95,6 +97,23 @@ check "parallel loops: coverage, fixed chunks, determinism for 1/2/3 threads" sh
   "gcc -std=c11 $WARN -O2 -I. -o build/parallel tests/parallel.c -lm -lpthread && ./build/parallel"
 check "parallel loops under ThreadSanitizer" sh -c \
   "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/parallel_tsan tests/parallel.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
+check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
+# CT_DEBUG stops at each handle misuse with a clear message (tests/debug_misuse.c)
+misuse() { # $1: binary, $2: mode, $3: text the report must hold
+  if sh -c "./build/$1 $2" > build/misuse.log 2>&1; then echo "$2 was not caught"; return 1; fi
+  grep -q "$3" build/misuse.log || { cat build/misuse.log; return 1; }
+}
+check "CT_DEBUG catches double release, scope-owned release, retain of a released handle" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -I. -o build/debug_misuse tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse handler" &&
+  for m in double:already scope:CT_SCOPE retain:already; do
+    misuse debug_misuse "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG misuse ${m%%:*}"; failed=$((failed + 1)); }
+  done
+check "CT_DEBUG + ASan catches those and use of a released handle" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -I. -o build/debug_misuse_asan tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse_asan handler" &&
+  for m in double:already scope:CT_SCOPE retain:already use:use-after-poison; do
+    misuse debug_misuse_asan "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG+ASan misuse ${m%%:*}"; failed=$((failed + 1)); }
+  done
 check "parallel loops with CT_NO_THREADS" sh -c \
   "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
 

@@ -1128,3 +1128,25 @@ TEST(autograd_inplace_on_base_of_live_view) {
     }
   }
 }
+
+/* backward with create_graph: x.grad's history refers back to x (a cycle, as
+ * in PyTorch); ct_set_grad(x, NULL) breaks it, and the runner's live-tensor
+ * check shows nothing leaks. */
+TEST(autograd_create_graph_cycle_broken_by_set_grad_null) {
+  ct_tensor *x = AGT_F64(CT_DIMS(3), 1, 2, 3);
+  int64_t live = ct_memory_stats_get().live_tensors;
+  CHECK_OK(ct_set_requires_grad(x, true));
+  CT_SCOPE { CHECK_OK(ct_backward_ex(ct_sum(ct_mul(ct_mul(x, x), x)), NULL, false, true)); }
+  CHECK(ct_grad(x) && ct_requires_grad(ct_grad(x)));
+  CT_SCOPE { /* the cycle is live: second order through x.grad */
+    ct_tensor *g = ct_keep(ct_sum(ct_grad(x)));
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(g));
+    AGT_CHECK_VALUES("d/dx sum(3x^2)", ct_grad(x), ((const double[]){6, 12, 18}), 3, 1e-12);
+    ct_release(g);
+  }
+  CHECK(ct_memory_stats_get().live_tensors > live); /* x.grad (no history now) */
+  CHECK_OK(ct_set_grad(x, NULL));
+  ct_release(x);
+  CHECK(ct_memory_stats_get().live_tensors == live - 1);
+}

@@ -291,6 +291,9 @@ TEST(meta_tensors_compute_shapes_only) {
 }
 
 TEST(steady_state_loop_makes_no_system_allocations) {
+#ifdef CT_DEBUG
+  harness_skip("CT_DEBUG caches no blocks: every allocation is a system allocation");
+#else
   ct_tensor *x = ct_ones(CT_DIMS(8, 16), CT_F32), *w = ct_ones(CT_DIMS(16, 4), CT_F32), *b = ct_zeros(CT_DIMS(4), CT_F32);
   int64_t allocs = 0;
   int i;
@@ -305,6 +308,7 @@ TEST(steady_state_loop_makes_no_system_allocations) {
   CHECK(ct_memory_stats_get().peak_reserved_bytes >= ct_memory_stats_get().reserved_bytes);
   CHECK(ct_memory_stats_get().reserved_bytes >= ct_memory_stats_get().live_bytes);
   ct_release(x), ct_release(w), ct_release(b);
+#endif
 }
 
 TEST(printer_shows_tensor_like_pytorch) {
