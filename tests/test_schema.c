@@ -225,3 +225,40 @@ TEST(schema_fields) {
   CHECK_ERR(ct_schema_parse("f() -> ()", NULL), CT_ERR_NULL, "out");
 }
 
+/* Generated out= frontends take their out (ctgen's check_frontends refuses a
+ * spec whose short or _ex form would drop a written argument):
+ * ct_embedding_out used to be generated without `out` and could only fail. */
+TEST(generated_embedding_out) {
+  CT_SCOPE {
+    const float w[] = {0, 1, 10, 11, 20, 21};
+    const int64_t idx[] = {2, 0, 2};
+    ct_tensor *weight = ct_from_array(CT_DIMS(3, 2), CT_F32, w);
+    ct_tensor *indices = ct_from_array(CT_DIMS(3), CT_I64, idx);
+    ct_tensor *out = ct_empty(CT_DIMS(0), CT_F32), *out2 = ct_zeros(CT_DIMS(3, 2), CT_F32);
+    CHECK_OK(ct_embedding_out(out, weight, indices));
+    CHECK(out->ndim == 2 && out->sizes[0] == 3 && out->sizes[1] == 2);
+    CHECK(ct_get(out, 0) == 20 && ct_get(out, 1) == 21 && ct_get(out, 2) == 0 && ct_get(out, 5) == 21);
+    CHECK_OK(ct_embedding_out_ex(out2, weight, indices, 0, false, false));
+    CHECK(ct_get(out2, 0) == 20 && ct_get(out2, 3) == 1);
+    CHECK_ERR(ct_embedding_out(NULL, weight, indices), CT_ERR_NULL, "argument 'out' is NULL");
+    CHECK_ERR(ct_embedding_out(ct_empty(CT_DIMS(3, 2), CT_I64), weight, indices), CT_ERR_DTYPE, "embedding");
+  }
+}
+
+/* A few more out= short forms whose out comes after defaulted keyword arguments. */
+TEST(generated_out_short_forms) {
+  CT_SCOPE {
+    const float xs[] = {1, 2, 3, 4};
+    ct_tensor *x = ct_from_array(CT_DIMS(1, 1, 2, 2), CT_F32, xs), *o = ct_empty(CT_DIMS(0), CT_F32);
+    const int64_t k[] = {2, 2}, z[] = {0, 0}, one[] = {1, 1};
+    double v = 0;
+    CHECK_OK(ct_add_out(o, x, x));
+    CHECK(o->numel == 4 && ct_get(o, 3) == 8);
+    CHECK_OK(ct_avg_pool2d_out(o, x, 2, k, 0, NULL, 2, z, false, true, CT_INT_NONE));
+    CHECK(o->numel == 1 && ct_item(o, &v) == CT_OK && v == 2.5);
+    CHECK_OK(ct_adaptive_avg_pool2d_out(o, x, 2, one));
+    CHECK(o->numel == 1 && ct_item(o, &v) == CT_OK && v == 2.5);
+    CHECK_OK(ct_mse_loss_out(o, x, ct_zeros_like(x), 1));
+    CHECK(ct_item(o, &v) == CT_OK && v == 7.5);
+  }
+}
