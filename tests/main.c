@@ -44,6 +44,7 @@ void harness_skip(const char *why) {
 #include "test_core.c"
 #include "test_dispatch.c"
 #include "test_schema.c"
+#include "test_overflow.c"
 #include "test_errors.c"
 #include "test_fixtures.c"
 #include "test_opcheck.c"
