@@ -232,3 +232,165 @@ TEST(overflow_meta_views) {
     CHECK(v && v->sizes[0] == 1 && v->offset == g29 && v->strides[0] == OV_MAX);
   }
 }
+
+/* ---- convolution, pooling, im2col / col2im ---- */
+#define OV_ONE CT_DIMS(1)
+#define OV_ZERO CT_DIMS(0)
+
+TEST(overflow_conv) {
+  CT_SCOPE {
+    ct_tensor *x = ct_ones(CT_DIMS(1, 1, 4), CT_F32), *w = ct_ones(CT_DIMS(1, 1, 2), CT_F32);
+    ct_tensor *x2 = ct_ones(CT_DIMS(1, 1, 4, 4), CT_F32), *w2 = ct_ones(CT_DIMS(1, 1, 2, 2), CT_F32), *y;
+    /* padding, dilation and stride at the extremes */
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, CT_DIMS(OV_MAX), OV_ONE, 1), CT_ERR_SIZE,
+              "convolution: the output size overflows int64: input size 4, kernel size 2, stride 1, padding 9223372036854775807, dilation 1");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, CT_DIMS(OV_P62), OV_ONE, 1), CT_ERR_SIZE, "the output size overflows int64");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, CT_DIMS(OV_P62 / 2), OV_ONE, 1), CT_ERR_SIZE, "Storage size calculation overflowed");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, OV_ZERO, CT_DIMS(OV_MAX), 1), CT_ERR_SIZE, "dilation 9223372036854775807");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, OV_ZERO, CT_DIMS(OV_P62), 1), CT_ERR_SHAPE,
+              "Calculated padded input size per channel: (4). Kernel size: (4611686018427387905). Kernel size can't be greater "
+              "than actual input size");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, CT_DIMS(OV_P62 / 2), CT_DIMS(OV_MAX), 1), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_conv1d(x, w, NULL, CT_DIMS(OV_MIN), OV_ZERO, OV_ONE, 1), CT_ERR_INVALID, "non-positive stride");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, CT_DIMS(OV_MIN), OV_ONE, 1), CT_ERR_INVALID, "negative padding");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, OV_ZERO, CT_DIMS(OV_MIN), 1), CT_ERR_INVALID, "non-positive dilation");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, OV_ZERO, OV_ONE, OV_MAX), CT_ERR_SHAPE, "expected weight to be at least");
+    CHECK_ERR(ct_conv1d(x, w, NULL, OV_ONE, OV_ZERO, OV_ONE, OV_MIN), CT_ERR_INVALID, "non-positive groups");
+    y = ct_conv1d(x, w, NULL, CT_DIMS(OV_MAX), OV_ZERO, OV_ONE, 1); /* one output position */
+    CHECK(y && y->ndim == 3 && y->sizes[2] == 1 && ct_get(y, 0) == 2);
+    y = ct_conv1d(x, w, NULL, CT_DIMS(OV_MAX), CT_DIMS(1), CT_DIMS(3), 1); /* taps at -1 and 2 */
+    CHECK(y && y->sizes[2] == 1 && ct_get(y, 0) == 1);
+    CHECK_ERR(ct_conv2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(0, OV_MAX), CT_DIMS(1, 1), 1), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_conv2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), CT_DIMS(1, 1), 1), CT_ERR_SIZE, "overflowed");
+    y = ct_conv2d(x2, w2, NULL, CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), CT_DIMS(1, 1), 1);
+    CHECK(y && y->sizes[2] == 1 && y->sizes[3] == 1 && ct_get(y, 0) == 1);
+    CHECK_ERR(ct_conv1d_padding(x, w, NULL, OV_ONE, "same", CT_DIMS(OV_MAX), 1), CT_ERR_SIZE, "overflows");
+    CHECK_ERR(ct_conv1d_padding(x, ct_ones(CT_DIMS(1, 1, 3), CT_F32), NULL, OV_ONE, "same", CT_DIMS(OV_MAX), 1), CT_ERR_SIZE,
+              "padding='same': dilation 9223372036854775807 * (kernel size 3 - 1) overflows int64");
+    /* transposed */
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(OV_P62, 1), CT_DIMS(0, 0), CT_DIMS(0, 0), 1, CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "the output size overflows int64: input size 4, kernel size 2, stride 4611686018427387904, padding 0, dilation 1, "
+              "output_padding 0");
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(OV_MAX, 1), CT_DIMS(0, 0), CT_DIMS(OV_P62, 0), 1, CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "overflows int64");
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(OV_MAX, 0), CT_DIMS(0, 0), 1, CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "overflows int64");
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(0, 0), 1, CT_DIMS(OV_MAX, 1)), CT_ERR_SIZE,
+              "overflows int64");
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(0, 0), 1, CT_DIMS(OV_P62, 1)), CT_ERR_SIZE,
+              "overflowed"); /* fits int64; the result does not fit in memory */
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, 0), CT_DIMS(0, 0), 1, CT_DIMS(1, 1)), CT_ERR_SHAPE,
+              "Output size is too small");
+    CHECK_ERR(ct_conv_transpose2d(x2, w2, NULL, CT_DIMS(1, 1), CT_DIMS(OV_P62, 0), CT_DIMS(0, 0), 1, CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "padding 4611686018427387904, dilation 1, output_padding 0"); /* 2 * padding */
+    CHECK_ERR(ct_convolution(x, w, NULL, OV_ONE, OV_ZERO, OV_ONE, true, CT_DIMS(OV_MAX - 1), 1), CT_ERR_INVALID,
+              "output padding must be smaller than either stride or dilation");
+    CHECK_ERR(ct_convolution(x, w, NULL, CT_DIMS(OV_MAX), OV_ZERO, OV_ONE, true, CT_DIMS(OV_MAX - 1), 1), CT_ERR_SIZE,
+              "output_padding 9223372036854775806");
+    CHECK_ERR(ct_convolution(x, ct_ones(CT_DIMS(1, 2, 2), CT_F32), NULL, OV_ONE, OV_ZERO, OV_ONE, true, OV_ZERO, OV_MAX), CT_ERR_SHAPE,
+              "expected weight to be at least");
+    /* backward ops: sizes come from the caller */
+    y = ct_ones(CT_DIMS(1, 1, 3), CT_F32);
+    CHECK_ERR(ct_convolution_backward_input(y, w, CT_DIMS(1, 1, OV_MAX), OV_ONE, CT_DIMS(1), OV_ONE, 1), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_convolution_backward_input(y, w, CT_DIMS(1, 1, OV_MAX), OV_ONE, OV_ZERO, OV_ONE, 1), CT_ERR_SIZE, "overflowed");
+    CHECK_ERR(ct_convolution_backward_input(y, w, CT_DIMS(1, 1, OV_MIN), OV_ONE, OV_ZERO, OV_ONE, 1), CT_ERR_SIZE, "negative size");
+    CHECK_ERR(ct_convolution_backward_input(y, w, CT_DIMS(1, 1, 4), OV_ONE, CT_DIMS(OV_P62), OV_ONE, 1), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_convolution_backward_weight(y, x, CT_DIMS(1, OV_MAX, 2), OV_ONE, OV_ZERO, OV_ONE, 2), CT_ERR_SHAPE, "do not match");
+    CHECK_ERR(ct_convolution_backward_weight(y, x, CT_DIMS(1, 1, OV_MAX), OV_ONE, OV_ZERO, CT_DIMS(2), 1), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_convolution_backward_weight(y, x, CT_DIMS(1, 1, 2), OV_ONE, CT_DIMS(OV_MAX), OV_ONE, 1), CT_ERR_SIZE, "overflows int64");
+    /* meta tensors: huge kernels and paddings without memory */
+    y = ct_conv1d(ov_meta(CT_DIMS(1, 1, 4)), ov_meta(CT_DIMS(1, 1, (int64_t)1 << 59)), NULL, OV_ONE, CT_DIMS((int64_t)1 << 58), OV_ONE, 1);
+    CHECK(y && y->sizes[2] == 5);
+    CHECK_ERR(ct_conv1d(ov_meta(CT_DIMS(1, 1, 4)), ov_meta(CT_DIMS(1, 1, (int64_t)1 << 59)), NULL, OV_ONE, OV_ZERO, CT_DIMS(OV_P62), 1),
+              CT_ERR_SIZE, "overflows int64");
+    y = ct_conv2d(ov_meta(CT_DIMS(1, 1, 4, 4)), ov_meta(CT_DIMS(1, 1, (int64_t)1 << 29, (int64_t)1 << 29)), NULL, CT_DIMS(1, 1),
+                  CT_DIMS((int64_t)1 << 28, (int64_t)1 << 28), CT_DIMS(1, 1), 1);
+    CHECK(y && y->sizes[2] == 5 && y->sizes[3] == 5);
+    CHECK_ERR(ct_conv2d(ov_meta(CT_DIMS(1, 1, 4, 4)), ov_meta(CT_DIMS(1, 1, (int64_t)1 << 29, (int64_t)1 << 29)), NULL, CT_DIMS(1, 1),
+                        CT_DIMS(0, 0), CT_DIMS(1, 1), 1),
+              CT_ERR_SHAPE, "Kernel size can't be greater than actual input size");
+  }
+}
+
+TEST(overflow_pool) {
+  CT_SCOPE {
+    float xs[16];
+    ct_tensor *x, *y, *idx = NULL;
+    int i;
+    for (i = 0; i < 16; i++) xs[i] = (float)((i * 7) % 16);
+    x = ct_from_array(CT_DIMS(1, 4, 4), CT_F32, xs);
+    /* a huge kernel and padding: the window covers the input, at no cost */
+    y = ct_max_pool2d_with_indices(x, CT_DIMS(OV_P62, OV_P62), CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), CT_DIMS(1, 1), false, &idx);
+    CHECK(y && y->sizes[1] == 5 && y->sizes[2] == 5 && ct_get(y, 0) == 15 && ct_get(y, 24) == 15 && ct_get_int(idx, 12) == 9);
+    y = ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(0, 0), CT_DIMS(1, 1), false);
+    CHECK(y && y->sizes[1] == 1 && y->sizes[2] == 1 && ct_get(y, 0) == 12);
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(1, 1), CT_DIMS(OV_P62, OV_P62), false), CT_ERR_SHAPE,
+              "Output size is too small"); /* taps far apart */
+    y = ct_max_pool2d_with_indices(ct_ones(CT_DIMS(1, 2, 2), CT_F32), CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(1, 1), CT_DIMS(3, 3), false,
+                                   &idx); /* a window of padding only: -inf at index 6, as PyTorch */
+    CHECK(y && y->sizes[1] == 1 && isinf(ct_get(y, 0)) && ct_get(y, 0) < 0 && ct_get_int(idx, 0) == 6);
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1), false), CT_ERR_SHAPE,
+              "Output size is too small");
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), CT_DIMS(OV_P62 - 1, OV_P62 - 1), CT_DIMS(1, 1), false), CT_ERR_SIZE,
+              "max_pool2d: the output size overflows int64");
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(OV_MAX, OV_MAX), false), CT_ERR_SIZE,
+              "overflows int64");
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(0, 0), CT_DIMS(1, 1), true), CT_ERR_SIZE,
+              "overflows int64"); /* ceil mode adds stride - 1 */
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(OV_MIN, 1), CT_DIMS(0, 0), CT_DIMS(1, 1), false), CT_ERR_INVALID,
+              "stride should be greater than zero");
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(OV_MIN, 2), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1), false), CT_ERR_INVALID,
+              "kernel size should be greater than zero");
+    CHECK_ERR(ct_max_pool2d(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(OV_MAX, 0), CT_DIMS(1, 1), false), CT_ERR_INVALID,
+              "pad should be at most half of kernel size");
+    /* avg_pool2d: the divisor of a window is at most the padded plane's size */
+    y = ct_avg_pool2d(x, CT_DIMS((int64_t)1 << 30, (int64_t)1 << 30), CT_DIMS(1, 1), CT_DIMS((int64_t)1 << 29, (int64_t)1 << 29),
+                      false, false, CT_INT_NONE);
+    CHECK(y && y->sizes[1] == 5 && fabs(ct_get(y, 0) - 7.5) < 1e-6);
+    y = ct_avg_pool2d(x, CT_DIMS((int64_t)1 << 30, (int64_t)1 << 30), CT_DIMS(1, 1), CT_DIMS((int64_t)1 << 29, (int64_t)1 << 29),
+                      false, true, CT_INT_NONE);
+    CHECK(y && y->sizes[1] == 5 && ct_get(y, 0) > 0 && ct_get(y, 0) < 1e-10);
+    CHECK_ERR(ct_avg_pool2d(x, CT_DIMS(OV_P62, OV_P62), CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), false, true, CT_INT_NONE),
+              CT_ERR_SIZE, "the padded input size (4611686018427387908 x 4611686018427387908) overflows int64");
+    CHECK_ERR(ct_avg_pool2d(x, CT_DIMS(2, 2), CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), true, true, CT_INT_NONE), CT_ERR_SIZE,
+              "overflows int64");
+    y = ct_avg_pool2d(x, CT_DIMS(2, 2), CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), false, true, OV_MIN);
+    CHECK(y && y->numel == 1);
+    /* adaptive: output sizes */
+    CHECK_ERR(ct_adaptive_avg_pool2d(x, CT_DIMS(OV_MAX, 1)), CT_ERR_SIZE, "overflowed");
+    CHECK_ERR(ct_adaptive_avg_pool2d(x, CT_DIMS(OV_MIN, 1)), CT_ERR_INVALID, "greater than or equal to 0");
+    y = ct_adaptive_avg_pool2d(x, CT_DIMS(OV_MAX, 0));
+    CHECK(y && y->numel == 0);
+  }
+}
+
+TEST(overflow_im2col) {
+  CT_SCOPE {
+    ct_tensor *x = ct_ones(CT_DIMS(1, 1, 4, 4), CT_F32), *c = ct_ones(CT_DIMS(1, 4, 9), CT_F32), *y;
+    CHECK_ERR(ct_im2col(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(OV_MAX, 0), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "im2col: the output size overflows int64");
+    CHECK_ERR(ct_im2col(x, CT_DIMS(2, 2), CT_DIMS(OV_MAX, 1), CT_DIMS(0, 0), CT_DIMS(1, 1)), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_im2col(x, CT_DIMS(OV_P62, OV_P62), CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "channels per group (1) * kernel size (4611686018427387904 x 4611686018427387904) overflows int64");
+    CHECK_ERR(ct_im2col(x, CT_DIMS(1, 1), CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "the number of sliding blocks");
+    CHECK_ERR(ct_im2col(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(OV_MIN, 0), CT_DIMS(1, 1)), CT_ERR_INVALID,
+              "padding should be non-negative");
+    y = ct_im2col(x, CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(1, 1), CT_DIMS(OV_MAX, OV_MAX)); /* one block */
+    CHECK(y && y->sizes[1] == 4 && y->sizes[2] == 1 && ct_get(y, 3) == 1 && ct_get(y, 0) == 0);
+    y = ct_im2col(x, CT_DIMS(2, 2), CT_DIMS(3, 3), CT_DIMS(OV_P62 / 4, OV_P62 / 4), CT_DIMS(OV_P62, OV_P62)); /* padding rows only */
+    CHECK(y && y->sizes[2] == 1 && ct_get(y, 0) == 0);
+    CHECK_ERR(ct_col2im(c, CT_DIMS(OV_MAX, OV_MAX), CT_DIMS(1, 1), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "the number of sliding blocks 9223372036854775807 * 9223372036854775807 overflows int64");
+    CHECK_ERR(ct_col2im(c, CT_DIMS(4, 4), CT_DIMS(OV_P62, OV_P62), CT_DIMS(1, 1), CT_DIMS(OV_P62 / 2, OV_P62 / 2), CT_DIMS(1, 1)),
+              CT_ERR_SIZE, "kernel_size=(4611686018427387904, 4611686018427387904): their product overflows int64");
+    CHECK_ERR(ct_col2im(c, CT_DIMS(-4, 4), CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1)), CT_ERR_SHAPE,
+              "must be at least one");
+    CHECK_ERR(ct_col2im(c, CT_DIMS(OV_MIN, 4), CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "overflows int64");
+    CHECK_ERR(ct_col2im(c, CT_DIMS(4, 4), CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(OV_MAX, 0), CT_DIMS(1, 1)), CT_ERR_SIZE,
+              "col2im: the output size overflows int64");
+    y = ct_col2im(c, CT_DIMS(4, 4), CT_DIMS(2, 2), CT_DIMS(1, 1), CT_DIMS(0, 0), CT_DIMS(1, 1));
+    CHECK(y && y->numel == 16 && ct_get(y, 5) == 4);
+  }
+}
