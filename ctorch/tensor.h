@@ -235,11 +235,70 @@ static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
   return dim < 0 ? dim + n : dim;
 }
 
+/* ---- checked int64 arithmetic ----
+ * Every size, stride and offset computation goes through these: true when
+ * the exact result does not fit in int64 (*r is then unspecified), never
+ * undefined behaviour. */
+static inline bool ct__add_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_add_overflow(a, b, r);
+#else
+  if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return true;
+  *r = a + b;
+  return false;
+#endif
+}
+static inline bool ct__sub_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_sub_overflow(a, b, r);
+#else
+  if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return true;
+  *r = a - b;
+  return false;
+#endif
+}
+static inline bool ct__mul_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_mul_overflow(a, b, r);
+#else
+  if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))
+    return true;
+  *r = a * b;
+  return false;
+#endif
+}
+/* a * b, saturating at INT64_MAX / INT64_MIN: for strides that never address
+ * memory (those of size-1 dims and of empty tensors), which PyTorch lets wrap */
+static inline int64_t ct__mul_sat(int64_t a, int64_t b) {
+  int64_t r;
+  if (!ct__mul_ovf(a, b, &r)) return r;
+  return (a < 0) == (b < 0) ? INT64_MAX : INT64_MIN;
+}
+/* The product of n sizes (each >= 0) in *numel; false if it overflows int64
+ * (a zero size wins over an overflowing product: the tensor is empty). */
+static bool ct__sizes_product(int n, const int64_t *sizes, int64_t *numel) {
+  int64_t p = 1;
+  bool overflow = false;
+  int i;
+  for (i = 0; i < n; i++) {
+    if (sizes[i] == 0) {
+      *numel = 0;
+      return true;
+    }
+    if (!overflow) overflow = ct__mul_ovf(p, sizes[i], &p);
+  }
+  *numel = p;
+  return !overflow;
+}
+/* the most elements a storage may hold: its byte size (8 bytes an element at
+ * most) must fit in size_t and int64_t */
+#define CT__MAX_ELEMENTS ((int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)SIZE_MAX) >> 3))
+
 /* numel of a shape, or -1 after recording an error for a bad rank, a
  * negative size or an element count whose byte size overflows. */
 static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
-  int64_t numel = 1, limit;
-  int i, overflow = 0;
+  int64_t numel = 1;
+  int i;
   if (ndim < 0 || ndim > CT_MAX_DIMS) {
     ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
     return -1;
@@ -252,40 +311,30 @@ static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes,
     ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
     return -1;
   }
-  /* byte sizes must fit in size_t and int64_t; the largest element is 8 bytes */
-  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) >> 3);
   for (i = 0; i < ndim; i++) {
-    int64_t d = sizes[i];
-    if (d < 0) {
-      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)d, i);
+    if (sizes[i] < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
       return -1;
     }
-    if (!overflow) {
-#if defined(__GNUC__) || defined(__clang__)
-      overflow = __builtin_mul_overflow(numel, d, &numel);
-#else
-      if (d && numel > INT64_MAX / d) overflow = 1;
-      else numel *= d;
-#endif
-    }
   }
-  if (overflow || numel > limit) {
+  if (!ct__sizes_product(ndim, sizes, &numel) || numel > CT__MAX_ELEMENTS) {
     char buf[160];
-    for (i = 0; i < ndim; i++)
-      if (sizes[i] == 0) return 0; /* a zero size wins over an overflowing product */
-    ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s: numel * element size (%d) overflows",
             ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
     return -1;
   }
   return numel;
 }
 
+/* Row-major strides. They fit for every tensor with elements; an empty one
+ * with huge sizes (0 x 2^62 x 2^62) gets saturated strides where PyTorch's
+ * wrap (they never address memory). */
 static void ct__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
   int64_t s = 1;
   int i;
   for (i = ndim - 1; i >= 0; i--) {
     strides[i] = s;
-    s *= sizes[i] > 1 ? sizes[i] : 1;
+    s = ct__mul_sat(s, sizes[i] > 1 ? sizes[i] : 1);
   }
 }
 
@@ -456,10 +505,13 @@ static ct_tensor *ct__empty_like(const char *op, const ct_tensor *t, ct_dtype dt
 /* A view of t's storage with new metadata: the one place views are made. */
 static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                                 int64_t offset) {
-  int64_t numel = 1;
-  int i;
+  int64_t numel;
   ct_tensor *v;
-  for (i = 0; i < ndim; i++) numel *= sizes[i];
+  if (!ct__sizes_product(ndim, sizes, &numel)) { /* (callers pass checked sizes; a last line of defence) */
+    char buf[160];
+    ct_fail(CT_ERR_SIZE, "view", "the number of elements of sizes %s overflows int64", ct_shape_format(ndim, sizes, buf, sizeof buf));
+    return NULL;
+  }
   ct__atomic_add(&t->storage->refcount, 1);
   v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
   if (v) v->keys = t->keys & ~CT_AUTOGRAD_KEYS; /* a view starts outside the graph; autograd kernels attach it */
@@ -573,9 +625,9 @@ CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
 
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
   static const char *op = "ct_empty_strided";
-  int64_t numel, extent = 1;
+  int64_t numel, extent = 1, term;
   ct_storage *s;
-  int i;
+  int i, overflow = 0;
   if (CT_UNLIKELY(!ct__initialized)) ct__init();
   numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
   if (numel < 0) return NULL;
@@ -585,15 +637,13 @@ CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t 
       ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
       return NULL;
     }
-    if (numel && strides[i] > (INT64_MAX / 2) / (sizes[i] ? sizes[i] : 1)) {
-      ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows", (long long)strides[i], i);
-      return NULL;
-    }
-    if (numel) extent += (sizes[i] - 1) * strides[i];
+    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
   }
   if (!numel) extent = 0;
-  if (extent > (int64_t)(INT64_MAX / 16)) {
-    ct_fail(CT_ERR_SIZE, op, "storage extent overflows");
+  if (overflow || extent > CT__MAX_ELEMENTS) {
+    char b1[160], b2[160];
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
     return NULL;
   }
   s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
@@ -762,11 +812,12 @@ static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strid
     return 1;
   }
   chunk = strides[ndim - 1];
-  for (td = ndim - 1; td >= 0; td--) {
+  for (td = ndim - 1; td >= 0; td--) { /* (products of sizes fit: numel does; those with strides are checked) */
+    int64_t span;
     tensor_numel *= sizes[td];
-    if (td == 0 || (sizes[td - 1] != 1 && strides[td - 1] != tensor_numel * chunk)) {
+    if (td == 0 || (sizes[td - 1] != 1 && (ct__mul_ovf(tensor_numel, chunk, &span) || strides[td - 1] != span))) {
       while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
-        new_strides[vd] = view_numel * chunk;
+        if (ct__mul_ovf(view_numel, chunk, &new_strides[vd])) return 0;
         view_numel *= new_sizes[vd];
         vd--;
       }
@@ -843,8 +894,12 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
     if (strides[i] < 0)
       return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
              (ct_tensor *)NULL;
-    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1))
-      return ct_fail(CT_ERR_VIEW, op, "stride %lld at dimension %d overflows", (long long)strides[i], i), (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1)) {
+      char b2[160];
+      return ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), ct_shape_format(ndim, strides, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
     if (numel) last += (sizes[i] - 1) * strides[i];
   }
   storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
@@ -853,7 +908,7 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
                    "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
                    "of %lld elements",
                    ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
-                   (long long)(numel ? offset + last : offset), (long long)storage_elems),
+                   (long long)(offset > INT64_MAX - last ? INT64_MAX : offset + last), (long long)storage_elems),
            (ct_tensor *)NULL;
   return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
 }
@@ -914,7 +969,12 @@ static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_
     return ct_reshape(t, 1, &one);
   }
   for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
-  for (i = (int)start_dim; i <= end_dim; i++) n *= t->sizes[i];
+  if (!ct__sizes_product((int)(end_dim - start_dim + 1), t->sizes + start_dim, &n)) {
+    char buf[160];
+    return ct_fail(CT_ERR_SIZE, op, "flattening dims %lld..%lld of a tensor of size %s: the product of their sizes overflows int64",
+                   (long long)start_dim, (long long)end_dim, ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
   sizes[k++] = n;
   for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
   return ct_reshape(t, k, sizes);
@@ -951,7 +1011,7 @@ static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
   for (i = 0; i <= t->ndim; i++) {
     if (i == dim) {
       sizes[k] = 1;
-      strides[k++] = i < t->ndim ? t->sizes[i] * t->strides[i] : 1;
+      strides[k++] = i < t->ndim ? ct__mul_sat(t->sizes[i], t->strides[i]) : 1; /* (a size-1 dim: never addresses memory) */
     }
     if (i < t->ndim) {
       sizes[k] = t->sizes[i];
@@ -1011,7 +1071,7 @@ static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) 
 
 static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
   static const char *op = "ct_slice";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
   CT__CHECK_T(op, t);
   if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
   if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
@@ -1024,8 +1084,13 @@ static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64
   memcpy(sizes, t->sizes, sizeof sizes);
   memcpy(strides, t->strides, sizeof strides);
   sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
-  strides[dim] = t->strides[dim] * step;
-  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
+  /* the new stride fits unless the slice has at most one element (then it addresses nothing); the offset is checked */
+  strides[dim] = ct__mul_sat(t->strides[dim], step);
+  if (ct__mul_ovf(start, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + start %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)start, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, off));
 }
 
 static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
@@ -1050,7 +1115,7 @@ static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int6
 
 static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
   static const char *op = "ct_select";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
   int i, k = 0;
   char buf[160];
   CT__CHECK_T(op, t);
@@ -1067,7 +1132,11 @@ static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
     sizes[k] = t->sizes[i];
     strides[k++] = t->strides[i];
   }
-  return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
+  if (ct__mul_ovf(index, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + index %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)index, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, k, sizes, strides, off));
 }
 
 static ct_tensor *ct__alias_impl(ct_tensor *t) {
@@ -1121,8 +1190,13 @@ CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim) {
 }
 
 CTDEF void *ct_data_ptr(const ct_tensor *t) {
+  size_t es;
   if (!t || !t->storage->data) return NULL;
-  return (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype);
+  es = ct_dtype_size((ct_dtype)t->dtype);
+  /* an empty view may sit at any offset (as_strided, a slice at the end): past the
+   * storage, its address is the storage's, not a pointer computed out of bounds */
+  if ((uint64_t)t->offset > t->storage->nbytes / es) return t->storage->data;
+  return (char *)t->storage->data + (size_t)t->offset * es;
 }
 
 /* ---- elements ---- */

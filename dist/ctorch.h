@@ -2930,7 +2930,7 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
@@ -4227,55 +4227,138 @@ CT_EXTERN_C_END
 /* ---- ctorch/schema.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__SCHEMA_IMPL)
 #define CT__SCHEMA_IMPL
+#include <stdarg.h>
 #include <stdio.h>
 CT_EXTERN_C_BEGIN
 
 /* ---- schema parser ----
- * name[.overload](Type name[=default], ..., *, ...) -> Ret | (Ret, Ret) */
+ * A strict parser of PyTorch's schema grammar, as ctorch supports it:
+ *   schema   := [ident '::'] ident ['.' ident] '(' [arg {',' arg}] ')' '->' returns
+ *   arg      := '*' | type ident ['=' default]      ('*' at most once, followed by arguments)
+ *   type     := base ['(' letter ['!'] ')'] ['[' [N] ']'] ['?']
+ *   returns  := ret | '(' [ret {',' ret}] ')'        ret := type [ident]
+ * base: Tensor int SymInt float bool Scalar ScalarType str Generator; lists
+ * are int[] and Tensor[], N in 1..CT__MAX_LIST_SIZE; identifiers are
+ * [A-Za-z_][A-Za-z0-9_]*. Defaults must parse for their type:
+ *   int         -?(0|[1-9][0-9]*) within int64, or Mean / Sum (at::Reduction)
+ *   float       an int, a decimal float (1.5, .5, 1., 1e-05) in range, inf, -inf, nan
+ *   Scalar      an int or float default, True or False
+ *   bool        True or False
+ *   str         'text' or "text" (printable, no quotes or backslashes inside)
+ *   ScalarType  float double half bfloat16 long int uint8 bool
+ *   int[N]      [a, b, ...] with 0 or N ints, or one int (repeated, as PyTorch)
+ *   int[]       [a, b, ...];   Tensor[]  []
+ *   None        only for optional types (T?), for every type.
+ * Errors name the offset and what was expected there. */
+#define CT__MAX_LIST_SIZE 64
+
 typedef struct ct__parser {
   const char *text, *p;
-  const char *err;
+  const char *err; /* points at msg once set */
+  char msg[200];
 } ct__parser;
 
+static int ct__perr(ct__parser *ps, const char *fmt, ...) CT__PRINTF(2, 3);
+static int ct__perr(ct__parser *ps, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ps->msg, sizeof ps->msg, fmt, ap);
+  va_end(ap);
+  ps->err = ps->msg;
+  return 0;
+}
 static void ct__skip_ws(ct__parser *ps) {
-  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
+  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r') ps->p++;
 }
-static int ct__is_ident(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-static int ct__ident(ct__parser *ps, char *out, size_t cap, int allow_ns) {
+static int ct__is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int ct__is_digit(char c) { return c >= '0' && c <= '9'; }
+static int ct__is_ident(char c) { return ct__is_ident_start(c) || ct__is_digit(c); }
+/* length of the identifier at s (0: none) */
+static size_t ct__ident_len(const char *s) {
   size_t n = 0;
-  ct__skip_ws(ps);
-  while (ct__is_ident(*ps->p) || (allow_ns && ps->p[0] == ':' && ps->p[1] == ':')) {
-    int w = (*ps->p == ':') ? 2 : 1;
-    if (n + (size_t)w >= cap) {
-      ps->err = "name too long";
-      return 0;
-    }
-    memcpy(out + n, ps->p, (size_t)w);
-    n += (size_t)w;
-    ps->p += w;
+  if (!ct__is_ident_start(*s)) return 0;
+  while (ct__is_ident(s[n])) n++;
+  return n;
+}
+/* a printable rendering of the text at p for messages: "'abc'", "end of schema" */
+static const char *ct__found(const char *p, char *buf, size_t cap) {
+  size_t n = 0;
+  if (!*p) return "the end of the schema";
+  while (p[n] && n < 12 && p[n] != ',' && p[n] != ')' && p[n] != '(' && p[n] != ' ' && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
+  if (!n) {
+    if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) snprintf(buf, cap, "byte 0x%02x", (unsigned)(unsigned char)*p);
+    else snprintf(buf, cap, "'%c'", *p);
+  } else {
+    snprintf(buf, cap, "'%.*s'", (int)n, p);
   }
+  return buf;
+}
+/* an identifier at the current position (after optional whitespace) into out */
+static int ct__ident(ct__parser *ps, char *out, size_t cap, const char *what) {
+  size_t n;
+  char fb[24];
+  ct__skip_ws(ps);
+  n = ct__ident_len(ps->p);
+  if (!n) return ct__perr(ps, "expected %s, found %s", what, ct__found(ps->p, fb, sizeof fb));
+  if (n >= cap) return ct__perr(ps, "%s too long (at most %d characters)", what, (int)cap - 1);
+  memcpy(out, ps->p, n);
   out[n] = '\0';
-  if (!n) ps->err = "expected a name";
-  return n > 0;
+  ps->p += n;
+  return 1;
 }
 static int ct__expect(ct__parser *ps, char c, const char *what) {
+  char fb[24];
   ct__skip_ws(ps);
-  if (*ps->p != c) {
-    ps->err = what;
-    return 0;
-  }
+  if (*ps->p != c) return ct__perr(ps, "expected %s, found %s", what, ct__found(ps->p, fb, sizeof fb));
   ps->p++;
+  return 1;
+}
+
+/* The operator name: [namespace::]name[.overload], no spaces inside. */
+static int ct__parse_name(ct__parser *ps, ct_schema *out) {
+  char first[64];
+  ct__skip_ws(ps);
+  if (!ct__ident(ps, first, sizeof first, "an operator name")) return 0;
+  if (ps->p[0] == ':') {
+    char rest[64];
+    int n;
+    if (ps->p[1] != ':') return ct__perr(ps, "expected '::' after the namespace '%s'", first);
+    ps->p += 2;
+    if (!ct__ident_len(ps->p)) {
+      char fb[24];
+      return ct__perr(ps, "expected an operator name after '%s::', found %s", first, ct__found(ps->p, fb, sizeof fb));
+    }
+    if (!ct__ident(ps, rest, sizeof rest, "an operator name")) return 0;
+    n = snprintf(out->name, sizeof out->name, "%s::%s", first, rest);
+    if (n < 0 || (size_t)n >= sizeof out->name)
+      return ct__perr(ps, "qualified operator name too long (at most %d characters)", (int)sizeof out->name - 1);
+    if (ps->p[0] == ':') return ct__perr(ps, "expected one namespace ('ns::name'), found another '::'");
+  } else {
+    memcpy(out->name, first, strlen(first) + 1);
+  }
+  if (ps->p[0] == '.') {
+    ps->p++;
+    if (!ct__ident_len(ps->p)) {
+      char fb[24];
+      return ct__perr(ps, "expected an overload name after '.', found %s", ct__found(ps->p, fb, sizeof fb));
+    }
+    if (!ct__ident(ps, out->overload, sizeof out->overload, "an overload name")) return 0;
+  }
   return 1;
 }
 
 static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   char word[32];
-  if (!ct__ident(ps, word, sizeof word, 0)) {
-    ps->err = "expected a type";
-    return 0;
-  }
+  const char *start;
+  size_t n;
+  char fb[24];
+  ct__skip_ws(ps);
+  start = ps->p;
+  n = ct__ident_len(ps->p);
+  if (!n) return ct__perr(ps, "expected a type, found %s", ct__found(ps->p, fb, sizeof fb));
+  if (n >= sizeof word) return ct__perr(ps, "unknown type '%.*s'", (int)(n > 40 ? 40 : n), ps->p);
+  memcpy(word, ps->p, n);
+  word[n] = '\0';
   if (!strcmp(word, "Tensor")) a->type = CT_TYPE_TENSOR;
   else if (!strcmp(word, "int") || !strcmp(word, "SymInt")) a->type = CT_TYPE_INT;
   else if (!strcmp(word, "float")) a->type = CT_TYPE_FLOAT;
@@ -4284,51 +4367,252 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
   else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
-  else {
-    ps->err = "unknown type";
-    ps->p -= strlen(word);
-    return 0;
-  }
+  else
+    return ct__perr(ps, "unknown type '%s' (expected Tensor, int, SymInt, float, bool, Scalar, ScalarType, str or Generator)",
+                    word);
+  ps->p += n;
   if (*ps->p == '(') { /* alias annotation (a) or (a!) */
     ps->p++;
-    if (*ps->p < 'a' || *ps->p > 'z') {
-      ps->err = "expected an alias letter";
-      return 0;
-    }
+    if (*ps->p < 'a' || *ps->p > 'z')
+      return ct__perr(ps, "expected an alias letter a-z in the annotation, found %s", ct__found(ps->p, fb, sizeof fb));
     a->alias = *ps->p++;
     if (*ps->p == '!') {
       a->is_write = true;
       ps->p++;
     }
-    if (*ps->p++ != ')') {
-      ps->p--;
-      ps->err = "expected ')' after alias annotation";
-      return 0;
-    }
+    if (*ps->p != ')') return ct__perr(ps, "expected ')' after alias annotation, found %s", ct__found(ps->p, fb, sizeof fb));
+    ps->p++;
     if (a->type != CT_TYPE_TENSOR) {
-      ps->err = "alias annotation on a non-tensor";
-      return 0;
+      ps->p = start;
+      return ct__perr(ps, "alias annotation on a non-tensor ('%s')", word);
     }
   }
   if (*ps->p == '[') { /* list, optionally sized */
-    ps->p++;
-    while (*ps->p >= '0' && *ps->p <= '9') a->list_size = a->list_size * 10 + (*ps->p++ - '0');
-    if (*ps->p++ != ']') {
-      ps->p--;
-      ps->err = "expected ']'";
-      return 0;
+    const char *num = ++ps->p;
+    if (*ps->p == '0') return ct__perr(ps, "list size must be in [1, %d]", CT__MAX_LIST_SIZE);
+    while (ct__is_digit(*ps->p)) {
+      if (a->list_size > CT__MAX_LIST_SIZE) break; /* no int overflow however long the number */
+      a->list_size = a->list_size * 10 + (*ps->p++ - '0');
     }
+    if (a->list_size > CT__MAX_LIST_SIZE) {
+      ps->p = num;
+      return ct__perr(ps, "list size must be in [1, %d]", CT__MAX_LIST_SIZE);
+    }
+    if (*ps->p != ']') return ct__perr(ps, "expected a list size or ']', found %s", ct__found(ps->p, fb, sizeof fb));
+    ps->p++;
     if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
     else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
     else {
-      ps->err = "only int[] and Tensor[] lists are supported";
-      return 0;
+      ps->p = start;
+      return ct__perr(ps, "only int[] and Tensor[] lists are supported, not %s[]", word);
+    }
+    if (a->type == CT_TYPE_TENSOR_LIST && a->list_size) {
+      ps->p = start;
+      return ct__perr(ps, "Tensor lists cannot be sized");
     }
   }
   if (*ps->p == '?') {
     a->optional = true;
     ps->p++;
+    if (*ps->p == '[') return ct__perr(ps, "lists of optionals (%s?[]) are not supported", word);
   }
+  if (a->is_write && a->optional) {
+    ps->p = start;
+    return ct__perr(ps, "a written tensor (Tensor(%c!)) cannot be optional", a->alias);
+  }
+  return 1;
+}
+
+/* ---- default values ---- */
+/* an integer literal -?(0|[1-9][0-9]*) of n chars within int64; 1 if so, 0 if not one, -1 if out of range */
+static int ct__int_literal(const char *s, size_t n, int64_t *v) {
+  uint64_t mag = 0, lim;
+  size_t i = 0;
+  int neg = 0;
+  if (i < n && s[i] == '-') neg = 1, i++;
+  if (i == n || !ct__is_digit(s[i]) || (s[i] == '0' && n - i > 1)) return 0;
+  lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+  for (; i < n; i++) {
+    if (!ct__is_digit(s[i])) return 0;
+    if (mag > (lim - (uint64_t)(s[i] - '0')) / 10u) {
+      for (; i < n; i++)
+        if (!ct__is_digit(s[i])) return 0;
+      return -1;
+    }
+    mag = mag * 10u + (uint64_t)(s[i] - '0');
+  }
+  if (v) *v = neg ? (mag == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+  return 1;
+}
+/* a decimal float literal -?(0|[1-9][0-9]*)[.[0-9]*] | -?.[0-9]+, then [eE][+-]?[0-9]+;
+ * 1 if so, 0 if not one, -1 if out of double's range (by its decimal exponent:
+ * |x| must be 0 or within about 1e-307 .. 1e307, so no literal rounds to inf or 0) */
+static int ct__float_literal(const char *s, size_t n) {
+  size_t i = 0, int_digits = 0, frac_zeros = 0;
+  long exp10 = 0, e = 0;
+  int nonzero = 0, any = 0, eneg = 0, lead = 1;
+  if (i < n && s[i] == '-') i++;
+  if (i < n && s[i] == '0' && i + 1 < n && ct__is_digit(s[i + 1])) return 0; /* no leading zeros */
+  for (; i < n && ct__is_digit(s[i]); i++) {
+    any = 1;
+    if (s[i] != '0') nonzero = 1;
+    if (nonzero) int_digits++;
+  }
+  if (i < n && s[i] == '.') {
+    for (i++; i < n && ct__is_digit(s[i]); i++) {
+      any = 1;
+      if (s[i] != '0' && !nonzero) nonzero = 1, lead = 0;
+      if (!nonzero && lead) frac_zeros++;
+    }
+  }
+  if (!any) return 0;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    int edigits = 0;
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) eneg = s[i] == '-', i++;
+    for (; i < n && ct__is_digit(s[i]); i++, edigits++)
+      if (e < 100000) e = e * 10 + (s[i] - '0');
+    if (!edigits) return 0;
+  }
+  if (i != n) return 0;
+  if (!nonzero) return 1;
+  /* the value is d.ddd * 10^exp10 */
+  exp10 = (eneg ? -e : e) + (int_digits ? (long)int_digits - 1 : -(long)frac_zeros - 1);
+  return exp10 > 307 || exp10 < -307 ? -1 : 1;
+}
+/* ScalarType default names and their dtypes */
+static const char *const ct__schema_dtype_names[] = {"float", "double", "half", "bfloat16", "long", "int", "uint8", "bool"};
+
+/* One default value for argument a, ending at ',' or ')'; stored in a->default_value. */
+static int ct__parse_default(ct__parser *ps, ct_arg *a) {
+  const char *start, *p;
+  size_t n, i;
+  char fb[24];
+  const char *tname = a->type == CT_TYPE_INT ? "int" : a->type == CT_TYPE_FLOAT ? "float" : a->type == CT_TYPE_BOOL ? "bool"
+                    : a->type == CT_TYPE_SCALAR ? "Scalar" : a->type == CT_TYPE_SCALAR_TYPE ? "ScalarType"
+                    : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator"
+                    : a->type == CT_TYPE_INT_LIST ? "int[]" : a->type == CT_TYPE_TENSOR_LIST ? "Tensor[]" : "Tensor";
+  ct__skip_ws(ps);
+  start = p = ps->p;
+  if (*p == '[') { /* a list: [], [a, b, ...] */
+    int count = 0;
+    p++;
+    while (*p == ' ') p++;
+    if (a->type != CT_TYPE_INT_LIST && a->type != CT_TYPE_TENSOR_LIST)
+      return ct__perr(ps, "a list default for %s argument '%s'", tname, a->name);
+    if (*p != ']') {
+      for (;;) {
+        const char *e = p;
+        int r;
+        if (a->type == CT_TYPE_TENSOR_LIST) {
+          ps->p = p;
+          return ct__perr(ps, "a Tensor[] default must be [] (argument '%s')", a->name);
+        }
+        while (*e == '-' || ct__is_ident(*e) || *e == '.' || *e == '+') e++;
+        r = ct__int_literal(p, (size_t)(e - p), NULL);
+        if (r <= 0) {
+          ps->p = p;
+          if (r < 0) return ct__perr(ps, "integer %.*s in the default of '%s' is out of range for int64", (int)(e - p), p, a->name);
+          return ct__perr(ps, "expected an integer in the list default of '%s', found %s", a->name, ct__found(p, fb, sizeof fb));
+        }
+        count++;
+        p = e;
+        while (*p == ' ') p++;
+        if (*p == ']') break;
+        if (*p != ',') {
+          ps->p = p;
+          return ct__perr(ps, "expected ',' or ']' in the list default of '%s', found %s", a->name, ct__found(p, fb, sizeof fb));
+        }
+        p++;
+        while (*p == ' ') p++;
+      }
+    }
+    p++;
+    if (a->list_size > 0 && count != 0 && count != a->list_size) {
+      ps->p = start;
+      return ct__perr(ps, "the default of '%s' has %d values, int[%d] takes %d (or [] or one int)", a->name, count, a->list_size,
+                      a->list_size);
+    }
+  } else if (*p == '\'' || *p == '"') { /* a string */
+    char q = *p++;
+    while (*p && *p != q) {
+      if (*p == '\\' || *p == '\'' || *p == '"' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) {
+        ps->p = p;
+        return ct__perr(ps, "unsupported character in the string default of '%s' (printable ASCII without quotes or backslashes)",
+                        a->name);
+      }
+      p++;
+    }
+    if (!*p) return ct__perr(ps, "unterminated string default for '%s'", a->name);
+    p++;
+    if (a->type != CT_TYPE_STR) return ct__perr(ps, "a string default for %s argument '%s'", tname, a->name);
+  } else { /* a word: number, name */
+    while (*p && *p != ',' && *p != ')' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '[' && *p != ']' &&
+           *p != '(')
+      p++;
+    n = (size_t)(p - start);
+    if (!n) return ct__perr(ps, "expected a default value for '%s', found %s", a->name, ct__found(start, fb, sizeof fb));
+    if (n == 4 && !memcmp(start, "None", 4)) {
+      if (!a->optional) return ct__perr(ps, "None is the default of '%s', whose type %s is not optional (write %s?)", a->name, tname, tname);
+    } else {
+      int ok = 0, r;
+      switch (a->type) {
+      case CT_TYPE_INT:
+        r = ct__int_literal(start, n, NULL);
+        if (r < 0) return ct__perr(ps, "default %.*s of '%s' is out of range for int64", (int)(n > 40 ? 40 : n), start, a->name);
+        ok = r > 0 || (n == 4 && !memcmp(start, "Mean", 4)) || (n == 3 && !memcmp(start, "Sum", 3));
+        if (!ok)
+          return ct__perr(ps, "invalid default %s for int argument '%s': expected an integer (or Mean, Sum)",
+                          ct__found(start, fb, sizeof fb), a->name);
+        break;
+      case CT_TYPE_INT_LIST:
+        r = ct__int_literal(start, n, NULL);
+        if (r < 0) return ct__perr(ps, "default %.*s of '%s' is out of range for int64", (int)(n > 40 ? 40 : n), start, a->name);
+        if (r == 0)
+          return ct__perr(ps, "invalid default %s for int[] argument '%s': expected [ints]%s", ct__found(start, fb, sizeof fb),
+                          a->name, a->list_size ? " or one int" : "");
+        if (!a->list_size)
+          return ct__perr(ps, "a single-int default needs a sized list (int[N]) for '%s'; write [%.*s]", a->name,
+                          (int)(n > 24 ? 24 : n), start);
+        break;
+      case CT_TYPE_FLOAT:
+      case CT_TYPE_SCALAR:
+        r = ct__int_literal(start, n, NULL);
+        if (r == 0) r = ct__float_literal(start, n);
+        if (r < 0) return ct__perr(ps, "default %.*s of '%s' is out of range", (int)(n > 40 ? 40 : n), start, a->name);
+        ok = r > 0 || (n == 3 && (!memcmp(start, "inf", 3) || !memcmp(start, "nan", 3))) || (n == 4 && !memcmp(start, "-inf", 4));
+        if (!ok && a->type == CT_TYPE_SCALAR) ok = (n == 4 && !memcmp(start, "True", 4)) || (n == 5 && !memcmp(start, "False", 5));
+        if (!ok)
+          return ct__perr(ps, "invalid default %s for %s argument '%s': expected a number%s, inf, -inf or nan",
+                          ct__found(start, fb, sizeof fb), tname, a->name, a->type == CT_TYPE_SCALAR ? ", True, False" : "");
+        break;
+      case CT_TYPE_BOOL:
+        if (!((n == 4 && !memcmp(start, "True", 4)) || (n == 5 && !memcmp(start, "False", 5))))
+          return ct__perr(ps, "invalid default %s for bool argument '%s': expected True or False", ct__found(start, fb, sizeof fb),
+                          a->name);
+        break;
+      case CT_TYPE_SCALAR_TYPE:
+        for (i = 0; i < sizeof ct__schema_dtype_names / sizeof ct__schema_dtype_names[0] && !ok; i++)
+          ok = strlen(ct__schema_dtype_names[i]) == n && !memcmp(start, ct__schema_dtype_names[i], n);
+        if (!ok)
+          return ct__perr(ps, "invalid default %s for ScalarType argument '%s': expected float, double, half, bfloat16, long, "
+                          "int, uint8 or bool", ct__found(start, fb, sizeof fb), a->name);
+        break;
+      case CT_TYPE_STR:
+        return ct__perr(ps, "invalid default %s for str argument '%s': expected a quoted string", ct__found(start, fb, sizeof fb),
+                        a->name);
+      default:
+        return ct__perr(ps, "invalid default %s for %s argument '%s': expected None", ct__found(start, fb, sizeof fb), tname,
+                        a->name);
+      }
+    }
+  }
+  n = (size_t)(p - start);
+  if (n >= sizeof a->default_value)
+    return ct__perr(ps, "default value of '%s' too long (at most %d characters)", a->name, (int)sizeof a->default_value - 1);
+  memcpy(a->default_value, start, n);
+  a->default_value[n] = '\0';
+  ps->p = p;
   return 1;
 }
 
@@ -4352,81 +4636,79 @@ static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *o
 CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
 static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
   ct__parser ps;
-  int kw = 0, i;
+  int kw = 0, star_last = 0, i, j;
   size_t len = 0;
+  char fb[24];
   if (!text) return ct__fail_null(op, "schema");
   if (!out) return ct__fail_null(op, "out");
   memset(out, 0, sizeof *out);
   ps.text = ps.p = text;
   ps.err = NULL;
-  if (!ct__ident(&ps, out->name, sizeof out->name, 1)) goto fail;
-  if (*ps.p == '.') {
-    ps.p++;
-    if (!ct__ident(&ps, out->overload, sizeof out->overload, 0)) goto fail;
-  }
-  if (!ct__expect(&ps, '(', "expected '('")) goto fail;
+  ps.msg[0] = '\0';
+  if (!ct__parse_name(&ps, out)) goto fail;
+  if (!ct__expect(&ps, '(', "'(' after the operator name")) goto fail;
   ct__skip_ws(&ps);
-  while (*ps.p != ')') {
-    ct_arg *a;
-    if ((out->nargs || kw) && !ct__expect(&ps, ',', "expected ',' or ')'")) goto fail;
-    ct__skip_ws(&ps);
-    if (*ps.p == '*') {
-      if (kw) {
-        ps.err = "'*' given twice";
-        goto fail;
-      }
-      kw = 1;
-      ps.p++;
+  if (*ps.p != ')') {
+    for (;;) {
+      ct_arg *a;
       ct__skip_ws(&ps);
-      continue;
-    }
-    if (out->nargs >= CT_MAX_ARGS) {
-      ps.err = "too many arguments";
-      goto fail;
-    }
-    a = &out->args[out->nargs];
-    if (!ct__parse_type(&ps, a)) goto fail;
-    if (!ct__ident(&ps, a->name, sizeof a->name, 0)) goto fail;
-    a->kwarg_only = kw != 0;
-    for (i = 0; i < out->nargs; i++) {
-      if (!strcmp(out->args[i].name, a->name)) {
-        ps.err = "duplicate argument name";
-        goto fail;
-      }
-    }
-    ct__skip_ws(&ps);
-    if (*ps.p == '=') {
-      size_t n = 0;
-      int depth = 0;
-      ps.p++;
-      ct__skip_ws(&ps);
-      while (*ps.p && (depth > 0 || (*ps.p != ',' && *ps.p != ')'))) {
-        if (*ps.p == '[' || *ps.p == '(') depth++;
-        if (*ps.p == ']' || *ps.p == ')') depth--;
-        if (n + 1 >= sizeof a->default_value) {
-          ps.err = "default value too long";
+      if (*ps.p == '*') {
+        if (kw) {
+          ct__perr(&ps, "'*' given twice");
           goto fail;
         }
-        a->default_value[n++] = *ps.p++;
+        kw = star_last = 1;
+        ps.p++;
+      } else {
+        star_last = 0;
+        if (out->nargs >= CT_MAX_ARGS) {
+          ct__perr(&ps, "too many arguments (at most %d)", CT_MAX_ARGS);
+          goto fail;
+        }
+        a = &out->args[out->nargs];
+        if (!ct__parse_type(&ps, a)) goto fail;
+        if (!ct__ident(&ps, a->name, sizeof a->name, "an argument name")) goto fail;
+        a->kwarg_only = kw != 0;
+        for (i = 0; i < out->nargs; i++) {
+          if (!strcmp(out->args[i].name, a->name)) {
+            ps.p -= strlen(a->name);
+            ct__perr(&ps, "duplicate argument name '%s'", a->name);
+            goto fail;
+          }
+        }
+        ct__skip_ws(&ps);
+        if (*ps.p == '=') {
+          ps.p++;
+          if (!ct__parse_default(&ps, a)) goto fail;
+        }
+        out->nargs++;
       }
-      while (n && a->default_value[n - 1] == ' ') n--;
-      a->default_value[n] = '\0';
-      if (!n) {
-        ps.err = "expected a default value";
-        goto fail;
+      ct__skip_ws(&ps);
+      if (*ps.p == ',') {
+        ps.p++;
+        ct__skip_ws(&ps);
+        if (*ps.p == ')') {
+          ct__perr(&ps, "expected an argument after ',', found ')'");
+          goto fail;
+        }
+        continue;
       }
+      if (*ps.p == ')') break;
+      if (out->nargs && !star_last)
+        ct__perr(&ps, "expected ',' or ')' after argument '%s', found %s", out->args[out->nargs - 1].name,
+                 ct__found(ps.p, fb, sizeof fb));
+      else ct__perr(&ps, "expected ',' or ')', found %s", ct__found(ps.p, fb, sizeof fb));
+      goto fail;
     }
-    out->nargs++;
-    ct__skip_ws(&ps);
-    if (!*ps.p) {
-      ps.err = "expected ',' or ')'";
+    if (star_last) {
+      ct__perr(&ps, "'*' must be followed by keyword-only arguments");
       goto fail;
     }
   }
   ps.p++;
   ct__skip_ws(&ps);
   if (ps.p[0] != '-' || ps.p[1] != '>') {
-    ps.err = "expected '->'";
+    ct__perr(&ps, "expected '->', found %s", ct__found(ps.p, fb, sizeof fb));
     goto fail;
   }
   ps.p += 2;
@@ -4434,31 +4716,63 @@ static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *o
   if (*ps.p == '(') { /* tuple of returns, possibly empty */
     ps.p++;
     ct__skip_ws(&ps);
-    while (*ps.p != ')') {
-      if (out->nrets && !ct__expect(&ps, ',', "expected ',' or ')' in returns")) goto fail;
-      if (out->nrets >= CT_MAX_RETURNS) {
-        ps.err = "too many returns";
-        goto fail;
-      }
-      if (!ct__parse_type(&ps, &out->rets[out->nrets])) goto fail;
-      ct__skip_ws(&ps);
-      if (ct__is_ident(*ps.p) && !ct__ident(&ps, out->rets[out->nrets].name, sizeof out->rets[0].name, 0)) goto fail;
-      out->nrets++;
-      ct__skip_ws(&ps);
-      if (!*ps.p) {
-        ps.err = "expected ')' after returns";
+    if (*ps.p != ')') {
+      for (;;) {
+        ct_arg *r;
+        ct__skip_ws(&ps);
+        if (out->nrets >= CT_MAX_RETURNS) {
+          ct__perr(&ps, "too many returns (at most %d)", CT_MAX_RETURNS);
+          goto fail;
+        }
+        r = &out->rets[out->nrets];
+        if (!ct__parse_type(&ps, r)) goto fail;
+        ct__skip_ws(&ps);
+        if (ct__is_ident_start(*ps.p)) {
+          if (!ct__ident(&ps, r->name, sizeof r->name, "a return name")) goto fail;
+          for (j = 0; j < out->nrets; j++)
+            if (!strcmp(r->name, out->rets[j].name)) {
+              ps.p -= strlen(r->name);
+              ct__perr(&ps, "duplicate return name '%s'", r->name);
+              goto fail;
+            }
+        }
+        out->nrets++;
+        ct__skip_ws(&ps);
+        if (*ps.p == '=') {
+          ct__perr(&ps, "returns cannot have defaults");
+          goto fail;
+        }
+        if (*ps.p == ',') {
+          ps.p++;
+          continue;
+        }
+        if (*ps.p == ')') break;
+        ct__perr(&ps, "expected ',' or ')' in the returns, found %s", ct__found(ps.p, fb, sizeof fb));
         goto fail;
       }
     }
     ps.p++;
   } else {
     if (!ct__parse_type(&ps, &out->rets[0])) goto fail;
+    ct__skip_ws(&ps);
+    if (ct__is_ident_start(*ps.p) && !ct__ident(&ps, out->rets[0].name, sizeof out->rets[0].name, "a return name")) goto fail;
     out->nrets = 1;
   }
   ct__skip_ws(&ps);
   if (*ps.p) {
-    ps.err = "unexpected text after the returns";
+    ct__perr(&ps, "unexpected text after the returns: %s", ct__found(ps.p, fb, sizeof fb));
     goto fail;
+  }
+  /* every return's alias set is an argument's, with the same mutability */
+  for (i = 0; i < out->nrets; i++) {
+    const ct_arg *r = &out->rets[i];
+    if (!r->alias) continue;
+    for (j = 0; j < out->nargs; j++)
+      if (out->args[j].alias == r->alias && out->args[j].is_write == r->is_write) break;
+    if (j == out->nargs) {
+      ct__perr(&ps, "return %d is annotated Tensor(%c%s), but no argument is", i, r->alias, r->is_write ? "!" : "");
+      goto fail;
+    }
   }
   /* C signature code: argument codes, "->", return codes */
   for (i = 0; i < out->nargs; i++) {
@@ -4473,9 +4787,14 @@ static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *o
   }
   if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
   return CT_OK;
-fail:
-  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, (int)(ps.p - ps.text),
-                 ps.err ? ps.err : "syntax error");
+fail: {
+  int at = (int)(ps.p - ps.text), tlen = (int)strlen(text);
+  memset(out, 0, sizeof *out); /* no half-parsed schema */
+  if (tlen > 160) /* the reason must fit the message: long schemas are shown around the offset */
+    return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '...%.100s...' at offset %d: %s", text + (at > 60 ? at - 60 : 0), at,
+                   ps.err ? ps.err : "syntax error");
+  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, at, ps.err ? ps.err : "syntax error");
+}
 }
 
 CT_EXTERN_C_END
@@ -4536,11 +4855,70 @@ static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
   return dim < 0 ? dim + n : dim;
 }
 
+/* ---- checked int64 arithmetic ----
+ * Every size, stride and offset computation goes through these: true when
+ * the exact result does not fit in int64 (*r is then unspecified), never
+ * undefined behaviour. */
+static inline bool ct__add_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_add_overflow(a, b, r);
+#else
+  if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return true;
+  *r = a + b;
+  return false;
+#endif
+}
+static inline bool ct__sub_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_sub_overflow(a, b, r);
+#else
+  if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return true;
+  *r = a - b;
+  return false;
+#endif
+}
+static inline bool ct__mul_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_mul_overflow(a, b, r);
+#else
+  if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))
+    return true;
+  *r = a * b;
+  return false;
+#endif
+}
+/* a * b, saturating at INT64_MAX / INT64_MIN: for strides that never address
+ * memory (those of size-1 dims and of empty tensors), which PyTorch lets wrap */
+static inline int64_t ct__mul_sat(int64_t a, int64_t b) {
+  int64_t r;
+  if (!ct__mul_ovf(a, b, &r)) return r;
+  return (a < 0) == (b < 0) ? INT64_MAX : INT64_MIN;
+}
+/* The product of n sizes (each >= 0) in *numel; false if it overflows int64
+ * (a zero size wins over an overflowing product: the tensor is empty). */
+static bool ct__sizes_product(int n, const int64_t *sizes, int64_t *numel) {
+  int64_t p = 1;
+  bool overflow = false;
+  int i;
+  for (i = 0; i < n; i++) {
+    if (sizes[i] == 0) {
+      *numel = 0;
+      return true;
+    }
+    if (!overflow) overflow = ct__mul_ovf(p, sizes[i], &p);
+  }
+  *numel = p;
+  return !overflow;
+}
+/* the most elements a storage may hold: its byte size (8 bytes an element at
+ * most) must fit in size_t and int64_t */
+#define CT__MAX_ELEMENTS ((int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)SIZE_MAX) >> 3))
+
 /* numel of a shape, or -1 after recording an error for a bad rank, a
  * negative size or an element count whose byte size overflows. */
 static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
-  int64_t numel = 1, limit;
-  int i, overflow = 0;
+  int64_t numel = 1;
+  int i;
   if (ndim < 0 || ndim > CT_MAX_DIMS) {
     ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
     return -1;
@@ -4553,40 +4931,30 @@ static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes,
     ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
     return -1;
   }
-  /* byte sizes must fit in size_t and int64_t; the largest element is 8 bytes */
-  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) >> 3);
   for (i = 0; i < ndim; i++) {
-    int64_t d = sizes[i];
-    if (d < 0) {
-      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)d, i);
+    if (sizes[i] < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
       return -1;
     }
-    if (!overflow) {
-#if defined(__GNUC__) || defined(__clang__)
-      overflow = __builtin_mul_overflow(numel, d, &numel);
-#else
-      if (d && numel > INT64_MAX / d) overflow = 1;
-      else numel *= d;
-#endif
-    }
   }
-  if (overflow || numel > limit) {
+  if (!ct__sizes_product(ndim, sizes, &numel) || numel > CT__MAX_ELEMENTS) {
     char buf[160];
-    for (i = 0; i < ndim; i++)
-      if (sizes[i] == 0) return 0; /* a zero size wins over an overflowing product */
-    ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s: numel * element size (%d) overflows",
             ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
     return -1;
   }
   return numel;
 }
 
+/* Row-major strides. They fit for every tensor with elements; an empty one
+ * with huge sizes (0 x 2^62 x 2^62) gets saturated strides where PyTorch's
+ * wrap (they never address memory). */
 static void ct__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
   int64_t s = 1;
   int i;
   for (i = ndim - 1; i >= 0; i--) {
     strides[i] = s;
-    s *= sizes[i] > 1 ? sizes[i] : 1;
+    s = ct__mul_sat(s, sizes[i] > 1 ? sizes[i] : 1);
   }
 }
 
@@ -4757,10 +5125,13 @@ static ct_tensor *ct__empty_like(const char *op, const ct_tensor *t, ct_dtype dt
 /* A view of t's storage with new metadata: the one place views are made. */
 static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                                 int64_t offset) {
-  int64_t numel = 1;
-  int i;
+  int64_t numel;
   ct_tensor *v;
-  for (i = 0; i < ndim; i++) numel *= sizes[i];
+  if (!ct__sizes_product(ndim, sizes, &numel)) { /* (callers pass checked sizes; a last line of defence) */
+    char buf[160];
+    ct_fail(CT_ERR_SIZE, "view", "the number of elements of sizes %s overflows int64", ct_shape_format(ndim, sizes, buf, sizeof buf));
+    return NULL;
+  }
   ct__atomic_add(&t->storage->refcount, 1);
   v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
   if (v) v->keys = t->keys & ~CT_AUTOGRAD_KEYS; /* a view starts outside the graph; autograd kernels attach it */
@@ -4874,9 +5245,9 @@ CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
 
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
   static const char *op = "ct_empty_strided";
-  int64_t numel, extent = 1;
+  int64_t numel, extent = 1, term;
   ct_storage *s;
-  int i;
+  int i, overflow = 0;
   if (CT_UNLIKELY(!ct__initialized)) ct__init();
   numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
   if (numel < 0) return NULL;
@@ -4886,15 +5257,13 @@ CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t 
       ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
       return NULL;
     }
-    if (numel && strides[i] > (INT64_MAX / 2) / (sizes[i] ? sizes[i] : 1)) {
-      ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows", (long long)strides[i], i);
-      return NULL;
-    }
-    if (numel) extent += (sizes[i] - 1) * strides[i];
+    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
   }
   if (!numel) extent = 0;
-  if (extent > (int64_t)(INT64_MAX / 16)) {
-    ct_fail(CT_ERR_SIZE, op, "storage extent overflows");
+  if (overflow || extent > CT__MAX_ELEMENTS) {
+    char b1[160], b2[160];
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
     return NULL;
   }
   s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
@@ -5063,11 +5432,12 @@ static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strid
     return 1;
   }
   chunk = strides[ndim - 1];
-  for (td = ndim - 1; td >= 0; td--) {
+  for (td = ndim - 1; td >= 0; td--) { /* (products of sizes fit: numel does; those with strides are checked) */
+    int64_t span;
     tensor_numel *= sizes[td];
-    if (td == 0 || (sizes[td - 1] != 1 && strides[td - 1] != tensor_numel * chunk)) {
+    if (td == 0 || (sizes[td - 1] != 1 && (ct__mul_ovf(tensor_numel, chunk, &span) || strides[td - 1] != span))) {
       while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
-        new_strides[vd] = view_numel * chunk;
+        if (ct__mul_ovf(view_numel, chunk, &new_strides[vd])) return 0;
         view_numel *= new_sizes[vd];
         vd--;
       }
@@ -5144,8 +5514,12 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
     if (strides[i] < 0)
       return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
              (ct_tensor *)NULL;
-    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1))
-      return ct_fail(CT_ERR_VIEW, op, "stride %lld at dimension %d overflows", (long long)strides[i], i), (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1)) {
+      char b2[160];
+      return ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), ct_shape_format(ndim, strides, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
     if (numel) last += (sizes[i] - 1) * strides[i];
   }
   storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
@@ -5154,7 +5528,7 @@ static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *siz
                    "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
                    "of %lld elements",
                    ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
-                   (long long)(numel ? offset + last : offset), (long long)storage_elems),
+                   (long long)(offset > INT64_MAX - last ? INT64_MAX : offset + last), (long long)storage_elems),
            (ct_tensor *)NULL;
   return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
 }
@@ -5215,7 +5589,12 @@ static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_
     return ct_reshape(t, 1, &one);
   }
   for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
-  for (i = (int)start_dim; i <= end_dim; i++) n *= t->sizes[i];
+  if (!ct__sizes_product((int)(end_dim - start_dim + 1), t->sizes + start_dim, &n)) {
+    char buf[160];
+    return ct_fail(CT_ERR_SIZE, op, "flattening dims %lld..%lld of a tensor of size %s: the product of their sizes overflows int64",
+                   (long long)start_dim, (long long)end_dim, ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
   sizes[k++] = n;
   for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
   return ct_reshape(t, k, sizes);
@@ -5252,7 +5631,7 @@ static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
   for (i = 0; i <= t->ndim; i++) {
     if (i == dim) {
       sizes[k] = 1;
-      strides[k++] = i < t->ndim ? t->sizes[i] * t->strides[i] : 1;
+      strides[k++] = i < t->ndim ? ct__mul_sat(t->sizes[i], t->strides[i]) : 1; /* (a size-1 dim: never addresses memory) */
     }
     if (i < t->ndim) {
       sizes[k] = t->sizes[i];
@@ -5312,7 +5691,7 @@ static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) 
 
 static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
   static const char *op = "ct_slice";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
   CT__CHECK_T(op, t);
   if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
   if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
@@ -5325,8 +5704,13 @@ static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64
   memcpy(sizes, t->sizes, sizeof sizes);
   memcpy(strides, t->strides, sizeof strides);
   sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
-  strides[dim] = t->strides[dim] * step;
-  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
+  /* the new stride fits unless the slice has at most one element (then it addresses nothing); the offset is checked */
+  strides[dim] = ct__mul_sat(t->strides[dim], step);
+  if (ct__mul_ovf(start, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + start %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)start, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, off));
 }
 
 static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
@@ -5351,7 +5735,7 @@ static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int6
 
 static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
   static const char *op = "ct_select";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
   int i, k = 0;
   char buf[160];
   CT__CHECK_T(op, t);
@@ -5368,7 +5752,11 @@ static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
     sizes[k] = t->sizes[i];
     strides[k++] = t->strides[i];
   }
-  return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
+  if (ct__mul_ovf(index, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + index %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)index, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, k, sizes, strides, off));
 }
 
 static ct_tensor *ct__alias_impl(ct_tensor *t) {
@@ -5422,8 +5810,13 @@ CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim) {
 }
 
 CTDEF void *ct_data_ptr(const ct_tensor *t) {
+  size_t es;
   if (!t || !t->storage->data) return NULL;
-  return (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype);
+  es = ct_dtype_size((ct_dtype)t->dtype);
+  /* an empty view may sit at any offset (as_strided, a slice at the end): past the
+   * storage, its address is the storage's, not a pointer computed out of bounds */
+  if ((uint64_t)t->offset > t->storage->nbytes / es) return t->storage->data;
+  return (char *)t->storage->data + (size_t)t->offset * es;
 }
 
 /* ---- elements ---- */
@@ -15284,6 +15677,7 @@ typedef struct ct__conv_geom {
   int64_t O, OH, OW;      /* output channels and positions */
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
   int64_t groups, Cg, Og; /* input and output channels per group */
+  int64_t K;              /* Cg * kh * kw: rows of im2col, columns of a group's weight matrix */
 } ct__conv_geom;
 
 /* im2col buffers hold at most this many elements; larger batches run in chunks */
@@ -15322,10 +15716,44 @@ static void ct__conv_hw(int nsp, const int64_t *spatial, int64_t *h, int64_t *w)
   *h = nsp == 1 ? 1 : spatial[0];
   *w = spatial[nsp - 1];
 }
-/* the number of output positions along one dim (may be <= 0) */
-static int64_t ct__conv_out_len(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
-  int64_t span = in + 2 * p - d * (k - 1) - 1;
-  return span < 0 ? 0 : span / s + 1;
+/* ---- size arithmetic: every step checked (huge padding, stride, dilation
+ * or kernel sizes give an error naming them, never an overflow) ---- */
+/* One spatial dim of a convolution, unfold or pooling window: the padded
+ * input size in + 2p, the dilated kernel extent d(k-1)+1 and the span
+ * in + 2p - d(k-1) - 1 (the output has span / s + 1 positions when span >= 0);
+ * false when a step overflows int64. */
+static bool ct__conv_span(int64_t in, int64_t k, int64_t p, int64_t d, int64_t *padded, int64_t *extent, int64_t *span) {
+  int64_t t;
+  if (ct__mul_ovf(p, 2, &t) || ct__add_ovf(in, t, padded)) return false;
+  if (ct__sub_ovf(k, 1, &t) || ct__mul_ovf(d, t, &t) || ct__add_ovf(t, 1, extent)) return false;
+  return !ct__sub_ovf(*padded, *extent, span);
+}
+/* output positions for a span (0 when the kernel does not fit) */
+static int64_t ct__conv_out_len(int64_t span, int64_t s) { return span < 0 ? 0 : span / s + 1; }
+static ct_status ct__conv_overflow(const char *op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  return ct_fail(CT_ERR_SIZE, op,
+                 "the output size overflows int64: input size %lld, kernel size %lld, stride %lld, padding %lld, dilation %lld",
+                 (long long)in, (long long)k, (long long)s, (long long)p, (long long)d);
+}
+/* a transposed convolution's output size (in - 1) * s - 2p + d(k-1) + output_padding + 1, checked */
+static ct_status ct__convt_len(const char *op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t opad, int64_t *out) {
+  int64_t a, b;
+  if (ct__mul_ovf(in - 1, s, &a) || ct__mul_ovf(p, 2, &b) || ct__sub_ovf(a, b, &a) || ct__mul_ovf(d, k - 1, &b) ||
+      ct__add_ovf(a, b, &a) || ct__add_ovf(a, opad, &a) || ct__add_ovf(a, 1, out))
+    return ct_fail(CT_ERR_SIZE, op,
+                   "the output size overflows int64: input size %lld, kernel size %lld, stride %lld, padding %lld, dilation %lld, "
+                   "output_padding %lld",
+                   (long long)in, (long long)k, (long long)s, (long long)p, (long long)d, (long long)opad);
+  return CT_OK;
+}
+/* g->K = Cg * kh * kw (a zero factor wins); an error when it overflows */
+static ct_status ct__conv_k(const char *op, ct__conv_geom *g) {
+  int64_t f[3];
+  f[0] = g->Cg, f[1] = g->kh, f[2] = g->kw;
+  if (!ct__sizes_product(3, f, &g->K))
+    return ct_fail(CT_ERR_SIZE, op, "channels per group (%lld) * kernel size (%lld x %lld) overflows int64", (long long)g->Cg,
+                   (long long)g->kh, (long long)g->kw);
+  return CT_OK;
 }
 static ct_status ct__conv_dtype_ok(const char *op, ct_dtype d) {
   if (d == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'", op);
@@ -15346,7 +15774,7 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
                                 ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
                                 int64_t groups, ct__conv_geom *g, int64_t *out_shape) {
   char b1[160], b2[160];
-  int64_t op_[2] = {0, 0}, H, W, k, i, nsp;
+  int64_t op_[2] = {0, 0}, H, W, k, i, nsp, span_h = 0, span_w = 0;
   if (weight->ndim < 3) return ct_fail(CT_ERR_RANK, op, "weight should have at least three dimensions");
   if (weight->ndim > 4)
     return ct_fail(CT_ERR_UNSUPPORTED, op, "only 1-D and 2-D convolutions are supported, got a %dD weight", weight->ndim);
@@ -15365,13 +15793,19 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   if (weight->sizes[0] % groups != 0)
     return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size [%s] instead",
                    (long long)groups, (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
-  k = transposed ? weight->sizes[0] : weight->sizes[1] * groups; /* input channels expected */
+  if (!transposed && ct__mul_ovf(weight->sizes[1], groups, &k)) /* input channels expected */
+    return ct_fail(CT_ERR_SIZE, op, "Given groups=%lld, weight of size %s: the input channel count overflows int64", (long long)groups,
+                   ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  if (transposed) k = weight->sizes[0];
   if (input->sizes[1] != k)
     return ct_fail(CT_ERR_SHAPE, op, "Given %s=%lld, weight of size %s, expected input%s to have %lld channels, but got %lld channels instead",
                    transposed ? "transposed" : "groups", transposed ? 1LL : (long long)groups,
                    ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1), ct_shape_format(input->ndim, input->sizes, b2, sizeof b2),
                    (long long)k, (long long)input->sizes[1]);
-  k = transposed ? weight->sizes[1] * groups : weight->sizes[0]; /* output channels */
+  if (transposed && ct__mul_ovf(weight->sizes[1], groups, &k)) /* output channels */
+    return ct_fail(CT_ERR_SIZE, op, "Given transposed=1, groups=%lld, weight of size %s: the output channel count overflows int64",
+                   (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  if (!transposed) k = weight->sizes[0];
   if (bias && (bias->ndim != 1 || bias->sizes[0] != k)) {
     char b3[160];
     return ct_fail(CT_ERR_SHAPE, op, "Given %sweight of size %s, expected bias to be 1-dimensional with %lld elements, but got bias of size %s instead",
@@ -15382,13 +15816,15 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   g->groups = groups;
   ct__conv_hw((int)nsp, weight->sizes + 2, &g->kh, &g->kw);
   if (!transposed) {
-    int64_t eh = g->dh * (g->kh - 1) + 1, ew = g->dw * (g->kw - 1) + 1;
-    if (H + 2 * g->ph < eh || W + 2 * g->pw < ew) {
+    int64_t eh, ew, padh, padw;
+    if (!ct__conv_span(H, g->kh, g->ph, g->dh, &padh, &eh, &span_h)) return ct__conv_overflow(op, H, g->kh, g->sh, g->ph, g->dh);
+    if (!ct__conv_span(W, g->kw, g->pw, g->dw, &padw, &ew, &span_w)) return ct__conv_overflow(op, W, g->kw, g->sw, g->pw, g->dw);
+    if (padh < eh || padw < ew) {
       if (nsp == 1)
         return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld). Kernel size: (%lld). Kernel size "
-                       "can't be greater than actual input size", (long long)(W + 2 * g->pw), (long long)ew);
+                       "can't be greater than actual input size", (long long)padw, (long long)ew);
       return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld x %lld). Kernel size: (%lld x %lld). "
-                     "Kernel size can't be greater than actual input size", (long long)(H + 2 * g->ph), (long long)(W + 2 * g->pw),
+                     "Kernel size can't be greater than actual input size", (long long)padh, (long long)padw,
                      (long long)eh, (long long)ew);
     }
   }
@@ -15403,13 +15839,12 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   if (!transposed) {
     g->C = input->sizes[1], g->H = H, g->W = W;
     g->O = weight->sizes[0];
-    g->OH = ct__conv_out_len(H, g->kh, g->sh, g->ph, g->dh);
-    g->OW = ct__conv_out_len(W, g->kw, g->sw, g->pw, g->dw);
+    g->OH = ct__conv_out_len(span_h, g->sh);
+    g->OW = ct__conv_out_len(span_w, g->sw);
     out_shape[nsp == 1 ? 2 : 3] = g->OW;
     if (nsp == 2) out_shape[2] = g->OH;
   } else { /* the convolution this transposes maps our output back to our input */
-    int64_t oh = (H - 1) * g->sh - 2 * g->ph + g->dh * (g->kh - 1) + op_[0] + 1;
-    int64_t ow = (W - 1) * g->sw - 2 * g->pw + g->dw * (g->kw - 1) + op_[1] + 1;
+    int64_t oh, ow;
     if ((op_[0] >= g->sh && op_[0] >= g->dh) || (op_[1] >= g->sw && op_[1] >= g->dw)) {
       if (nsp == 1)
         return ct_fail(CT_ERR_INVALID, op, "output padding must be smaller than either stride or dilation, but got output_padding: %lld "
@@ -15418,6 +15853,9 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
                      "%lld output_padding_width: %lld stride_height: %lld stride_width: %lld dilation_height: %lld dilation_width: %lld",
                      (long long)op_[0], (long long)op_[1], (long long)g->sh, (long long)g->sw, (long long)g->dh, (long long)g->dw);
     }
+    if (ct__convt_len(op, H, g->kh, g->sh, g->ph, g->dh, op_[0], &oh) != CT_OK ||
+        ct__convt_len(op, W, g->kw, g->sw, g->pw, g->dw, op_[1], &ow) != CT_OK)
+      return ct_last_error();
     if (oh <= 0 || ow <= 0) {
       if (nsp == 1)
         return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld). Calculated output size per channel: (%lld). "
@@ -15425,13 +15863,14 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
       return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld x %lld). Calculated output size per channel: "
                      "(%lld x %lld). Output size is too small", (long long)H, (long long)W, (long long)oh, (long long)ow);
     }
-    g->C = weight->sizes[1] * groups, g->H = oh, g->W = ow;
+    g->C = k, g->H = oh, g->W = ow; /* (k: weight->sizes[1] * groups, checked) */
     g->O = weight->sizes[0], g->OH = H, g->OW = W;
     out_shape[nsp == 1 ? 2 : 3] = ow;
     if (nsp == 2) out_shape[2] = oh;
   }
   g->Cg = g->C / groups;
   g->Og = g->O / groups;
+  if (ct__conv_k(op, g) != CT_OK) return ct_last_error();
   out_shape[0] = g->N;
   out_shape[1] = transposed ? g->C : g->O;
   return CT_OK;
@@ -15449,11 +15888,15 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
         for (j = 0; j < g->kw; j++)                                                                           \
           for (n = 0; n < nb; n++)                                                                            \
             for (oh = 0; oh < g->OH; oh++) {                                                                  \
-              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                    \
-              int64_t base = (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2];                                \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh, base; /* (in [-ph, H + ph): the setup checked) */   \
+              if (ih < 0 || ih >= g->H) { /* a padding row: no offset computed (it could overflow) */         \
+                for (ow = 0; ow < g->OW; ow++) *cols++ = (T)0;                                               \
+                continue;                                                                                     \
+              }                                                                                               \
+              base = (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2];                                        \
               for (ow = 0; ow < g->OW; ow++) {                                                                \
                 int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                  \
-                *cols++ = ih >= 0 && ih < g->H && iw >= 0 && iw < g->W ? X[base + iw * st[3]] : (T)0;         \
+                *cols++ = iw >= 0 && iw < g->W ? X[base + iw * st[3]] : (T)0;                                 \
               }                                                                                               \
             }                                                                                                 \
   }
@@ -15482,11 +15925,15 @@ static void ct__im2col(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, i
           int64_t col = 0;                                                                                         \
           for (n = 0; n < nb; n++)                                                                                 \
             for (oh = 0; oh < g->OH; oh++) {                                                                       \
-              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                         \
-              int64_t base = (((n0 + n) * g->C + c0 + c) * g->H + ih) * g->W;                                      \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh, base;                                                   \
+              if (ih < 0 || ih >= g->H) { /* a padding row: nothing to add, no offset computed */                  \
+                col += g->OW;                                                                                      \
+                continue;                                                                                          \
+              }                                                                                                    \
+              base = (((n0 + n) * g->C + c0 + c) * g->H + ih) * g->W;                                              \
               for (ow = 0; ow < g->OW; ow++, col++) {                                                              \
                 int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                       \
-                if (ih >= 0 && ih < g->H && iw >= 0 && iw < g->W)                                                  \
+                if (iw >= 0 && iw < g->W)                                                                          \
                   X[base + iw] = (T)(U)((U)X[base + iw] + (U)S[row * cols->strides[0] + col * cols->strides[1]]); \
               }                                                                                                    \
             }                                                                                                      \
@@ -15510,7 +15957,8 @@ static void ct__col2im(const ct__conv_geom *g, const ct_tensor *cols, int64_t n0
 /* ---- the three products; every tensor is in the compute dtype ----
  * x, gy: 4-D, any strides; w: (O, Cg*kh*kw) contiguous; results contiguous. */
 static int64_t ct__conv_chunk(const ct__conv_geom *g) {
-  int64_t per = g->Cg * g->kh * g->kw * g->OH * g->OW, nb;
+  int64_t per, nb;
+  if (ct__mul_ovf(g->K, g->OH, &per) || ct__mul_ovf(per, g->OW, &per)) per = INT64_MAX; /* one sample at a time */
   nb = per > 0 ? CT__CONV_COLS_LIMIT / per : g->N;
   return nb < 1 ? 1 : nb > g->N ? g->N : nb;
 }
@@ -15544,7 +15992,7 @@ static ct_tensor *ct__conv_gy_matrix(const char *op, const ct__conv_geom *g, ct_
 
 /* out (N, O, OH, OW) = conv(x, w) */
 static ct_status ct__conv_fwd(const char *op, const ct__conv_geom *g, ct_tensor *x, ct_tensor *w, ct_tensor *out) {
-  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  int64_t K = g->K, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2]; /* (L: positions of a non-empty output) */
   ct_tensor *cols;
   ct_status st = CT_OK;
   if (K == 0) return ct__k_fill_(0, out, ct_int(0));
@@ -15574,9 +16022,9 @@ static ct_status ct__conv_fwd(const char *op, const ct__conv_geom *g, ct_tensor 
 }
 /* gx (N, C, H, W) = the adjoint of conv(., w) applied to gy */
 static ct_status ct__conv_bwd_input(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *w, ct_tensor *gx) {
-  int64_t K = g->Cg * g->kh * g->kw, nb = ct__conv_chunk(g), n0, grp;
+  int64_t K = g->K, nb = ct__conv_chunk(g), n0, grp;
   ct_status st = ct__k_fill_(0, gx, ct_int(0));
-  if (K == 0 || g->Og == 0 || g->OH * g->OW == 0) return st;
+  if (K == 0 || g->Og == 0 || g->OH == 0 || g->OW == 0) return st;
   for (n0 = 0; n0 < g->N && st == CT_OK; n0 += nb) {
     int64_t b = g->N - n0 < nb ? g->N - n0 : nb;
     for (grp = 0; grp < g->groups && st == CT_OK; grp++) {
@@ -15591,9 +16039,10 @@ static ct_status ct__conv_bwd_input(const char *op, const ct__conv_geom *g, ct_t
 }
 /* gw (O, Cg*kh*kw) = sum over the batch of gy[g] @ im2col(x)[g]^T */
 static ct_status ct__conv_bwd_weight(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *x, ct_tensor *gw) {
-  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  int64_t K = g->K, L, nb = ct__conv_chunk(g), n0, grp, sz[2];
   ct_tensor *cols;
   ct_status st = ct__k_fill_(0, gw, ct_int(0));
+  if (ct__mul_ovf(g->OH, g->OW, &L)) L = 0; /* (an empty grad_output: nothing to add) */
   if (st != CT_OK || K == 0 || g->Og == 0 || L == 0) return st;
   sz[0] = K, sz[1] = nb * L;
   cols = ct__empty(op, 2, sz, (ct_dtype)x->dtype, x->device);
@@ -15622,7 +16071,7 @@ static ct_tensor *ct__conv_4d(const char *op, ct_tensor *t, ct_dtype dtype) {
   int64_t sz[4], st[4];
   if (!c || c->ndim == 4) return c;
   sz[0] = c->sizes[0], sz[1] = c->sizes[1], sz[2] = 1, sz[3] = c->sizes[2];
-  st[0] = c->strides[0], st[1] = c->strides[1], st[2] = c->sizes[2] * c->strides[2], st[3] = c->strides[2];
+  st[0] = c->strides[0], st[1] = c->strides[1], st[2] = ct__mul_sat(c->sizes[2], c->strides[2]), st[3] = c->strides[2];
   v = ct__make_view(c, 4, sz, st, c->offset);
   ct_release(c);
   return v;
@@ -15631,10 +16080,10 @@ static ct_tensor *ct__conv_4d(const char *op, ct_tensor *t, ct_dtype dtype) {
 static ct_tensor *ct__conv_w2d(const char *op, ct_tensor *w, ct_dtype dtype, const ct__conv_geom *g) {
   ct_tensor *c = w->dtype == dtype && ct_is_contiguous(w) ? ct_retain(w) : ct__copy_as(op, w, dtype), *v;
   if (!c) return NULL;
-  v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, g->Cg * g->kh * g->kw, 1, c->offset);
-  if (w->sizes[0] == 0 || g->Cg * g->kh * g->kw == 0) { /* empty: any strides will do */
+  v = ct__view2(c, w->sizes[0], g->K, g->K, 1, c->offset);
+  if (w->sizes[0] == 0 || g->K == 0) { /* empty: any strides will do */
     ct_release(v);
-    v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, 1, 1, c->offset);
+    v = ct__view2(c, w->sizes[0], g->K, 1, 1, c->offset);
   }
   ct_release(c);
   return v;
@@ -15747,7 +16196,7 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   w = size_is_input ? other->sizes : size.data;
   if (groups <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive groups is not supported");
   if (ct__conv_params(op, nd - 2, stride, padding, dilation, g) != CT_OK) return ct_last_error();
-  if (w[0] % groups != 0 || in[1] != w[1] * groups || gy->sizes[0] != in[0] || gy->sizes[1] != w[0])
+  if (w[0] % groups != 0 || ct__mul_ovf(w[1], groups, &oh) || in[1] != oh || gy->sizes[0] != in[0] || gy->sizes[1] != w[0])
     return ct_fail(CT_ERR_SHAPE, op, "grad_output %s, input %s and weight %s do not match (groups=%lld)",
                    ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), ct_shape_format(nd, in, b2, sizeof b2),
                    ct_shape_format(nd, w, b3, sizeof b3), (long long)groups);
@@ -15756,8 +16205,14 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   ct__conv_hw(nd - 2, in + 2, &g->H, &g->W);
   ct__conv_hw(nd - 2, w + 2, &g->kh, &g->kw);
   ct__conv_hw(nd - 2, gy->sizes + 2, &g->OH, &g->OW);
-  oh = ct__conv_out_len(g->H, g->kh, g->sh, g->ph, g->dh);
-  ow = ct__conv_out_len(g->W, g->kw, g->sw, g->pw, g->dw);
+  if (ct__conv_k(op, g) != CT_OK) return ct_last_error();
+  {
+    int64_t padded, extent, span;
+    if (!ct__conv_span(g->H, g->kh, g->ph, g->dh, &padded, &extent, &span)) return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
+    oh = ct__conv_out_len(span, g->sh);
+    if (!ct__conv_span(g->W, g->kw, g->pw, g->dw, &padded, &extent, &span)) return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
+    ow = ct__conv_out_len(span, g->sw);
+  }
   if (g->OH > (oh < 0 ? 0 : oh) || g->OW > (ow < 0 ? 0 : ow))
     return ct_fail(CT_ERR_SHAPE, op, "grad_output of size %s has more positions than the convolution's output (%lld x %lld)",
                    ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), (long long)oh, (long long)ow);
@@ -15801,7 +16256,7 @@ static ct_tensor *ct__k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy,
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
   y = ct__conv_4d(op, gy, cd);
   x = y ? ct__conv_4d(op, input, cd) : NULL;
-  w2 = x ? ct__view2(acc, g.O, g.Cg * g.kh * g.kw, g.Cg * g.kh * g.kw, 1, 0) : NULL;
+  w2 = x ? ct__view2(acc, g.O, g.K, g.K, 1, 0) : NULL;
   st = w2 ? ct__conv_bwd_weight(op, &g, y, x, w2) : ct_last_error();
   ct_release(y), ct_release(x), ct_release(w2);
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
@@ -15873,7 +16328,11 @@ static ct_tensor *ct__conv_padding_mode(const char *op, int nsp, ct_tensor *inpu
     if (g.sh != 1 || g.sw != 1)
       return ct_fail(CT_ERR_INVALID, op, "padding='same' is not supported for strided convolutions"), (ct_tensor *)NULL;
     for (i = 0; i < nsp && weight->ndim == nsp + 2; i++) {
-      int64_t total = (nsp == 1 || i == 1 ? g.dw : g.dh) * (weight->sizes[2 + i] - 1);
+      int64_t total, d = nsp == 1 || i == 1 ? g.dw : g.dh;
+      if (ct__mul_ovf(d, weight->sizes[2 + i] - 1, &total))
+        return ct_fail(CT_ERR_SIZE, op, "padding='same': dilation %lld * (kernel size %lld - 1) overflows int64", (long long)d,
+                       (long long)weight->sizes[2 + i]),
+               (ct_tensor *)NULL;
       pad[i] = total / 2 + total % 2;
       odd[i] = total % 2;
     }
@@ -15968,12 +16427,15 @@ static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, 
   if (may_omit && l.n <= 0) return CT_OK; /* the caller keeps its default */
   return ct_fail(CT_ERR_INVALID, op, "%s: %s", op, what);
 }
-/* PyTorch's pooling_output_shape: floor or ceil, and a last window must start inside the input or left padding */
-static int64_t ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int64_t d, bool ceil_mode) {
-  int64_t num = in + 2 * pad - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0), o;
-  o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-  if (ceil_mode && (o - 1) * s >= in + pad) o--;
-  return o;
+/* PyTorch's pooling_output_shape: floor or ceil, and a last window must
+ * start inside the input or left padding; false when a step overflows */
+static bool ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int64_t d, bool ceil_mode, int64_t *out) {
+  int64_t padded, extent, num, o, last;
+  if (!ct__conv_span(in, k, pad, d, &padded, &extent, &num) || (ceil_mode && ct__add_ovf(num, s - 1, &num))) return false;
+  o = (num >= 0 ? num / s : -(int64_t)(((uint64_t)-(num + 1) + (uint64_t)s) / (uint64_t)s)) + 1; /* floor(num / s) + 1 */
+  if (ceil_mode && !ct__mul_ovf(o - 1, s, &last) && last >= in + pad) o--; /* (in + pad fits: in + 2 pad does) */
+  *out = o;
+  return true;
 }
 /* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
 static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
@@ -16016,8 +16478,10 @@ static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_li
   g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
   g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
   g->B = nd == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  g->OH = ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode);
-  g->OW = ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode);
+  if (!ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->OH))
+    return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
+  if (!ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->OW))
+    return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
   if (g->OH < 1 || g->OW < 1)
     return ct_fail(CT_ERR_SHAPE, op, "Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). Output size is too small",
                    (long long)self->sizes[nd - 3], (long long)g->H, (long long)g->W, (long long)self->sizes[nd - 3],
@@ -16040,30 +16504,37 @@ static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
 
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
  * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
+/* The kernel offsets [*lo, *hi) of a window starting at `start` (>= -pad) whose
+ * positions start + i * d fall inside [0, n), and the first position at or
+ * after 0; computed, not searched, so huge kernels and paddings cost nothing. */
+static void ct__pool_taps(int64_t start, int64_t n, int64_t k, int64_t d, int64_t *lo, int64_t *hi, int64_t *first) {
+  int64_t l = start < 0 ? (-(start + 1)) / d + 1 : 0, h; /* ceil(-start / d) without overflow */
+  *first = start < 0 ? (-start % d == 0 ? 0 : d - (-start % d)) : start;
+  h = start > n - 1 ? 0 : (n - 1 - start) / d + 1;
+  *lo = l < k ? l : k;
+  *hi = h < k ? h : k;
+}
 #define CT__MAXPOOL(NAME, T)                                                                    \
   static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                    \
     int64_t b, oh, ow, i, j;                                                                    \
     for (b = 0; b < g->B; b++, x += g->H * g->W)                                                \
       for (oh = 0; oh < g->OH; oh++)                                                            \
-        for (ow = 0; ow < g->OW; ow++) {                                                        \
-          int64_t h0 = oh * g->sh - g->ph, w0 = ow * g->sw - g->pw, best_i;                     \
+        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                            \
+          int64_t hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, h0, w0, ilo, ihi, jlo, jhi; \
           T best = (T)-INFINITY;                                                                \
-          while (h0 < 0) h0 += g->dh;                                                           \
-          while (w0 < 0) w0 += g->dw;                                                           \
-          best_i = h0 * g->W + w0;                                                              \
-          for (i = 0; i < g->kh; i++) {                                                         \
-            int64_t ih = oh * g->sh - g->ph + i * g->dh;                                        \
-            if (ih < 0 || ih >= g->H) continue;                                                 \
-            for (j = 0; j < g->kw; j++) {                                                       \
-              int64_t iw = ow * g->sw - g->pw + j * g->dw;                                      \
-              T v;                                                                              \
-              if (iw < 0 || iw >= g->W) continue;                                               \
-              v = x[ih * g->W + iw];                                                            \
-              if (v > best || v != v) best = v, best_i = ih * g->W + iw;                        \
+          ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                               \
+          ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                               \
+          /* a window of padding only keeps PyTorch's index (past the plane), saturated */      \
+          if (ct__mul_ovf(h0, g->W, idx) || ct__add_ovf(*idx, w0, idx)) *idx = INT64_MAX;       \
+          for (i = ilo; i < ihi; i++) {                                                         \
+            int64_t ih = hs + i * g->dh;                                                        \
+            for (j = jlo; j < jhi; j++) {                                                       \
+              int64_t iw = ws + j * g->dw;                                                      \
+              T v = x[ih * g->W + iw];                                                          \
+              if (v > best || v != v) best = v, *idx = ih * g->W + iw;                          \
             }                                                                                   \
           }                                                                                     \
-          *y++ = best;                                                                          \
-          *idx++ = best_i;                                                                      \
+          *y = best;                                                                            \
         }                                                                                       \
   }
 CT__MAXPOOL(ct__maxpool_f32, float)
@@ -16084,9 +16555,9 @@ CT__MAXPOOL_BW(ct__maxpool_bw_f64, double)
 /* ---- avg_pool2d: window sums over the divisor PyTorch uses ---- */
 static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, int64_t *h0, int64_t *h1, int64_t *w0, int64_t *w1) {
   int64_t pool;
-  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw;
-  *h1 = *h0 + g->kh < g->H + g->ph ? *h0 + g->kh : g->H + g->ph;
-  *w1 = *w0 + g->kw < g->W + g->pw ? *w0 + g->kw : g->W + g->pw;
+  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw; /* (>= -pad; H + 2 pad fits: ct__pool_setup) */
+  *h1 = g->kh < g->H + g->ph - *h0 ? *h0 + g->kh : g->H + g->ph;
+  *w1 = g->kw < g->W + g->pw - *w0 ? *w0 + g->kw : g->W + g->pw;
   pool = (*h1 - *h0) * (*w1 - *w0);
   if (*h0 < 0) *h0 = 0;
   if (*w0 < 0) *w0 = 0;
@@ -16261,6 +16732,13 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
       ct__pool_dtype("avg_pool2d", (ct_dtype)self->dtype, 1) != CT_OK)
     return NULL;
   if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
+  { /* a window's divisor is at most the padded plane's size */
+    int64_t area;
+    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)(g.H + 2 * g.ph),
+                     (long long)(g.W + 2 * g.pw)),
+             (ct_tensor *)NULL;
+  }
   g.count_include_pad = count_include_pad;
   g.divisor = divisor_override;
   if (gy) {
@@ -16356,7 +16834,7 @@ static ct_status ct__adaptive_setup(const char *op, const ct_tensor *self, ct_in
 }
 static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[4], t;
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
   if (ct__adaptive_setup(op, self, output_size, &g) != CT_OK) return NULL;
@@ -16376,6 +16854,10 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
     x = ct__pool_operand(op, gy ? gy : self);
     if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
       st = ct_last_error();
+    } else if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) ||
+                                        ct__add_ovf(t, g.OW, &t))) { /* the window bounds (o + 1) * I + O - 1 */
+      st = ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH,
+                   (long long)g.OW, (long long)g.H, (long long)g.W);
     } else if (g.OH > 0 && g.OW > 0) {
       void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
       if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
@@ -16481,10 +16963,15 @@ static ct_status ct__unfold_setup(const char *op, int64_t H, int64_t W, ct_int_l
     return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got stride_height: %lld stride_width: %lld",
                    (long long)g->sh, (long long)g->sw);
   g->H = H, g->W = W;
-  g->OH = (H + 2 * g->ph - g->dh * (g->kh - 1) - 1) / g->sh + 1;
-  g->OW = (W + 2 * g->pw - g->dw * (g->kw - 1) - 1) / g->sw + 1;
-  if (H + 2 * g->ph - g->dh * (g->kh - 1) - 1 < 0) g->OH = 0;
-  if (W + 2 * g->pw - g->dw * (g->kw - 1) - 1 < 0) g->OW = 0;
+  {
+    int64_t padded, extent, span, L;
+    if (!ct__conv_span(H, g->kh, g->ph, g->dh, &padded, &extent, &span)) return ct__conv_overflow(op, H, g->kh, g->sh, g->ph, g->dh);
+    g->OH = ct__conv_out_len(span, g->sh);
+    if (!ct__conv_span(W, g->kw, g->pw, g->dw, &padded, &extent, &span)) return ct__conv_overflow(op, W, g->kw, g->sw, g->pw, g->dw);
+    g->OW = ct__conv_out_len(span, g->sw);
+    if (ct__mul_ovf(g->OH, g->OW, &L))
+      return ct_fail(CT_ERR_SIZE, op, "the number of sliding blocks %lld * %lld overflows int64", (long long)g->OH, (long long)g->OW);
+  }
   if (g->OH < 1 || g->OW < 1)
     return ct_fail(CT_ERR_SHAPE, op, "Given %s spatial size (%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), "
                    "padding=(%lld, %lld), calculated shape of the array of sliding blocks as (%lld, %lld), but its components must be at least one.",
@@ -16513,8 +17000,9 @@ static ct_tensor *ct__k_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel
       ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, &g) != CT_OK)
     return NULL;
   g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b], g.O = g.Og = 1;
+  if (ct__conv_k(op, &g) != CT_OK) return NULL;
   if (b) shape[0] = g.N;
-  shape[b] = g.C * g.kh * g.kw, shape[b + 1] = g.OH * g.OW;
+  shape[b] = g.K, shape[b + 1] = g.OH * g.OW; /* (checked by ct__unfold_setup) */
   if (ct__conv_result(op, NULL, b + 2, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   if (acc && acc->numel) {
     if (b) {
@@ -16564,7 +17052,9 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
   if (ct__pool_dtype("col2im_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
       ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, &g) != CT_OK)
     return NULL;
-  K = g.kh * g.kw;
+  if (ct__mul_ovf(g.kh, g.kw, &K))
+    return ct_fail(CT_ERR_SIZE, op, "kernel_size=(%lld, %lld): their product overflows int64", (long long)g.kh, (long long)g.kw),
+           (ct_tensor *)NULL;
   if (self->sizes[b] % K != 0)
     return ct_fail(CT_ERR_SHAPE, op, "Expected size of input's dimension %d to be divisible by the product of kernel_size, but got "
                    "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g.kh, (long long)g.kw),
@@ -16576,7 +17066,7 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
                    (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
                    (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
            (ct_tensor *)NULL;
-  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1, g.K = self->sizes[b];
   shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
   if (ct__conv_result(op, NULL, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   if (acc && acc->numel) {
@@ -32668,8 +33158,8 @@ CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor
   ct__keys |= out->keys;
   return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
-CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
-  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
+CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(out, weight, indices, -1, false, false);
 }
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct_keyset ct__keys = 0;

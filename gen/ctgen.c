@@ -260,25 +260,45 @@ static int deriv_uses(const deriv *d, const char *id) {
   return 0;
 }
 
-/* The C default for a schema default value. */
+/* The C default for a schema default value (the parser, ctorch/schema.h,
+ * has checked that it is valid for its type). */
+static const char *c_float(const char *v) { /* inf, -inf, nan or a C literal */
+  return !strcmp(v, "inf") ? "INFINITY" : !strcmp(v, "-inf") ? "-INFINITY" : !strcmp(v, "nan") ? "NAN" : v;
+}
+static const char *c_int(const char *v) { /* an int64 literal C accepts */
+  return !strcmp(v, "9223372036854775807") ? "INT64_MAX" : !strcmp(v, "-9223372036854775808") ? "INT64_MIN" : v;
+}
 static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
   const char *v = a->default_value;
+  if (!v[0] && a->type == CT_TYPE_BOOL) v = "False"; /* a flag the short form leaves out (batch_norm's cudnn_enabled) */
+  if (!v[0]) die(o->file, o->line, "%s: argument '%s' has no default, so the short form must take it", o->full, a->name);
   switch (a->type) {
   case CT_TYPE_SCALAR:
     if (!strcmp(v, "None")) snprintf(out, cap, "ct__scalar_none()");
-    else if (strpbrk(v, ".eE")) snprintf(out, cap, "ct_float(%s)", v);
-    else snprintf(out, cap, "ct_int(%s)", v);
+    else if (!strcmp(v, "True") || !strcmp(v, "False")) snprintf(out, cap, "ct_bool(%s)", v[0] == 'T' ? "true" : "false");
+    else if (strpbrk(v, ".eEn")) snprintf(out, cap, "ct_float(%s)", c_float(v)); /* n: inf, nan */
+    else snprintf(out, cap, "ct_int(%s)", c_int(v));
     return;
-  case CT_TYPE_BOOL: snprintf(out, cap, "%s", !strcmp(v, "True") ? "true" : "false"); return;
-  case CT_TYPE_SCALAR_TYPE: snprintf(out, cap, "CT_DTYPE_NONE"); return;
+  case CT_TYPE_BOOL: snprintf(out, cap, "%s", !strcmp(v, "None") ? "false" : !strcmp(v, "True") ? "true" : "false"); return;
+  case CT_TYPE_SCALAR_TYPE: {
+    static const char *const names[][2] = {{"float", "CT_F32"}, {"double", "CT_F64"}, {"half", "CT_F16"}, {"bfloat16", "CT_BF16"},
+                                           {"long", "CT_I64"},  {"int", "CT_I32"},    {"uint8", "CT_U8"},  {"bool", "CT_BOOL"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (!strcmp(v, names[i][0])) {
+        snprintf(out, cap, "%s", names[i][1]);
+        return;
+      }
+    snprintf(out, cap, "CT_DTYPE_NONE");
+    return;
+  }
   case CT_TYPE_INT:
     if (!strcmp(v, "None")) snprintf(out, cap, "CT_INT_NONE");
-    else if (!strcmp(v, "9223372036854775807")) snprintf(out, cap, "INT64_MAX");
     else if (!strcmp(v, "Mean")) snprintf(out, cap, "1"); /* at::Reduction */
     else if (!strcmp(v, "Sum")) snprintf(out, cap, "2");
-    else snprintf(out, cap, "%s", v);
+    else snprintf(out, cap, "%s", c_int(v));
     return;
-  case CT_TYPE_FLOAT: snprintf(out, cap, "%s", !strcmp(v, "None") ? "(double)NAN" : v); return;
+  case CT_TYPE_FLOAT: snprintf(out, cap, "%s", !strcmp(v, "None") ? "(double)NAN" : c_float(v)); return;
   case CT_TYPE_TENSOR: snprintf(out, cap, "NULL"); return;
   case CT_TYPE_GENERATOR: snprintf(out, cap, "NULL"); return;
   case CT_TYPE_STR:
@@ -293,30 +313,41 @@ static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
 /* The elements of an int[] default: "[1, 2]" -> "1, 2"; a bare "1" for
  * int[2] -> "1, 1" (PyTorch repeats it). */
 static const char *int_list_default(const op *o, const ct_arg *a) {
-  static char buf[96];
+  static char buf[1024];
   const char *v = a->default_value;
-  int i, n = 0;
+  size_t n = 0;
+  int i;
   if (v[0] == '[') {
     snprintf(buf, sizeof buf, "%.*s", (int)strlen(v) - 2, v + 1);
     return buf;
   }
   if (a->list_size <= 0) die(o->file, o->line, "%s: int[] default '%s' needs a sized list", o->full, v);
   buf[0] = 0;
-  for (i = 0; i < a->list_size; i++) n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", i ? ", " : "", v);
+  for (i = 0; i < a->list_size; i++) {
+    int k = snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", c_int(v));
+    if (k < 0 || (size_t)k >= sizeof buf - n) die(o->file, o->line, "%s: int[] default of '%s' too long", o->full, a->name);
+    n += (size_t)k;
+  }
   return buf;
 }
 
-/* Is argument i in the short form? */
+/* Is argument i in the short form? Written arguments (out=) and arguments
+ * without a default always are (but a `short:` list may leave out a bool
+ * without one: False): the short form passes defaults for the rest, and
+ * there is none for them (check_frontends refuses a `short:` list that
+ * leaves one out). */
+static int in_short_list(const op *o, const char *name) {
+  char list[256], *tok;
+  strcpy(list, o->shortargs);
+  for (tok = strtok(list, ", "); tok; tok = strtok(NULL, ", "))
+    if (!strcmp(tok, name)) return 1;
+  return 0;
+}
 static int in_short(const op *o, int i) {
   const ct_arg *a = &o->s.args[i];
-  if (o->has_short) {
-    char list[256], *tok;
-    strcpy(list, o->shortargs);
-    for (tok = strtok(list, ", "); tok; tok = strtok(NULL, ", "))
-      if (!strcmp(tok, a->name)) return 1;
-    return 0;
-  }
-  return !(a->kwarg_only && a->default_value[0]);
+  if (a->is_write || (!a->default_value[0] && (a->type != CT_TYPE_BOOL || !o->has_short))) return 1;
+  if (o->has_short) return in_short_list(o, a->name);
+  return !a->kwarg_only;
 }
 static int has_ex(const op *o) {
   int i;
@@ -602,7 +633,9 @@ static void gen_functions(void) {
             if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p("%s_len, %s", a->name, a->name);
             else p("%s", a->name);
           } else {
-            if (a->type == CT_TYPE_INT_LIST) {
+            if (a->type == CT_TYPE_TENSOR_LIST) {
+              p("0, NULL"); /* the parser allows only [] */
+            } else if (a->type == CT_TYPE_INT_LIST) {
               if (!strcmp(a->default_value, "None") || !strcmp(a->default_value, "[]")) p("0, NULL");
               else p("(int)(sizeof ct__default_%s_%s / sizeof(int64_t)), ct__default_%s_%s", o->handle, a->name, o->handle, a->name);
             } else {
@@ -1282,11 +1315,74 @@ static void link_ops(void) {
   }
 }
 
+/* Does the C parameter list `params` have a parameter named `name`? */
+static int has_param(const char *params, const char *name) {
+  size_t n = strlen(name);
+  const char *q = params;
+  while ((q = strstr(q, name)) != NULL) {
+    int before = q > params && (q[-1] == '*' || q[-1] == ' ');
+    if (before && (q[n] == ',' || q[n] == '\0')) return 1;
+    q += n;
+  }
+  return 0;
+}
+/* The public parameter list of a frontend form, as generated (ex: the _ex form). */
+static void frontend_params(const op *o, int ex, char *buf, size_t cap) {
+  FILE *saved = out, *f = tmpfile();
+  size_t n;
+  if (!f) die(o->file, o->line, "tmpfile failed");
+  out = f;
+  public_params(o, ex);
+  out = saved;
+  rewind(f);
+  n = fread(buf, 1, cap - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  if (n >= cap - 1) die(o->file, o->line, "%s: parameter list too long", o->full);
+}
+/* Every frontend can be called: a `short:` list names only arguments of the
+ * schema and leaves out no written argument (out=, in-place self) and no
+ * argument without a default; the short form and the _ex form of every op
+ * take every written argument, and the short form every argument without a
+ * default (an out= frontend without its out can only fail). */
+static void check_frontends(void) {
+  int i, j, ex;
+  for (i = 0; i < nops; i++) {
+    const op *o = &ops[i];
+    char params[2048];
+    if (o->has_short) {
+      char list[256], *tok;
+      strcpy(list, o->shortargs);
+      for (tok = strtok(list, ", "); tok; tok = strtok(NULL, ", ")) {
+        for (j = 0; j < o->s.nargs && strcmp(o->s.args[j].name, tok); j++) {
+        }
+        if (j == o->s.nargs) die(o->file, o->line, "%s: short: names '%s', which is not an argument", o->full, tok);
+      }
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        if ((a->is_write || (!a->default_value[0] && a->type != CT_TYPE_BOOL)) && !in_short_list(o, a->name))
+          die(o->file, o->line, "%s: short: leaves out '%s', which %s", o->full, a->name,
+              a->is_write ? "is written (the form could only fail)" : "has no default (only a bool may be left out: False)");
+      }
+    }
+    for (ex = 0; ex <= has_ex(o); ex++) {
+      frontend_params(o, ex, params, sizeof params);
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        if ((ex || a->is_write || (!a->default_value[0] && a->type != CT_TYPE_BOOL)) && !has_param(params, a->name))
+          die(o->file, o->line, "%s: ct_%s%s(%s) does not take argument '%s'", o->full, o->cname, ex ? " (_ex)" : "", params,
+              a->name);
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   root = argc > 1 ? argv[1] : ".";
   read_ops(gen_path("ops.spec"));
   read_derivs(gen_path("derivatives.spec"));
   link_ops();
+  check_frontends();
   gen_functions();
   gen_autograd();
   gen_registration();

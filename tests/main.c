@@ -43,6 +43,8 @@ void harness_skip(const char *why) {
 #include "test_views_inplace.c"
 #include "test_core.c"
 #include "test_dispatch.c"
+#include "test_schema.c"
+#include "test_overflow.c"
 #include "test_errors.c"
 #include "test_fixtures.c"
 #include "test_opcheck.c"

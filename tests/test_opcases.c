@@ -206,13 +206,24 @@ static int opc_default(opc_case *c, int i) {
   case CT_TYPE_INT:
     *v = ct_value_int(!strcmp(d, "Mean") ? 1 : !strcmp(d, "Sum") ? 2 : strtoll(d, NULL, 10));
     return 1;
-  case CT_TYPE_FLOAT: *v = ct_value_double(strtod(d, NULL)); return 1;
+  case CT_TYPE_FLOAT: *v = ct_value_double(strtod(d, NULL)); return 1; /* (strtod reads inf, -inf and nan too) */
   case CT_TYPE_BOOL: *v = ct_value_bool(!strcmp(d, "True")); return 1;
   case CT_TYPE_SCALAR:
     if (!strcmp(d, "True") || !strcmp(d, "False")) *v = ct_value_scalar(ct_bool(!strcmp(d, "True")));
-    else if (strpbrk(d, ".eE")) *v = ct_value_scalar(ct_float(strtod(d, NULL)));
+    else if (strpbrk(d, ".eEn")) *v = ct_value_scalar(ct_float(strtod(d, NULL))); /* n: inf, nan */
     else *v = ct_value_scalar(ct_int(strtoll(d, NULL, 10)));
     return 1;
+  case CT_TYPE_SCALAR_TYPE: { /* the names the schema parser allows */
+    static const char *const names[] = {"float", "double", "half", "bfloat16", "long", "int", "uint8", "bool"};
+    static const ct_dtype dts[] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32, CT_U8, CT_BOOL};
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++)
+      if (!strcmp(d, names[k])) {
+        *v = ct_value_dtype(dts[k]);
+        return 1;
+      }
+    return 0;
+  }
   case CT_TYPE_STR:
     snprintf(c->strs[i], sizeof c->strs[i], "%.*s", (int)strlen(d) - 2, d + 1);
     *v = ct_value_string(c->strs[i]);

@@ -1158,7 +1158,7 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
@@ -16748,8 +16748,8 @@ CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor
   ct__keys |= out->keys;
   return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
-CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
-  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
+CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(out, weight, indices, -1, false, false);
 }
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct_keyset ct__keys = 0;

@@ -49,6 +49,7 @@ typedef struct ct__conv_geom {
   int64_t O, OH, OW;      /* output channels and positions */
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
   int64_t groups, Cg, Og; /* input and output channels per group */
+  int64_t K;              /* Cg * kh * kw: rows of im2col, columns of a group's weight matrix */
 } ct__conv_geom;
 
 /* im2col buffers hold at most this many elements; larger batches run in chunks */
@@ -87,10 +88,44 @@ static void ct__conv_hw(int nsp, const int64_t *spatial, int64_t *h, int64_t *w)
   *h = nsp == 1 ? 1 : spatial[0];
   *w = spatial[nsp - 1];
 }
-/* the number of output positions along one dim (may be <= 0) */
-static int64_t ct__conv_out_len(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
-  int64_t span = in + 2 * p - d * (k - 1) - 1;
-  return span < 0 ? 0 : span / s + 1;
+/* ---- size arithmetic: every step checked (huge padding, stride, dilation
+ * or kernel sizes give an error naming them, never an overflow) ---- */
+/* One spatial dim of a convolution, unfold or pooling window: the padded
+ * input size in + 2p, the dilated kernel extent d(k-1)+1 and the span
+ * in + 2p - d(k-1) - 1 (the output has span / s + 1 positions when span >= 0);
+ * false when a step overflows int64. */
+static bool ct__conv_span(int64_t in, int64_t k, int64_t p, int64_t d, int64_t *padded, int64_t *extent, int64_t *span) {
+  int64_t t;
+  if (ct__mul_ovf(p, 2, &t) || ct__add_ovf(in, t, padded)) return false;
+  if (ct__sub_ovf(k, 1, &t) || ct__mul_ovf(d, t, &t) || ct__add_ovf(t, 1, extent)) return false;
+  return !ct__sub_ovf(*padded, *extent, span);
+}
+/* output positions for a span (0 when the kernel does not fit) */
+static int64_t ct__conv_out_len(int64_t span, int64_t s) { return span < 0 ? 0 : span / s + 1; }
+static ct_status ct__conv_overflow(const char *op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  return ct_fail(CT_ERR_SIZE, op,
+                 "the output size overflows int64: input size %lld, kernel size %lld, stride %lld, padding %lld, dilation %lld",
+                 (long long)in, (long long)k, (long long)s, (long long)p, (long long)d);
+}
+/* a transposed convolution's output size (in - 1) * s - 2p + d(k-1) + output_padding + 1, checked */
+static ct_status ct__convt_len(const char *op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t opad, int64_t *out) {
+  int64_t a, b;
+  if (ct__mul_ovf(in - 1, s, &a) || ct__mul_ovf(p, 2, &b) || ct__sub_ovf(a, b, &a) || ct__mul_ovf(d, k - 1, &b) ||
+      ct__add_ovf(a, b, &a) || ct__add_ovf(a, opad, &a) || ct__add_ovf(a, 1, out))
+    return ct_fail(CT_ERR_SIZE, op,
+                   "the output size overflows int64: input size %lld, kernel size %lld, stride %lld, padding %lld, dilation %lld, "
+                   "output_padding %lld",
+                   (long long)in, (long long)k, (long long)s, (long long)p, (long long)d, (long long)opad);
+  return CT_OK;
+}
+/* g->K = Cg * kh * kw (a zero factor wins); an error when it overflows */
+static ct_status ct__conv_k(const char *op, ct__conv_geom *g) {
+  int64_t f[3];
+  f[0] = g->Cg, f[1] = g->kh, f[2] = g->kw;
+  if (!ct__sizes_product(3, f, &g->K))
+    return ct_fail(CT_ERR_SIZE, op, "channels per group (%lld) * kernel size (%lld x %lld) overflows int64", (long long)g->Cg,
+                   (long long)g->kh, (long long)g->kw);
+  return CT_OK;
 }
 static ct_status ct__conv_dtype_ok(const char *op, ct_dtype d) {
   if (d == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'", op);
@@ -111,7 +146,7 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
                                 ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
                                 int64_t groups, ct__conv_geom *g, int64_t *out_shape) {
   char b1[160], b2[160];
-  int64_t op_[2] = {0, 0}, H, W, k, i, nsp;
+  int64_t op_[2] = {0, 0}, H, W, k, i, nsp, span_h = 0, span_w = 0;
   if (weight->ndim < 3) return ct_fail(CT_ERR_RANK, op, "weight should have at least three dimensions");
   if (weight->ndim > 4)
     return ct_fail(CT_ERR_UNSUPPORTED, op, "only 1-D and 2-D convolutions are supported, got a %dD weight", weight->ndim);
@@ -130,13 +165,19 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   if (weight->sizes[0] % groups != 0)
     return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size [%s] instead",
                    (long long)groups, (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
-  k = transposed ? weight->sizes[0] : weight->sizes[1] * groups; /* input channels expected */
+  if (!transposed && ct__mul_ovf(weight->sizes[1], groups, &k)) /* input channels expected */
+    return ct_fail(CT_ERR_SIZE, op, "Given groups=%lld, weight of size %s: the input channel count overflows int64", (long long)groups,
+                   ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  if (transposed) k = weight->sizes[0];
   if (input->sizes[1] != k)
     return ct_fail(CT_ERR_SHAPE, op, "Given %s=%lld, weight of size %s, expected input%s to have %lld channels, but got %lld channels instead",
                    transposed ? "transposed" : "groups", transposed ? 1LL : (long long)groups,
                    ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1), ct_shape_format(input->ndim, input->sizes, b2, sizeof b2),
                    (long long)k, (long long)input->sizes[1]);
-  k = transposed ? weight->sizes[1] * groups : weight->sizes[0]; /* output channels */
+  if (transposed && ct__mul_ovf(weight->sizes[1], groups, &k)) /* output channels */
+    return ct_fail(CT_ERR_SIZE, op, "Given transposed=1, groups=%lld, weight of size %s: the output channel count overflows int64",
+                   (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  if (!transposed) k = weight->sizes[0];
   if (bias && (bias->ndim != 1 || bias->sizes[0] != k)) {
     char b3[160];
     return ct_fail(CT_ERR_SHAPE, op, "Given %sweight of size %s, expected bias to be 1-dimensional with %lld elements, but got bias of size %s instead",
@@ -147,13 +188,15 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   g->groups = groups;
   ct__conv_hw((int)nsp, weight->sizes + 2, &g->kh, &g->kw);
   if (!transposed) {
-    int64_t eh = g->dh * (g->kh - 1) + 1, ew = g->dw * (g->kw - 1) + 1;
-    if (H + 2 * g->ph < eh || W + 2 * g->pw < ew) {
+    int64_t eh, ew, padh, padw;
+    if (!ct__conv_span(H, g->kh, g->ph, g->dh, &padh, &eh, &span_h)) return ct__conv_overflow(op, H, g->kh, g->sh, g->ph, g->dh);
+    if (!ct__conv_span(W, g->kw, g->pw, g->dw, &padw, &ew, &span_w)) return ct__conv_overflow(op, W, g->kw, g->sw, g->pw, g->dw);
+    if (padh < eh || padw < ew) {
       if (nsp == 1)
         return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld). Kernel size: (%lld). Kernel size "
-                       "can't be greater than actual input size", (long long)(W + 2 * g->pw), (long long)ew);
+                       "can't be greater than actual input size", (long long)padw, (long long)ew);
       return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld x %lld). Kernel size: (%lld x %lld). "
-                     "Kernel size can't be greater than actual input size", (long long)(H + 2 * g->ph), (long long)(W + 2 * g->pw),
+                     "Kernel size can't be greater than actual input size", (long long)padh, (long long)padw,
                      (long long)eh, (long long)ew);
     }
   }
@@ -168,13 +211,12 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
   if (!transposed) {
     g->C = input->sizes[1], g->H = H, g->W = W;
     g->O = weight->sizes[0];
-    g->OH = ct__conv_out_len(H, g->kh, g->sh, g->ph, g->dh);
-    g->OW = ct__conv_out_len(W, g->kw, g->sw, g->pw, g->dw);
+    g->OH = ct__conv_out_len(span_h, g->sh);
+    g->OW = ct__conv_out_len(span_w, g->sw);
     out_shape[nsp == 1 ? 2 : 3] = g->OW;
     if (nsp == 2) out_shape[2] = g->OH;
   } else { /* the convolution this transposes maps our output back to our input */
-    int64_t oh = (H - 1) * g->sh - 2 * g->ph + g->dh * (g->kh - 1) + op_[0] + 1;
-    int64_t ow = (W - 1) * g->sw - 2 * g->pw + g->dw * (g->kw - 1) + op_[1] + 1;
+    int64_t oh, ow;
     if ((op_[0] >= g->sh && op_[0] >= g->dh) || (op_[1] >= g->sw && op_[1] >= g->dw)) {
       if (nsp == 1)
         return ct_fail(CT_ERR_INVALID, op, "output padding must be smaller than either stride or dilation, but got output_padding: %lld "
@@ -183,6 +225,9 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
                      "%lld output_padding_width: %lld stride_height: %lld stride_width: %lld dilation_height: %lld dilation_width: %lld",
                      (long long)op_[0], (long long)op_[1], (long long)g->sh, (long long)g->sw, (long long)g->dh, (long long)g->dw);
     }
+    if (ct__convt_len(op, H, g->kh, g->sh, g->ph, g->dh, op_[0], &oh) != CT_OK ||
+        ct__convt_len(op, W, g->kw, g->sw, g->pw, g->dw, op_[1], &ow) != CT_OK)
+      return ct_last_error();
     if (oh <= 0 || ow <= 0) {
       if (nsp == 1)
         return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld). Calculated output size per channel: (%lld). "
@@ -190,13 +235,14 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
       return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld x %lld). Calculated output size per channel: "
                      "(%lld x %lld). Output size is too small", (long long)H, (long long)W, (long long)oh, (long long)ow);
     }
-    g->C = weight->sizes[1] * groups, g->H = oh, g->W = ow;
+    g->C = k, g->H = oh, g->W = ow; /* (k: weight->sizes[1] * groups, checked) */
     g->O = weight->sizes[0], g->OH = H, g->OW = W;
     out_shape[nsp == 1 ? 2 : 3] = ow;
     if (nsp == 2) out_shape[2] = oh;
   }
   g->Cg = g->C / groups;
   g->Og = g->O / groups;
+  if (ct__conv_k(op, g) != CT_OK) return ct_last_error();
   out_shape[0] = g->N;
   out_shape[1] = transposed ? g->C : g->O;
   return CT_OK;
@@ -214,11 +260,15 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
         for (j = 0; j < g->kw; j++)                                                                           \
           for (n = 0; n < nb; n++)                                                                            \
             for (oh = 0; oh < g->OH; oh++) {                                                                  \
-              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                    \
-              int64_t base = (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2];                                \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh, base; /* (in [-ph, H + ph): the setup checked) */   \
+              if (ih < 0 || ih >= g->H) { /* a padding row: no offset computed (it could overflow) */         \
+                for (ow = 0; ow < g->OW; ow++) *cols++ = (T)0;                                               \
+                continue;                                                                                     \
+              }                                                                                               \
+              base = (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2];                                        \
               for (ow = 0; ow < g->OW; ow++) {                                                                \
                 int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                  \
-                *cols++ = ih >= 0 && ih < g->H && iw >= 0 && iw < g->W ? X[base + iw * st[3]] : (T)0;         \
+                *cols++ = iw >= 0 && iw < g->W ? X[base + iw * st[3]] : (T)0;                                 \
               }                                                                                               \
             }                                                                                                 \
   }
@@ -247,11 +297,15 @@ static void ct__im2col(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, i
           int64_t col = 0;                                                                                         \
           for (n = 0; n < nb; n++)                                                                                 \
             for (oh = 0; oh < g->OH; oh++) {                                                                       \
-              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                         \
-              int64_t base = (((n0 + n) * g->C + c0 + c) * g->H + ih) * g->W;                                      \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh, base;                                                   \
+              if (ih < 0 || ih >= g->H) { /* a padding row: nothing to add, no offset computed */                  \
+                col += g->OW;                                                                                      \
+                continue;                                                                                          \
+              }                                                                                                    \
+              base = (((n0 + n) * g->C + c0 + c) * g->H + ih) * g->W;                                              \
               for (ow = 0; ow < g->OW; ow++, col++) {                                                              \
                 int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                       \
-                if (ih >= 0 && ih < g->H && iw >= 0 && iw < g->W)                                                  \
+                if (iw >= 0 && iw < g->W)                                                                          \
                   X[base + iw] = (T)(U)((U)X[base + iw] + (U)S[row * cols->strides[0] + col * cols->strides[1]]); \
               }                                                                                                    \
             }                                                                                                      \
@@ -275,7 +329,8 @@ static void ct__col2im(const ct__conv_geom *g, const ct_tensor *cols, int64_t n0
 /* ---- the three products; every tensor is in the compute dtype ----
  * x, gy: 4-D, any strides; w: (O, Cg*kh*kw) contiguous; results contiguous. */
 static int64_t ct__conv_chunk(const ct__conv_geom *g) {
-  int64_t per = g->Cg * g->kh * g->kw * g->OH * g->OW, nb;
+  int64_t per, nb;
+  if (ct__mul_ovf(g->K, g->OH, &per) || ct__mul_ovf(per, g->OW, &per)) per = INT64_MAX; /* one sample at a time */
   nb = per > 0 ? CT__CONV_COLS_LIMIT / per : g->N;
   return nb < 1 ? 1 : nb > g->N ? g->N : nb;
 }
@@ -309,7 +364,7 @@ static ct_tensor *ct__conv_gy_matrix(const char *op, const ct__conv_geom *g, ct_
 
 /* out (N, O, OH, OW) = conv(x, w) */
 static ct_status ct__conv_fwd(const char *op, const ct__conv_geom *g, ct_tensor *x, ct_tensor *w, ct_tensor *out) {
-  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  int64_t K = g->K, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2]; /* (L: positions of a non-empty output) */
   ct_tensor *cols;
   ct_status st = CT_OK;
   if (K == 0) return ct__k_fill_(0, out, ct_int(0));
@@ -339,9 +394,9 @@ static ct_status ct__conv_fwd(const char *op, const ct__conv_geom *g, ct_tensor 
 }
 /* gx (N, C, H, W) = the adjoint of conv(., w) applied to gy */
 static ct_status ct__conv_bwd_input(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *w, ct_tensor *gx) {
-  int64_t K = g->Cg * g->kh * g->kw, nb = ct__conv_chunk(g), n0, grp;
+  int64_t K = g->K, nb = ct__conv_chunk(g), n0, grp;
   ct_status st = ct__k_fill_(0, gx, ct_int(0));
-  if (K == 0 || g->Og == 0 || g->OH * g->OW == 0) return st;
+  if (K == 0 || g->Og == 0 || g->OH == 0 || g->OW == 0) return st;
   for (n0 = 0; n0 < g->N && st == CT_OK; n0 += nb) {
     int64_t b = g->N - n0 < nb ? g->N - n0 : nb;
     for (grp = 0; grp < g->groups && st == CT_OK; grp++) {
@@ -356,9 +411,10 @@ static ct_status ct__conv_bwd_input(const char *op, const ct__conv_geom *g, ct_t
 }
 /* gw (O, Cg*kh*kw) = sum over the batch of gy[g] @ im2col(x)[g]^T */
 static ct_status ct__conv_bwd_weight(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *x, ct_tensor *gw) {
-  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  int64_t K = g->K, L, nb = ct__conv_chunk(g), n0, grp, sz[2];
   ct_tensor *cols;
   ct_status st = ct__k_fill_(0, gw, ct_int(0));
+  if (ct__mul_ovf(g->OH, g->OW, &L)) L = 0; /* (an empty grad_output: nothing to add) */
   if (st != CT_OK || K == 0 || g->Og == 0 || L == 0) return st;
   sz[0] = K, sz[1] = nb * L;
   cols = ct__empty(op, 2, sz, (ct_dtype)x->dtype, x->device);
@@ -387,7 +443,7 @@ static ct_tensor *ct__conv_4d(const char *op, ct_tensor *t, ct_dtype dtype) {
   int64_t sz[4], st[4];
   if (!c || c->ndim == 4) return c;
   sz[0] = c->sizes[0], sz[1] = c->sizes[1], sz[2] = 1, sz[3] = c->sizes[2];
-  st[0] = c->strides[0], st[1] = c->strides[1], st[2] = c->sizes[2] * c->strides[2], st[3] = c->strides[2];
+  st[0] = c->strides[0], st[1] = c->strides[1], st[2] = ct__mul_sat(c->sizes[2], c->strides[2]), st[3] = c->strides[2];
   v = ct__make_view(c, 4, sz, st, c->offset);
   ct_release(c);
   return v;
@@ -396,10 +452,10 @@ static ct_tensor *ct__conv_4d(const char *op, ct_tensor *t, ct_dtype dtype) {
 static ct_tensor *ct__conv_w2d(const char *op, ct_tensor *w, ct_dtype dtype, const ct__conv_geom *g) {
   ct_tensor *c = w->dtype == dtype && ct_is_contiguous(w) ? ct_retain(w) : ct__copy_as(op, w, dtype), *v;
   if (!c) return NULL;
-  v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, g->Cg * g->kh * g->kw, 1, c->offset);
-  if (w->sizes[0] == 0 || g->Cg * g->kh * g->kw == 0) { /* empty: any strides will do */
+  v = ct__view2(c, w->sizes[0], g->K, g->K, 1, c->offset);
+  if (w->sizes[0] == 0 || g->K == 0) { /* empty: any strides will do */
     ct_release(v);
-    v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, 1, 1, c->offset);
+    v = ct__view2(c, w->sizes[0], g->K, 1, 1, c->offset);
   }
   ct_release(c);
   return v;
@@ -512,7 +568,7 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   w = size_is_input ? other->sizes : size.data;
   if (groups <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive groups is not supported");
   if (ct__conv_params(op, nd - 2, stride, padding, dilation, g) != CT_OK) return ct_last_error();
-  if (w[0] % groups != 0 || in[1] != w[1] * groups || gy->sizes[0] != in[0] || gy->sizes[1] != w[0])
+  if (w[0] % groups != 0 || ct__mul_ovf(w[1], groups, &oh) || in[1] != oh || gy->sizes[0] != in[0] || gy->sizes[1] != w[0])
     return ct_fail(CT_ERR_SHAPE, op, "grad_output %s, input %s and weight %s do not match (groups=%lld)",
                    ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), ct_shape_format(nd, in, b2, sizeof b2),
                    ct_shape_format(nd, w, b3, sizeof b3), (long long)groups);
@@ -521,8 +577,14 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   ct__conv_hw(nd - 2, in + 2, &g->H, &g->W);
   ct__conv_hw(nd - 2, w + 2, &g->kh, &g->kw);
   ct__conv_hw(nd - 2, gy->sizes + 2, &g->OH, &g->OW);
-  oh = ct__conv_out_len(g->H, g->kh, g->sh, g->ph, g->dh);
-  ow = ct__conv_out_len(g->W, g->kw, g->sw, g->pw, g->dw);
+  if (ct__conv_k(op, g) != CT_OK) return ct_last_error();
+  {
+    int64_t padded, extent, span;
+    if (!ct__conv_span(g->H, g->kh, g->ph, g->dh, &padded, &extent, &span)) return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
+    oh = ct__conv_out_len(span, g->sh);
+    if (!ct__conv_span(g->W, g->kw, g->pw, g->dw, &padded, &extent, &span)) return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
+    ow = ct__conv_out_len(span, g->sw);
+  }
   if (g->OH > (oh < 0 ? 0 : oh) || g->OW > (ow < 0 ? 0 : ow))
     return ct_fail(CT_ERR_SHAPE, op, "grad_output of size %s has more positions than the convolution's output (%lld x %lld)",
                    ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), (long long)oh, (long long)ow);
@@ -566,7 +628,7 @@ static ct_tensor *ct__k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy,
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
   y = ct__conv_4d(op, gy, cd);
   x = y ? ct__conv_4d(op, input, cd) : NULL;
-  w2 = x ? ct__view2(acc, g.O, g.Cg * g.kh * g.kw, g.Cg * g.kh * g.kw, 1, 0) : NULL;
+  w2 = x ? ct__view2(acc, g.O, g.K, g.K, 1, 0) : NULL;
   st = w2 ? ct__conv_bwd_weight(op, &g, y, x, w2) : ct_last_error();
   ct_release(y), ct_release(x), ct_release(w2);
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
@@ -638,7 +700,11 @@ static ct_tensor *ct__conv_padding_mode(const char *op, int nsp, ct_tensor *inpu
     if (g.sh != 1 || g.sw != 1)
       return ct_fail(CT_ERR_INVALID, op, "padding='same' is not supported for strided convolutions"), (ct_tensor *)NULL;
     for (i = 0; i < nsp && weight->ndim == nsp + 2; i++) {
-      int64_t total = (nsp == 1 || i == 1 ? g.dw : g.dh) * (weight->sizes[2 + i] - 1);
+      int64_t total, d = nsp == 1 || i == 1 ? g.dw : g.dh;
+      if (ct__mul_ovf(d, weight->sizes[2 + i] - 1, &total))
+        return ct_fail(CT_ERR_SIZE, op, "padding='same': dilation %lld * (kernel size %lld - 1) overflows int64", (long long)d,
+                       (long long)weight->sizes[2 + i]),
+               (ct_tensor *)NULL;
       pad[i] = total / 2 + total % 2;
       odd[i] = total % 2;
     }
@@ -733,12 +799,15 @@ static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, 
   if (may_omit && l.n <= 0) return CT_OK; /* the caller keeps its default */
   return ct_fail(CT_ERR_INVALID, op, "%s: %s", op, what);
 }
-/* PyTorch's pooling_output_shape: floor or ceil, and a last window must start inside the input or left padding */
-static int64_t ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int64_t d, bool ceil_mode) {
-  int64_t num = in + 2 * pad - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0), o;
-  o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-  if (ceil_mode && (o - 1) * s >= in + pad) o--;
-  return o;
+/* PyTorch's pooling_output_shape: floor or ceil, and a last window must
+ * start inside the input or left padding; false when a step overflows */
+static bool ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int64_t d, bool ceil_mode, int64_t *out) {
+  int64_t padded, extent, num, o, last;
+  if (!ct__conv_span(in, k, pad, d, &padded, &extent, &num) || (ceil_mode && ct__add_ovf(num, s - 1, &num))) return false;
+  o = (num >= 0 ? num / s : -(int64_t)(((uint64_t)-(num + 1) + (uint64_t)s) / (uint64_t)s)) + 1; /* floor(num / s) + 1 */
+  if (ceil_mode && !ct__mul_ovf(o - 1, s, &last) && last >= in + pad) o--; /* (in + pad fits: in + 2 pad does) */
+  *out = o;
+  return true;
 }
 /* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
 static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
@@ -781,8 +850,10 @@ static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_li
   g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
   g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
   g->B = nd == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  g->OH = ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode);
-  g->OW = ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode);
+  if (!ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->OH))
+    return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
+  if (!ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->OW))
+    return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
   if (g->OH < 1 || g->OW < 1)
     return ct_fail(CT_ERR_SHAPE, op, "Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). Output size is too small",
                    (long long)self->sizes[nd - 3], (long long)g->H, (long long)g->W, (long long)self->sizes[nd - 3],
@@ -805,30 +876,37 @@ static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
 
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
  * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
+/* The kernel offsets [*lo, *hi) of a window starting at `start` (>= -pad) whose
+ * positions start + i * d fall inside [0, n), and the first position at or
+ * after 0; computed, not searched, so huge kernels and paddings cost nothing. */
+static void ct__pool_taps(int64_t start, int64_t n, int64_t k, int64_t d, int64_t *lo, int64_t *hi, int64_t *first) {
+  int64_t l = start < 0 ? (-(start + 1)) / d + 1 : 0, h; /* ceil(-start / d) without overflow */
+  *first = start < 0 ? (-start % d == 0 ? 0 : d - (-start % d)) : start;
+  h = start > n - 1 ? 0 : (n - 1 - start) / d + 1;
+  *lo = l < k ? l : k;
+  *hi = h < k ? h : k;
+}
 #define CT__MAXPOOL(NAME, T)                                                                    \
   static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                    \
     int64_t b, oh, ow, i, j;                                                                    \
     for (b = 0; b < g->B; b++, x += g->H * g->W)                                                \
       for (oh = 0; oh < g->OH; oh++)                                                            \
-        for (ow = 0; ow < g->OW; ow++) {                                                        \
-          int64_t h0 = oh * g->sh - g->ph, w0 = ow * g->sw - g->pw, best_i;                     \
+        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                            \
+          int64_t hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, h0, w0, ilo, ihi, jlo, jhi; \
           T best = (T)-INFINITY;                                                                \
-          while (h0 < 0) h0 += g->dh;                                                           \
-          while (w0 < 0) w0 += g->dw;                                                           \
-          best_i = h0 * g->W + w0;                                                              \
-          for (i = 0; i < g->kh; i++) {                                                         \
-            int64_t ih = oh * g->sh - g->ph + i * g->dh;                                        \
-            if (ih < 0 || ih >= g->H) continue;                                                 \
-            for (j = 0; j < g->kw; j++) {                                                       \
-              int64_t iw = ow * g->sw - g->pw + j * g->dw;                                      \
-              T v;                                                                              \
-              if (iw < 0 || iw >= g->W) continue;                                               \
-              v = x[ih * g->W + iw];                                                            \
-              if (v > best || v != v) best = v, best_i = ih * g->W + iw;                        \
+          ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                               \
+          ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                               \
+          /* a window of padding only keeps PyTorch's index (past the plane), saturated */      \
+          if (ct__mul_ovf(h0, g->W, idx) || ct__add_ovf(*idx, w0, idx)) *idx = INT64_MAX;       \
+          for (i = ilo; i < ihi; i++) {                                                         \
+            int64_t ih = hs + i * g->dh;                                                        \
+            for (j = jlo; j < jhi; j++) {                                                       \
+              int64_t iw = ws + j * g->dw;                                                      \
+              T v = x[ih * g->W + iw];                                                          \
+              if (v > best || v != v) best = v, *idx = ih * g->W + iw;                          \
             }                                                                                   \
           }                                                                                     \
-          *y++ = best;                                                                          \
-          *idx++ = best_i;                                                                      \
+          *y = best;                                                                            \
         }                                                                                       \
   }
 CT__MAXPOOL(ct__maxpool_f32, float)
@@ -849,9 +927,9 @@ CT__MAXPOOL_BW(ct__maxpool_bw_f64, double)
 /* ---- avg_pool2d: window sums over the divisor PyTorch uses ---- */
 static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, int64_t *h0, int64_t *h1, int64_t *w0, int64_t *w1) {
   int64_t pool;
-  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw;
-  *h1 = *h0 + g->kh < g->H + g->ph ? *h0 + g->kh : g->H + g->ph;
-  *w1 = *w0 + g->kw < g->W + g->pw ? *w0 + g->kw : g->W + g->pw;
+  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw; /* (>= -pad; H + 2 pad fits: ct__pool_setup) */
+  *h1 = g->kh < g->H + g->ph - *h0 ? *h0 + g->kh : g->H + g->ph;
+  *w1 = g->kw < g->W + g->pw - *w0 ? *w0 + g->kw : g->W + g->pw;
   pool = (*h1 - *h0) * (*w1 - *w0);
   if (*h0 < 0) *h0 = 0;
   if (*w0 < 0) *w0 = 0;
@@ -1026,6 +1104,13 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
       ct__pool_dtype("avg_pool2d", (ct_dtype)self->dtype, 1) != CT_OK)
     return NULL;
   if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
+  { /* a window's divisor is at most the padded plane's size */
+    int64_t area;
+    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)(g.H + 2 * g.ph),
+                     (long long)(g.W + 2 * g.pw)),
+             (ct_tensor *)NULL;
+  }
   g.count_include_pad = count_include_pad;
   g.divisor = divisor_override;
   if (gy) {
@@ -1121,7 +1206,7 @@ static ct_status ct__adaptive_setup(const char *op, const ct_tensor *self, ct_in
 }
 static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[4], t;
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
   if (ct__adaptive_setup(op, self, output_size, &g) != CT_OK) return NULL;
@@ -1141,6 +1226,10 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
     x = ct__pool_operand(op, gy ? gy : self);
     if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
       st = ct_last_error();
+    } else if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) ||
+                                        ct__add_ovf(t, g.OW, &t))) { /* the window bounds (o + 1) * I + O - 1 */
+      st = ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH,
+                   (long long)g.OW, (long long)g.H, (long long)g.W);
     } else if (g.OH > 0 && g.OW > 0) {
       void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
       if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
@@ -1246,10 +1335,15 @@ static ct_status ct__unfold_setup(const char *op, int64_t H, int64_t W, ct_int_l
     return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got stride_height: %lld stride_width: %lld",
                    (long long)g->sh, (long long)g->sw);
   g->H = H, g->W = W;
-  g->OH = (H + 2 * g->ph - g->dh * (g->kh - 1) - 1) / g->sh + 1;
-  g->OW = (W + 2 * g->pw - g->dw * (g->kw - 1) - 1) / g->sw + 1;
-  if (H + 2 * g->ph - g->dh * (g->kh - 1) - 1 < 0) g->OH = 0;
-  if (W + 2 * g->pw - g->dw * (g->kw - 1) - 1 < 0) g->OW = 0;
+  {
+    int64_t padded, extent, span, L;
+    if (!ct__conv_span(H, g->kh, g->ph, g->dh, &padded, &extent, &span)) return ct__conv_overflow(op, H, g->kh, g->sh, g->ph, g->dh);
+    g->OH = ct__conv_out_len(span, g->sh);
+    if (!ct__conv_span(W, g->kw, g->pw, g->dw, &padded, &extent, &span)) return ct__conv_overflow(op, W, g->kw, g->sw, g->pw, g->dw);
+    g->OW = ct__conv_out_len(span, g->sw);
+    if (ct__mul_ovf(g->OH, g->OW, &L))
+      return ct_fail(CT_ERR_SIZE, op, "the number of sliding blocks %lld * %lld overflows int64", (long long)g->OH, (long long)g->OW);
+  }
   if (g->OH < 1 || g->OW < 1)
     return ct_fail(CT_ERR_SHAPE, op, "Given %s spatial size (%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), "
                    "padding=(%lld, %lld), calculated shape of the array of sliding blocks as (%lld, %lld), but its components must be at least one.",
@@ -1278,8 +1372,9 @@ static ct_tensor *ct__k_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel
       ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, &g) != CT_OK)
     return NULL;
   g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b], g.O = g.Og = 1;
+  if (ct__conv_k(op, &g) != CT_OK) return NULL;
   if (b) shape[0] = g.N;
-  shape[b] = g.C * g.kh * g.kw, shape[b + 1] = g.OH * g.OW;
+  shape[b] = g.K, shape[b + 1] = g.OH * g.OW; /* (checked by ct__unfold_setup) */
   if (ct__conv_result(op, NULL, b + 2, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   if (acc && acc->numel) {
     if (b) {
@@ -1329,7 +1424,9 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
   if (ct__pool_dtype("col2im_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
       ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, &g) != CT_OK)
     return NULL;
-  K = g.kh * g.kw;
+  if (ct__mul_ovf(g.kh, g.kw, &K))
+    return ct_fail(CT_ERR_SIZE, op, "kernel_size=(%lld, %lld): their product overflows int64", (long long)g.kh, (long long)g.kw),
+           (ct_tensor *)NULL;
   if (self->sizes[b] % K != 0)
     return ct_fail(CT_ERR_SHAPE, op, "Expected size of input's dimension %d to be divisible by the product of kernel_size, but got "
                    "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g.kh, (long long)g.kw),
@@ -1341,7 +1438,7 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
                    (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
                    (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
            (ct_tensor *)NULL;
-  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1, g.K = self->sizes[b];
   shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
   if (ct__conv_result(op, NULL, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   if (acc && acc->numel) {
