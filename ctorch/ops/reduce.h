@@ -141,11 +141,15 @@ static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
   else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
 }
 
-/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+/* Element offsets of the reduced dims of t, in row-major order; returns the
+ * count. off has room for that count (at least 1): a reduced dim of size 0
+ * writes nothing beyond off[0], whatever the other reduced dims' sizes. */
 static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
   int64_t cnt = 1, j, e;
   int d;
   off[0] = 0;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d] && t->sizes[d] == 0) return 0;
   for (d = 0; d < t->ndim; d++) {
     if (!reduce[d]) continue;
     /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
@@ -1153,6 +1157,8 @@ static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int
 static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   (void)ks;
   (void)sorted; /* always sorted */
+  if (a->dtype == CT_BOOL && a->ndim > 0) /* PyTorch copies a 0-dim self before dispatching on the dtype */
+    return ct_fail(CT_ERR_DTYPE, "topk", "\"topk_cpu\" not implemented for 'Bool'"), (ct_tensor *)NULL;
   return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
 }
 
@@ -1491,14 +1497,16 @@ enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
 typedef struct ct__rd_kth_ctx {
   int mode, is_int;
   int64_t k; /* 1-based, CT__RD_KTH */
+  ct_dtype dtype;
 } ct__rd_kth_ctx;
 static void ct__rd_kth_row(ct__rd_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
   ct__rd_row sr = *r;
   int64_t at, nans = 0, i, *perm;
-  if (r->n == 0) {
-    r->idx[0] = 0, r->yi[0] = 0;
+  if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
+    r->idx[0] = 0;
+    r->yi[0] = c->dtype == CT_I64 ? INT64_MIN : c->dtype == CT_I32 ? INT32_MIN : c->dtype == CT_BOOL ? 1 : 0;
     if (!c->is_int) r->yf[0] = NAN;
     return;
   }
@@ -1532,6 +1540,11 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
     return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
   if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  /* bool: PyTorch has no kernel, except where it answers before dispatching
+   * on the dtype (a full median of nothing, kthvalue of a 0-dim tensor) */
+  if (a->dtype == CT_BOOL && (mode == CT__RD_KTH ? a->ndim > 0 : !full || a->numel > 0))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'",
+                   mode == CT__RD_KTH ? "kthvalue_cpu" : full ? "median_cpu" : "median_out");
   if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
   if (!vals) return ct_last_error();
@@ -1543,6 +1556,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     c.mode = mode;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
     c.k = k;
+    c.dtype = (ct_dtype)a->dtype;
     vv = ct__rd_keepdim_view(vals, &p);
     iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
     if (!vv || (idx && !iv)) {
