@@ -39,3 +39,15 @@ TEST(hardening_reduce_zero_size_rows) {
     ct_clear_error();
   }
 }
+
+/* 3. A shape op's out= of the wrong dtype released the result before
+ * reading its dtype for the message. */
+TEST(hardening_shape_out_wrong_dtype_message) {
+  CT_SCOPE {
+    ct_tensor *x = ct_zeros(CT_DIMS(2, 3), CT_F32), *out = ct_empty(CT_DIMS(0), CT_F64);
+    ct_tensor *idx = ct_zeros(CT_DIMS(1, 3), CT_I64);
+    CHECK_ERR(ct_flip_out(out, x, CT_DIMS(0)), CT_ERR_DTYPE, "Expected out tensor to have dtype float32, but got float64");
+    CHECK_ERR(ct_gather_out(out, x, 0, idx), CT_ERR_DTYPE, "have dtype float32, but got float64");
+    CHECK_ERR(ct_tril_out(out, x, 0), CT_ERR_DTYPE, "have dtype float32, but got float64");
+  }
+}

@@ -99,12 +99,10 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
 static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
   ct_status st;
   if (!r) return ct_last_error();
-  if (!allow_cast && out->dtype != r->dtype) {
-    ct_release(r);
-    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
-                   ct_dtype_name((ct_dtype)out->dtype));
-  }
-  if (!ct_device_eq(out->device, r->device))
+  if (!allow_cast && out->dtype != r->dtype) /* the message reads r: release it after */
+    st = ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
     st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
                  ct_device_type_name((ct_device_type)out->device.type));
   else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
