@@ -93,16 +93,28 @@ static int ct__overlap_status(const ct_tensor *a, const ct_tensor *b) {
                                                                                                   : CT__OVERLAP_PARTIAL;
   return ab < be && bb < ae ? CT__OVERLAP_PARTIAL : CT__OVERLAP_NO;
 }
-/* The checks of a tensor an op writes against one input it reads (in may be
- * NULL), as PyTorch's TensorIterator: out must not write one address twice
- * (assert_no_internal_overlap), and must not share only some of in's
- * elements (assert_no_partial_overlap; the very same view is fine). */
-static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+/* The one check of every tensor an op writes (out=, or self in place)
+ * against the inputs it reads (in[0..nin), NULL entries skipped), as
+ * PyTorch's TensorIterator: out must not write one address twice
+ * (assert_no_internal_overlap), and must not share only some of an input's
+ * elements (assert_no_partial_overlap). The very same elements in the same
+ * layout are fine (add_out(a, a, b), a.add_(b)); empty tensors never
+ * overlap; geometries whose overlap cannot be decided cheaply (not
+ * non-overlapping-and-dense) are allowed, as in PyTorch. */
+static ct_status ct__check_overlaps(const char *op, const ct_tensor *out, int nin, ct_tensor *const *in) {
+  int i;
   if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (in && ct__overlap_status(out, in) == CT__OVERLAP_PARTIAL)
-    return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                                       "to a single memory location. Please clone() the tensor before performing the operation.");
+  for (i = 0; i < nin; i++)
+    if (in[i] && ct__overlap_status(out, in[i]) == CT__OVERLAP_PARTIAL)
+      return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                                         "to a single memory location. Please clone() the tensor before performing the operation.");
   return CT_OK;
+}
+/* ... against one input (in may be NULL) */
+static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+  ct_tensor *one[1];
+  one[0] = (ct_tensor *)in; /* only read */
+  return ct__check_overlaps(op, out, 1, one);
 }
 
 /* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
@@ -219,6 +231,39 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
   for (i = 0; i < ndim; i++) out->sizes[i] = shape[i], out->strides[i] = strides[i];
   out->numel = numel;
   return CT_OK;
+}
+
+/* out= (or self in place) of an op whose result has `shape`, reading
+ * in[0..nin) (NULL entries skipped), after ct__check_overlaps (which
+ * PyTorch runs before its dtype and shape checks): the resize. An out that
+ * is itself one of the inputs is read after it is written and cannot be
+ * resized (its data would move or be reinterpreted before it is read): it
+ * must already have the result's shape, as in PyTorch's TensorIterator. An
+ * out that only now overlaps an input (resized within its storage) is
+ * refused too. */
+static int ct__out_has_shape(const ct_tensor *out, int ndim, const int64_t *shape) {
+  int i, same = out->ndim == ndim;
+  for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+  return same;
+}
+/* (the part of it for kernels that resize out themselves: out being an input that needs resizing) */
+static ct_status ct__check_out_not_resized_input(const char *op, const ct_tensor *out, int ndim, const int64_t *shape, int nin,
+                                                 ct_tensor *const *in) {
+  int i;
+  char b1[160], b2[160];
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  for (i = 0; i < nin; i++)
+    if (in[i] == out)
+      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+  return CT_OK;
+}
+static ct_status ct__prepare_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape, int nin, ct_tensor *const *in) {
+  ct_status st;
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  if ((st = ct__check_out_not_resized_input(op, out, ndim, shape, nin, in)) != CT_OK) return st;
+  if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  return ct__check_overlaps(op, out, nin, in);
 }
 
 /* ---- copy_: every dtype pair, any strides ---- */
@@ -487,7 +532,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   const char *op = ct__binary_names[kind];
   int64_t bshape[CT_MAX_DIMS];
   const int64_t *shape;
-  int ndim, i;
+  int ndim;
   ct_dtype common, out_dtype;
   ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
   ct__binary_ctx ctx;
@@ -496,6 +541,11 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
 
   if (!wa) wa = &unused_a;
   if (!wb) wb = &unused_b;
+  if (out) { /* PyTorch's TensorIterator checks overlaps first */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
+  }
   if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
   if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
   ndim = a->ndim;
@@ -522,18 +572,10 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out == a && out) { /* in-place: the broadcast shape must be self's */
-    int same = shape == a->sizes;
-    if (!same && out->ndim == ndim)
-      for (same = 1, i = 0; i < ndim; i++) same = same && out->sizes[i] == shape[i];
-    if (!same) {
-      char b1[160], b2[160];
-      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-    }
-  } else if (out) {
-    if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  if (out) { /* in-place (out == a) and out= alike: an out that is an input keeps its shape */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__prepare_out(op, out, ndim, shape, 2, in)) != CT_OK) return st;
   }
   if (!ct__binary_loops[kind][common])
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));

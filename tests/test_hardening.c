@@ -51,3 +51,136 @@ TEST(hardening_shape_out_wrong_dtype_message) {
     CHECK_ERR(ct_tril_out(out, x, 0), CT_ERR_DTYPE, "have dtype float32, but got float64");
   }
 }
+
+/* ---- items 2, 4 and 6: outs that overlap or are their inputs ---- */
+#define HD_PARTIAL "some elements of the input tensor and the written-to tensor refer to a single memory location"
+#define HD_INTERNAL "more than one element of the written-to tensor refers to a single memory location"
+static ct_tensor *hd_arange(int64_t n, ct_dtype dt) { return ct_arange(0, (double)n, 1, dt); }
+static int hd_equals(const ct_tensor *t, const double *want, int64_t n) {
+  int64_t i;
+  if (!t || t->numel != n) return 0;
+  for (i = 0; i < n; i++)
+    if (ct_get(t, i) != want[i]) return 0;
+  return 1;
+}
+
+/* 6. An out= (or self in place) sharing only some elements with an input
+ * is refused as PyTorch refuses it (it used to compute silently wrong
+ * values, e.g. add_out(x[1:], x[:-1], x[:-1]) gave zeros); the very same
+ * view, empty tensors and undecidable geometries stay allowed. */
+TEST(hardening_overlap_pointwise) {
+  CT_SCOPE {
+    static const double x0[5] = {0, 1, 2, 3, 4};
+    ct_tensor *x = hd_arange(5, CT_F32), *hi = ct_slice(x, 0, 1, 5, 1), *lo = ct_slice(x, 0, 0, 4, 1);
+    ct_tensor *b = ct_ones(CT_DIMS(4), CT_F32), *two = ct_scalar_tensor(ct_float(2), CT_F32);
+    CHECK_ERR(ct_add_out(hi, lo, lo), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_add_(hi, lo), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_sub_out(lo, b, hi), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_mul_out(hi, lo, two), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_neg_out(hi, lo), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_exp_out(lo, hi), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_atan2_out(hi, lo, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_maximum_out(hi, b, lo), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_where_out(hi, ct_gt_scalar(b, ct_int(0)), lo, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_clamp_tensor_out(hi, b, lo, NULL), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_add_out(ct_expand(ct_slice(x, 0, 0, 1, 1), CT_DIMS(4)), b, b), CT_ERR_INVALID, HD_INTERNAL);
+    CHECK(hd_equals(x, x0, 5)); /* nothing written */
+  }
+  CT_SCOPE { /* the same elements in the same layout, empty tensors, other storages: fine */
+    static const double x0[4] = {0, 1, 2, 3}, twice[4] = {0, 2, 4, 6}, interleaved[4] = {0, 0, 2, -2};
+    ct_tensor *x = hd_arange(4, CT_F32), *v = ct_view(x, CT_DIMS(4)), *e = ct_empty(CT_DIMS(0), CT_F32);
+    CHECK_OK(ct_add_out(x, x, x));
+    CHECK(hd_equals(x, twice, 4));
+    CHECK_OK(ct_mul_(v, ct_scalar_tensor(ct_float(0.5), CT_F32))); /* another view of the same elements */
+    CHECK(hd_equals(x, x0, 4));
+    CHECK_OK(ct_neg_out(e, ct_slice(x, 0, 2, 2, 1)));
+    CHECK_OK(ct_neg_out(ct_slice(x, 0, 1, 4, 2), ct_slice(x, 0, 0, 4, 2))); /* interleaved: not decided, allowed as in PyTorch */
+    CHECK(hd_equals(x, interleaved, 4));
+  }
+}
+
+/* 6, continued: reductions. PyTorch checks its scans and (values, indices)
+ * ops, not its other reductions, which then compute garbage; ctorch reads
+ * the input whole (through a temporary) before writing such an out. */
+TEST(hardening_overlap_reductions) {
+  CT_SCOPE {
+    static const double col_sums[2] = {2, 4}, rowsum_self[3] = {6, 0, 0};
+    ct_tensor *x = hd_arange(4, CT_F32), *m = ct_view(x, CT_DIMS(2, 2)), *mid = ct_slice(x, 0, 1, 3, 1);
+    ct_tensor *idx = ct_empty(CT_DIMS(0), CT_I64), *y, *lo, *hi;
+    CHECK_OK(ct_sum_out(mid, m, CT_DIMS(0), false)); /* [0 1; 2 3] summed over rows into x[1:3] */
+    CHECK(hd_equals(mid, col_sums, 2));
+    y = ct_arange(1, 4, 1, CT_F32); /* [1 2 3]: the out is the input itself, resized to 0-dim */
+    CHECK_OK(ct_sum_out(y, y, CT_DIMS(0), false));
+    CHECK(y->ndim == 0 && hd_equals(y, rowsum_self, 1));
+    x = hd_arange(5, CT_F32), lo = ct_slice(x, 0, 0, 4, 1), hi = ct_slice(x, 0, 1, 5, 1);
+    CHECK_ERR(ct_cumsum_out(hi, lo, 0), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_sort_out(hi, idx, lo, 0, false), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_topk_out(ct_slice(x, 0, 1, 3, 1), idx, lo, 2, 0, true, true), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_max_dim_out(ct_slice(x, 0, 1, 3, 1), idx, ct_view(lo, CT_DIMS(2, 2)), 0, false), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_OK(ct_cumsum_out(lo, lo, 0)); /* the same view: fine */
+  }
+}
+
+/* 6, continued: shape, index and matrix ops refuse what PyTorch refuses
+ * (their results were already right: they compute before writing). */
+TEST(hardening_overlap_shape_linalg) {
+  CT_SCOPE {
+    static const double flipped[4] = {3, 2, 1, 0};
+    ct_tensor *x = hd_arange(6, CT_F32), *lo = ct_slice(x, 0, 0, 4, 1), *hi = ct_slice(x, 0, 1, 5, 1);
+    ct_tensor *i4 = ct_arange(0, 4, 1, CT_I64), *parts[2];
+    parts[0] = ct_slice(x, 0, 0, 2, 1), parts[1] = ct_slice(x, 0, 2, 4, 1);
+    CHECK_ERR(ct_index_select_out(hi, lo, 0, i4), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_gather_out(hi, lo, 0, i4), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_cat_out(hi, 2, parts, 0), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_index_add_(hi, 0, ct_arange(0, 2, 1, CT_I64), ct_slice(x, 0, 0, 2, 1)), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_outer_out(ct_view(hi, CT_DIMS(2, 2)), parts[0], parts[1]), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_addmm_out(ct_view(ct_slice(x, 0, 2, 6, 1), CT_DIMS(2, 2)), ct_view(lo, CT_DIMS(2, 2)), ct_ones(CT_DIMS(2, 2), CT_F32),
+                           ct_ones(CT_DIMS(2, 2), CT_F32)),
+              CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_OK(ct_flip_out(hi, lo, CT_DIMS(0))); /* PyTorch does not check flip: the result is right */
+    CHECK(hd_equals(hi, flipped, 4));
+  }
+}
+
+/* 4. An out= that is also an input and must be resized read its own
+ * reallocated (uninitialised) storage and returned garbage with status OK
+ * (invalid bool bytes in bool outs). PyTorch's TensorIterator refuses. */
+TEST(hardening_out_is_input_resize) {
+  CT_SCOPE {
+    ct_tensor *a = ct_ones(CT_DIMS(2, 3), CT_F32), *b = ct_scalar_tensor(ct_float(2), CT_F32);
+    ct_tensor *bb = ct_scalar_tensor(ct_bool(true), CT_BOOL), *bi = ct_scalar_tensor(ct_int(3), CT_I64);
+    ct_tensor *w = ct_ones(CT_DIMS(1, 1, 1, 1), CT_F32), *img = ct_ones(CT_DIMS(1, 1, 3, 3), CT_F32);
+    static const int64_t one[2] = {1, 1}, zero[2] = {0, 0};
+    CHECK_ERR(ct_add_out(b, a, b), CT_ERR_SHAPE, "output with shape [] doesn't match the broadcast shape [2, 3]");
+    CHECK_ERR(ct_add_out(b, b, a), CT_ERR_SHAPE, "output with shape [] doesn't match the broadcast shape [2, 3]");
+    CHECK_ERR(ct_eq_out(bb, a, bb), CT_ERR_SHAPE, "output with shape [] doesn't match the broadcast shape [2, 3]");
+    CHECK_ERR(ct_fmod_out(bi, ct_ones(CT_DIMS(4), CT_I64), bi), CT_ERR_SHAPE, "doesn't match the broadcast shape [4]");
+    CHECK_ERR(ct_where_out(b, ct_gt_scalar(a, ct_int(0)), a, b), CT_ERR_SHAPE, "doesn't match the broadcast shape [2, 3]");
+    CHECK_ERR(ct_mm_out(a, a, ct_ones(CT_DIMS(3, 3), CT_F32)) == CT_OK ? ct_mm_out(a, a, ct_ones(CT_DIMS(3, 4), CT_F32)) : CT_OK,
+              CT_ERR_INVALID, "cannot be resized");
+    CHECK_ERR(ct_convolution_out(w, img, w, NULL, 2, one, 2, zero, 2, one, false, 2, zero, 1), CT_ERR_SHAPE,
+              "output with shape [1, 1, 1, 1] doesn't match the broadcast shape [1, 1, 3, 3]");
+    CHECK(b->ndim == 0 && ct_get(b, 0) == 2 && bb->ndim == 0 && ct_get(bb, 0) == 1 && bi->ndim == 0 && ct_get(bi, 0) == 3);
+  }
+}
+
+/* 2. The divisor of an integer division aliasing the out: the zero check
+ * passed, then the op's own writes made the divisor 0 (SIGFPE). The overlap
+ * is refused now. */
+TEST(hardening_int_division_aliased_divisor) {
+  static const int64_t one[1] = {1}, zero_stride[1] = {0};
+  const char *modes[3] = {NULL, "trunc", "floor"};
+  int k;
+  CT_SCOPE {
+    ct_tensor *a = ct_full(CT_DIMS(4), ct_int(5), CT_I64), *b = ct_as_strided(a, 1, one, 1, zero_stride, 1);
+    CHECK_ERR(ct_fmod_out(a, a, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_fmod_(a, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_remainder_out(a, a, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_remainder_(a, b), CT_ERR_INVALID, HD_PARTIAL);
+    CHECK_ERR(ct_floor_divide_out(a, a, b), CT_ERR_INVALID, HD_PARTIAL);
+    for (k = 0; k < 3; k++) {
+      CHECK_ERR(ct_div_mode_out(a, a, b, modes[k]), CT_ERR_INVALID, HD_PARTIAL);
+      CHECK_ERR(ct_div_mode_(a, b, modes[k]), CT_ERR_INVALID, HD_PARTIAL);
+    }
+  }
+}

@@ -293,8 +293,10 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   ct__pw_ctx ctx;
   ct_status st = CT_OK;
 
+  (void)inplace; /* self in place is one of the inputs: ct__prepare_out keeps its shape */
   for (i = 0; i < nin; i++)
     if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   /* devices: a CPU 0-dim tensor (or number) joins any device */
   dev = in[0]->device;
   for (i = 0; i < nin; i++)
@@ -348,18 +350,8 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     if (od != res_dtype && !ct_can_cast(res_dtype, od))
       return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                      ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
-    if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if (inplace) {
-      int same = out->ndim == ndim;
-      for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
-      if (!same) {
-        char b1[160], b2[160];
-        return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                       ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-      }
-    } else if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) {
-      return st;
-    }
+    /* self in place, or an out that is an input, keeps its shape */
+    if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
   }
   /* the tensor computed into: out itself when its dtype is the result's */
   if (out && out->dtype == res_dtype) dst = ct_retain(out);

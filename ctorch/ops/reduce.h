@@ -345,23 +345,35 @@ static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
   return ct__make_view(t, p->ndim, p->kept, st, t->offset);
 }
 
-/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one.
+ * An out that shares memory with the input (the input itself, a view of it)
+ * is computed through a temporary of out's dtype, which ct__rd_finish
+ * copies into out once the input is read: rows would otherwise read what
+ * earlier rows wrote, and resizing the input itself would move or
+ * reinterpret its data. (PyTorch does not check reductions' outs for
+ * overlap; it computes garbage there. Its scans do: ct__rd_check_scan_out.) */
 static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
                                 ct_dtype dtype) {
   if (out) {
     if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (out == a || ct__overlap_status(out, a) != CT__OVERLAP_NO)
+      return ct__empty(op, ndim, shape, (ct_dtype)out->dtype, out->device);
     if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
     return ct_retain(out);
   }
   return ct__empty(op, ndim, shape, dtype, a->device);
 }
 
-/* Hand the result back: the new tensor in *result, or bump out's version. */
-static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+/* Hand the result back: the new tensor in *result, or into out (resized and
+ * copied from a temporary, see ct__rd_result) and bump out's version. */
+static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
   }
+  if (st == CT_OK && out && dst != out && (st = ct__resize_out(op, out, dst->ndim, dst->sizes)) == CT_OK && !ct__is_meta(out) &&
+      out->numel)
+    st = ct__copy_impl(out, dst);
   ct_release(dst);
   if (out && st == CT_OK) ct__bump_version(out);
   return st;
@@ -389,7 +401,7 @@ static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *
     st = ct__rd_run(op, &j);
     ct_release(v);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 
 static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
@@ -930,10 +942,11 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
   if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = out == a ? ct__rd_sum_dtype(a, dtype, out) : ct__rd_cast_first_dtype(a, dtype, out);
-  if (out == a) {
+  if (out == a) { /* in place: each row is read whole before it is written */
     if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
     dst = ct_retain(a);
   } else {
+    if (out && ct__check_overlap(op, out, a) != CT_OK) return ct_last_error(); /* PyTorch's scans refuse partial overlap */
     dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
   }
   if (!dst) return ct_last_error();
@@ -948,7 +961,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
     j.ctx = &prod;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 #define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
@@ -1032,7 +1045,7 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
     else ct_release(idx);
     return CT_OK;
   }
-  return ct__rd_finish(st, idx, out, NULL);
+  return ct__rd_finish(op, st, idx, out, NULL);
 }
 static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_tensor *v = NULL, *i = NULL;
@@ -1409,7 +1422,8 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
-  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  if (out && (ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK || ct__check_overlap(op, out, a) != CT_OK))
+    return ct_last_error();
   dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
@@ -1420,7 +1434,7 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
     j.fn = ct__rd_lcse_row;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
   ct_tensor *r = NULL;
@@ -1584,7 +1598,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     else ct_release(vals);
     return st;
   }
-  return ct__rd_finish(st, vals, out, NULL);
+  return ct__rd_finish(op, st, vals, out, NULL);
 }
 #define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
@@ -2018,8 +2032,10 @@ static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *sel
 /* ---- out= forms of the (values, indices) ops: max.dim_max, sort.values, ... ----
  * The functional kernel runs first (so the outs may alias the input); each
  * out must have its result's dtype (indices: int64) and device, and is
- * resized as PyTorch resizes out= tensors. */
-static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
+ * resized as PyTorch resizes out= tensors. check: the outs PyTorch refuses
+ * to overlap the input partially (1 values, 2 indices). */
+enum { CT__RD_CHECK_VALUES = 1, CT__RD_CHECK_INDICES = 2 };
+static ct_status ct__rd_out2(const char *op, ct_tensor *a, int check, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *src[2], *dst[2];
   ct_status st = CT_OK;
   int k;
@@ -2029,6 +2045,7 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   }
   src[0] = v, src[1] = i, dst[0] = ov, dst[1] = oi;
   for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (((check >> k) & 1) && (st = ct__check_overlap(op, dst[k], a)) != CT_OK) break;
     if (dst[k]->dtype != src[k]->dtype)
       st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor %s to have dtype %s, but got %s instead", k ? "indices" : "values",
                    ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
@@ -2050,40 +2067,40 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   return st;
 }
 /* the out= kernels of the (self, dim[, keepdim]) ops */
-#define CT__RD_OUT2_DIM(NAME, OP)                                                                                     \
+#define CT__RD_OUT2_DIM(NAME, OP, CHECK)                                                                              \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov,        \
                                       ct_tensor *oi) {                                                              \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, keepdim, &i);                                                \
-    return ct__rd_out2(OP, v, i, ov, oi);                                                                           \
+    return ct__rd_out2(OP, a, CHECK, v, i, ov, oi);                                                                 \
   }
 #define CT__RD_OUT2_SCAN(NAME)                                                                                        \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {     \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, &i);                                                         \
-    return ct__rd_out2(#NAME, v, i, ov, oi);                                                                        \
+    return ct__rd_out2(#NAME, a, 0, v, i, ov, oi);                                                                  \
   }
-CT__RD_OUT2_DIM(max_dim, "max")
-CT__RD_OUT2_DIM(min_dim, "min")
-CT__RD_OUT2_DIM(median_dim, "median")
-CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian")
+CT__RD_OUT2_DIM(max_dim, "max", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(min_dim, "min", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(median_dim, "median", 0)
+CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian", 0)
 CT__RD_OUT2_SCAN(cummax)
 CT__RD_OUT2_SCAN(cummin)
 static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_sort_stable_out(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor *ov,
                                        ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort_stable(ks, a, stable, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *ov,
                                 ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_topk(ks, a, k, dim, largest, sorted, &i);
-  return ct__rd_out2("topk", v, i, ov, oi);
+  return ct__rd_out2("topk", a, CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES, v, i, ov, oi);
 }
 static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
-  return ct__rd_out2("kthvalue", v, i, ov, oi);
+  return ct__rd_out2("kthvalue", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 
 CT_EXTERN_C_END

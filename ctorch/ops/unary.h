@@ -298,41 +298,17 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   return CT_DTYPE_NONE;
 }
 
-/* The element range [lo, hi] of t in its storage. */
-static void ct__unary_extent(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int i;
-  *lo = *hi = t->offset;
-  for (i = 0; i < t->ndim; i++) {
-    int64_t span = (t->sizes[i] - 1) * t->strides[i];
-    if (span < 0) *lo += span;
-    else *hi += span;
-  }
-}
-/* out= may be a itself (the same view) but no other view of a's elements:
- * the chunked loop would read elements it has already written. */
-static ct_status ct__unary_check_overlap(const char *op, const ct_tensor *out, const ct_tensor *a) {
-  int64_t alo, ahi, olo, ohi;
-  if (out->storage != a->storage || !out->numel || !a->numel) return CT_OK;
-  if (out->offset == a->offset && ct_same_shape(out, a) &&
-      !memcmp(out->strides, a->strides, sizeof(int64_t) * (size_t)a->ndim))
-    return CT_OK;
-  ct__unary_extent(a, &alo, &ahi);
-  ct__unary_extent(out, &olo, &ohi);
-  if (olo > ahi || alo > ohi) return CT_OK;
-  return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor "
-                                     "refer to a single memory location; clone() the tensor before performing the operation");
-}
-
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
  * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
                                ct_tensor **result) {
   const char *op = d->name;
-  ct_dtype common = ct__unary_result_dtype(d, (ct_dtype)a->dtype), out_dtype;
+  ct_dtype common, out_dtype;
   ct__unary_ctx c;
   ct_tensor *dst, *ops[2];
   ct_status st = CT_OK;
-  if (common == CT_DTYPE_NONE) return ct_last_error();
+  if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
+  if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
@@ -340,11 +316,8 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out && out != a) {
-    if (!ct__same_device(op, out, a) || ct__unary_check_overlap(op, out, a) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
-  }
+  if (out && out != a && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
                                       : ct_retain(out);
   if (!dst) return ct_last_error();
