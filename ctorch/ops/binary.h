@@ -54,15 +54,21 @@ static double ct__pw_fremainder(double a, double b) {
   if (m != 0 && (b < 0) != (m < 0)) m += b;
   return m;
 }
-/* integers: the divisor is never 0 (checked before); INT64_MIN / -1 wraps */
-static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; }
+/* integers: INT64_MIN / -1 wraps. A zero divisor is refused before the
+ * loop (ZeroDivisionError); one that appears during it (the op writing its
+ * own divisor through a geometry whose overlap PyTorch does not decide, such
+ * as an expanded divisor read after an element it aliases was written)
+ * gives 0 here instead of trapping: the test costs nothing measurable next
+ * to the division. */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b; }
 static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
   int64_t q, r;
   if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  if (b == 0) return 0;
   q = a / b, r = a % b;
   return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
 }
-static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
 static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
   int64_t r = ct__pw_imod(a, b);
   return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
