@@ -146,6 +146,67 @@ static ct_tensor *ct__wrap_scalar(ct__wrapped *w, ct_scalar s) {
   return &w->t;
 }
 
+/* PyTorch's checked conversion of a Scalar to a dtype (c10::checked_convert,
+ * c10::overflows<To, From>), for the values an op stores or computes with
+ * in the tensor's dtype (fill_, full, masked_fill, index_fill, scatter's
+ * value, constant_pad_nd, clamp bounds, alpha, addcmul's value, pow's
+ * exponent, arange's ends on integers, ...). Integers: in range; for uint8
+ * also down to -255 (negative values wrap, as two's complement: -1 is 255).
+ * Floating values: in [lowest, max] of the dtype (uint8: [0, 255]), NaN and
+ * infinities only into floating dtypes. Bool takes anything. (Float to int64
+ * compares with INT64_MAX as a double, 2^63, as C++ does: 2^63 passes and
+ * stores INT64_MIN, as PyTorch on x86.) */
+static int ct__scalar_fits(ct_scalar s, ct_dtype d) {
+  double v;
+  if (d == CT_BOOL || s.kind == CT_SCALAR_BOOL || s.kind == CT_SCALAR_NONE) return 1;
+  if (s.kind == CT_SCALAR_INT) {
+    int64_t i = s.v.i;
+    switch (d) {
+    case CT_I32: return i >= INT32_MIN && i <= INT32_MAX;
+    case CT_U8: return i >= -255 && i <= 255;
+    case CT_F16: return i >= -65504 && i <= 65504;
+    default: return 1; /* int64, and float32/float64/bfloat16 hold every int64's magnitude */
+    }
+  }
+  v = s.v.f;
+  if (v != v || v == INFINITY || v == -INFINITY) return ct_dtype_is_floating(d);
+  switch (d) {
+  case CT_I64: return v >= -9223372036854775808.0 && v <= 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  default: return 1;
+  }
+}
+/* PyTorch's C++ name of a dtype, for its conversion messages */
+static const char *ct__dtype_cpp_name(ct_dtype d) {
+  switch (d) {
+  case CT_F32: return "float";
+  case CT_F64: return "double";
+  case CT_F16: return "at::Half";
+  case CT_BF16: return "at::BFloat16";
+  case CT_I64: return "int64_t";
+  case CT_I32: return "int";
+  case CT_U8: return "uint8_t";
+  default: return "bool";
+  }
+}
+static ct_status ct__check_scalar(const char *op, ct_scalar s, ct_dtype d) {
+  if (ct__scalar_fits(s, d)) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct__dtype_cpp_name(d));
+}
+/* The Scalar a wrapped number (ct__wrap_scalar) holds, or a 0-dim tensor's
+ * value as PyTorch's item() gives it (float, int or bool by its dtype). */
+static ct_scalar ct__tensor_scalar(const ct_tensor *t) {
+  const void *p = ct_data_ptr(t);
+  if (ct_dtype_is_floating((ct_dtype)t->dtype)) return ct_float(ct__load_double(p, (ct_dtype)t->dtype));
+  if (t->dtype == CT_BOOL) return ct_bool(*(const bool *)p);
+  if (t->dtype == CT_I64) return ct_int(*(const int64_t *)p);
+  return ct_int((int64_t)ct__load_double(p, (ct_dtype)t->dtype));
+}
+
 /* torch.result_type over operands: dimensioned tensors outrank 0-dim ones,
  * which outrank wrapped numbers, unless a lower class has a higher category
  * (bool < integer < floating). Wrapped floats count as the default dtype. */
@@ -293,17 +354,8 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
       if (c->to == CT_I64) *(int64_t *)dst = v;
       else if (c->to == CT_I32) *(int32_t *)dst = (int32_t)(uint32_t)(uint64_t)v;
       else *(uint8_t *)dst = (uint8_t)(uint64_t)v;
-    } else {
-      double v = ct__load_double(src, c->from);
-      if (ct_dtype_is_integral(c->to, false) && v != v) v = 0; /* NaN to integer: defined, not UB */
-      if (c->to == CT_U8 && v < 0) {
-        *(uint8_t *)dst = (uint8_t)(uint64_t)(int64_t)v;
-      } else if (c->to == CT_I32 || c->to == CT_I64 || c->to == CT_U8) {
-        double lim = 9.2e18;
-        ct__store_double(dst, c->to, v > lim ? lim : v < -lim ? -lim : v);
-      } else {
-        ct__store_double(dst, c->to, v);
-      }
+    } else { /* floating to integer: NaN, inf and out-of-range values as PyTorch's casts on x86 (ct__f2i64, dtype.h) */
+      ct__store_double(dst, c->to, ct__load_double(src, c->from));
     }
   }
 }
@@ -403,6 +455,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  if (ct__check_scalar("fill_", value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* full(NaN, int64): refused */
   if (ct__check_writable("fill_", self) != CT_OK) return ct_last_error();
   ct__bump_version(self);
   if (ct__is_meta(self) || self->numel == 0) return CT_OK;
@@ -511,7 +564,13 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
   if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
     ct__wrapped tmp = *w;
     ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));
-    if (a->dtype == CT_I64 && dtype == CT_I64) w->value.i = tmp.value.i;
+    if (a->dtype == CT_I64 && (dtype == CT_I64 || dtype == CT_I32 || dtype == CT_U8)) { /* integers wrap, as static_cast */
+      int32_t v32 = (int32_t)(uint32_t)(uint64_t)tmp.value.i;
+      uint8_t v8 = (uint8_t)(uint64_t)tmp.value.i;
+      w->value.i = tmp.value.i;
+      if (dtype == CT_I32) memcpy(&w->value, &v32, sizeof v32);
+      if (dtype == CT_U8) memcpy(&w->value, &v8, sizeof v8);
+    }
     w->t.dtype = (int8_t)dtype;
     w->t.storage = &w->s;
     w->s.data = &w->value;
@@ -567,6 +626,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
       return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
     if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
       return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
+    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error(); /* alpha converts checked, as in PyTorch */
   }
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && !ct_can_cast(common, out_dtype))

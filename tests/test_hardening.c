@@ -196,3 +196,100 @@ TEST(hardening_int_division_aliased_divisor) {
     CHECK_OK(ct_div_mode_out(out, ct_full(CT_DIMS(2), ct_int(0), CT_I64), div, "trunc"));
   }
 }
+
+/* 5. Numbers converted to a tensor's dtype are checked as PyTorch checks
+ * them (c10::checked_convert: "value cannot be converted to type int64_t
+ * without overflow"); they used to go through undefined float-to-integer
+ * casts and be silently accepted. */
+#define HD_CONV(T) "value cannot be converted to type " T " without overflow"
+TEST(hardening_scalar_conversions_checked) {
+  CT_SCOPE {
+    const bool mk[3] = {true, false, true};
+    ct_tensor *i32 = ct_ones(CT_DIMS(3), CT_I32), *u8 = ct_ones(CT_DIMS(3), CT_U8), *mask = ct_from_array(CT_DIMS(3), CT_BOOL, mk);
+    ct_tensor *i0 = ct_zeros(CT_DIMS(1), CT_I64), *nan0 = ct_scalar_tensor(ct_float(NAN), CT_F32), *t;
+    const ct_scalar big = ct_int((int64_t)1 << 40);
+    /* fill_ and the factories over it */
+    CHECK_ERR(ct_full(CT_DIMS(2), ct_float(NAN), CT_I64), CT_ERR_INVALID, HD_CONV("int64_t"));
+    CHECK_ERR(ct_full(CT_DIMS(2), ct_float(1e20), CT_I64), CT_ERR_INVALID, HD_CONV("int64_t"));
+    CHECK_ERR(ct_fill_(i32, ct_float(1e20)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_fill_(u8, ct_int(1000)), CT_ERR_INVALID, HD_CONV("uint8_t"));
+    CHECK_ERR(ct_fill_(u8, ct_int(-256)), CT_ERR_INVALID, HD_CONV("uint8_t"));
+    CHECK_ERR(ct_full(CT_DIMS(1), ct_float(-1.5), CT_U8), CT_ERR_INVALID, HD_CONV("uint8_t"));
+    CHECK_ERR(ct_full(CT_DIMS(1), ct_float(1e20), CT_F16), CT_ERR_INVALID, HD_CONV("at::Half"));
+    CHECK_ERR(ct_full(CT_DIMS(1), ct_float(1e300), CT_F32), CT_ERR_INVALID, HD_CONV("float"));
+    CHECK_ERR(ct_full_like(i32, ct_float(NAN)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK(ct_get(i32, 0) == 1 && ct_get(u8, 0) == 1); /* untouched */
+    CHECK_OK(ct_fill_(u8, ct_int(-1))); /* integers down to -255 wrap into uint8, as PyTorch */
+    CHECK(ct_get_int(u8, 0) == 255);
+    CHECK((t = ct_full(CT_DIMS(1), ct_float(INFINITY), CT_F16)) && isinf(ct_get(t, 0)));
+    CHECK((t = ct_full(CT_DIMS(1), ct_float(NAN), CT_BOOL)) && ct_get(t, 0) == 1);
+    CHECK((t = ct_full(CT_DIMS(1), ct_float(1.5), CT_U8)) && ct_get_int(t, 0) == 1);
+    ct_fill_(u8, ct_int(1));
+    /* ops storing a Scalar in the tensor's dtype */
+    CHECK_ERR(ct_masked_fill(i32, mask, ct_float(NAN)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_masked_fill_(i32, mask, ct_float(1e10)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_masked_fill_tensor(i32, mask, nan0), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK((t = ct_masked_fill(u8, mask, ct_int(-1))) && ct_get_int(t, 0) == 255 && ct_get_int(t, 1) == 1);
+    CHECK_ERR(ct_index_fill(i32, 0, i0, ct_float(NAN)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_index_fill_tensor(i32, 0, i0, nan0), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_index_fill(u8, 0, i0, ct_int(300)), CT_ERR_INVALID, HD_CONV("uint8_t"));
+    CHECK_ERR(ct_scatter_value(i32, 0, i0, ct_float(NAN)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_constant_pad_nd(i32, CT_DIMS(1, 1), ct_float(NAN)), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_clamp_max(i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK((t = ct_clamp_min(u8, ct_int(-1))) && ct_get_int(t, 0) == 255);
+    CHECK_ERR(ct_where_scalar_other(mask, i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_add_ex(i32, i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_add_ex_(i32, i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_sub_ex(u8, u8, ct_int(300)), CT_ERR_INVALID, HD_CONV("uint8_t"));
+    CHECK_ERR(ct_add_ex(ct_ones(CT_DIMS(1), CT_F16), ct_ones(CT_DIMS(1), CT_F16), ct_float(1e6)), CT_ERR_INVALID, HD_CONV("at::Half"));
+    CHECK_ERR(ct_addcmul_ex(i32, i32, i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_pow_scalar(i32, big), CT_ERR_INVALID, HD_CONV("int"));
+    CHECK_ERR(ct_hardtanh(i32, ct_float(NAN), ct_int(2)), CT_ERR_INVALID, HD_CONV("int64_t"));
+    CHECK_ERR(ct_hardtanh(i32, ct_int(-((int64_t)1 << 40)), big), CT_ERR_INVALID, HD_CONV("int"));
+    /* numbers as operands wrap into the integer dtype (a C++ static_cast in PyTorch) */
+    CHECK((t = ct_add_scalar(i32, big)) && t->dtype == CT_I32 && ct_get_int(t, 0) == 1);
+    CHECK_ERR(ct_remainder_scalar(i32, big), CT_ERR_INVALID, "ZeroDivisionError");
+    CHECK(ct_get(i32, 0) == 1);
+  }
+}
+
+/* 5, continued: arange on integer dtypes converts its ends to int64
+ * checked and steps in int64, as PyTorch's arange_out. */
+TEST(hardening_arange_integer_dtypes) {
+  CT_SCOPE {
+    static const double i64v[5] = {0, 1, 2, 3, 4}, i32v[4] = {0, 1, 2, 3}, u8v[4] = {254, 255, 0, 1};
+    CHECK_ERR(ct_arange(0, 1e20, 1e19, CT_I64), CT_ERR_INVALID, HD_CONV("int64_t"));
+    CHECK_ERR(ct_arange(0, NAN, 1, CT_I32), CT_ERR_INVALID, HD_CONV("int64_t"));
+    CHECK_ERR(ct_arange(0, 5, 0.5, CT_I64), CT_ERR_INVALID, "step must be nonzero");
+    CHECK(hd_equals(ct_arange(0, 5, 1.5, CT_I64), i64v, 5)); /* the step truncates to 1; int64 sizes from the int64 values */
+    CHECK(hd_equals(ct_arange(0, 5, 1.5, CT_I32), i32v, 4)); /* narrower dtypes: the size from the doubles */
+    CHECK(hd_equals(ct_arange(254, 258, 1, CT_U8), u8v, 4));
+  }
+}
+
+/* 5, continued: casts of NaN, infinities and out-of-range values to integer
+ * dtypes are defined (UBSan's float-cast-overflow is clean) and give what
+ * PyTorch gives on x86-64. */
+TEST(hardening_float_to_int_casts) {
+  static const double src[8] = {NAN, INFINITY, -INFINITY, 1e20, 300, -1, 3e9, -2.5};
+  static const int64_t want64[8] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, 300, -1, 3000000000LL, -2};
+  static const int64_t want32[8] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, 300, -1, INT32_MIN, -2};
+  static const int64_t want8[8] = {0, 0, 0, 0, 44, 255, 0, 254};
+  static const ct_dtype from[2] = {CT_F64, CT_F32};
+  int k, i;
+  for (k = 0; k < 2; k++) {
+    CT_SCOPE {
+      ct_tensor *x = ct_to_dtype(ct_from_array(CT_DIMS(8), CT_F64, src), from[k]);
+      ct_tensor *a = ct_to_dtype(x, CT_I64), *b = ct_to_dtype(x, CT_I32), *c = ct_to_dtype(x, CT_U8), *d = ct_to_dtype(x, CT_BOOL);
+      ct_tensor *e = ct_empty(CT_DIMS(8), CT_I32);
+      CHECK_OK(ct_copy_(e, x));
+      for (i = 0; a && b && c && d && i < 8; i++) {
+        if (ct_get_int(a, i) != want64[i] || ct_get_int(b, i) != want32[i] || ct_get_int(c, i) != want8[i] || ct_get(d, i) != 1 ||
+            ct_get_int(e, i) != want32[i])
+          harness_fail(__FILE__, __LINE__, "element %d (%g) from %s: %lld %lld %lld %g", i, src[i], ct_dtype_name(from[k]),
+                       (long long)ct_get_int(a, i), (long long)ct_get_int(b, i), (long long)ct_get_int(c, i), ct_get(d, i));
+      }
+      CHECK(ct_get_int(x, 0) == INT64_MIN); /* ct_get_int of NaN */
+    }
+  }
+}

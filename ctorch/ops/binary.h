@@ -27,8 +27,9 @@ CT_EXTERN_C_BEGIN
 
 /* ---- scalar functions ---- */
 typedef struct ct__pw_ctx {
-  double v;   /* a Scalar parameter: addcmul's value, lerp's weight */
-  int64_t vi; /* the same, for integer dtypes */
+  double v;    /* a Scalar parameter: addcmul's value, lerp's weight */
+  int64_t vi;  /* the same, for integer dtypes */
+  ct_scalar s; /* the same as given (CT__PW_FIT checks it) */
 } ct__pw_ctx;
 
 /* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
@@ -267,20 +268,6 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
-/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
-static int ct__pw_fits(double v, ct_dtype d) {
-  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
-  switch (d) {
-  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
-  case CT_F16: return fabs(v) <= 65504.0;
-  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
-  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
-  case CT_U8: return v >= 0 && v <= 255;
-  default: return 1;
-  }
-}
-
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -343,12 +330,12 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
         (common == CT_BOOL && (flags & CT__PW_BO))))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
-  if (flags & CT__PW_FIT) {
+  if (flags & CT__PW_FIT) { /* numbers (and masked_fill's value, which PyTorch reads with item()) convert checked */
     for (i = first; i < nin; i++)
-      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
-        break;
-    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
-      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+      if (((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) || (id == CT__PW_MASKED_FILL && i == 1 && !ct__is_meta(in[i]))) &&
+          ct__check_scalar(op, ct__tensor_scalar(in[i]), common) != CT_OK)
+        return ct_last_error();
+    if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
   }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
   if (out) {
@@ -497,11 +484,14 @@ CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
 CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
 CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
 
-/* pow(Tensor, Scalar): integers to negative integer powers are an error */
+/* pow(Tensor, Scalar): integers to negative integer powers are an error;
+ * the exponent converts to the result's dtype checked, as in PyTorch
+ * (pow(Scalar, Tensor) does not check its base: it wraps) */
 static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
+  ct__wrapped w;
   if (ct_dtype_is_integral((ct_dtype)self->dtype, true) && e.kind == CT_SCALAR_INT && e.v.i < 0)
     return ct_fail(CT_ERR_INVALID, "pow", "Integers to negative integer powers are not allowed.");
-  return CT_OK;
+  return ct__check_scalar("pow", e, ct__result_type(self, ct__wrap_scalar(&w, e)));
 }
 static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
   ct__wrapped w;
@@ -655,6 +645,7 @@ static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_te
   in[0] = self, in[1] = end, in[2] = weight;
   ctx.v = ct_scalar_to_double(w);
   ctx.vi = 0;
+  ctx.s = w;
   return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
 }
 static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
@@ -699,7 +690,8 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *sel
   if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
   in[0] = self, in[1] = t1, in[2] = t2;
   ctx.v = ct_scalar_to_double(value);
-  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
+  ctx.vi = ct_scalar_to_int(value); /* a float truncates (it fits the dtype: CT__PW_FIT) */
+  ctx.s = value;
   return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
 }
 #define CT__PW_K_ADDC(name, ID)                                                                                           \

@@ -119,11 +119,7 @@ static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
   case CT_I32: return *(const int32_t *)p;
   case CT_U8: return *(const uint8_t *)p;
   case CT_BOOL: return *(const bool *)p ? 1 : 0;
-  default: {
-    double v = ct__load_double(p, dt);
-    if (v != v) return 0;
-    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-  }
+  default: return ct__f2i64(ct__load_double(p, dt)); /* as PyTorch's cast on x86 (dtype.h) */
   }
 }
 static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
@@ -138,7 +134,7 @@ static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
 static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
   if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
   else if (dt == CT_BOOL) *(bool *)p = v != 0;
-  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+  else ct__store_double(p, dt, v); /* integers: as PyTorch's cast on x86 (dtype.h) */
 }
 
 /* Element offsets of the reduced dims of t, in row-major order; returns the
@@ -209,7 +205,7 @@ static void ct__rd_gather(const char *base, ct_dtype dt, const int64_t *off, int
   case CT_I32: CT__RD_GATHER(int32_t, xi, CT__RD_AS_I64); return;
   case CT_U8: CT__RD_GATHER(uint8_t, xi, CT__RD_AS_I64); return;
   case CT_BOOL: CT__RD_GATHER(bool, xi, CT__RD_B_AS_I64); return;
-  default: /* floating to integer: truncation, NaN 0, saturated */
+  default: /* floating to integer: truncation; NaN and out of range as PyTorch's cast on x86 */
     for (i = 0; i < n; i++) xi[i] = ct__rd_load_i64(base + (off ? off[i] : i) * (int64_t)ct_dtype_size(dt), dt);
     return;
   }

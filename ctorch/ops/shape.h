@@ -393,6 +393,7 @@ static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_li
     a[k] = l;
   }
   if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  if (ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* PyTorch fills with it: checked */
   return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
 }
 static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
@@ -830,6 +831,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   ct_tensor *r;
   char v[8];
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
@@ -880,6 +882,7 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
   int64_t k;
   ct_status st;
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
@@ -1158,6 +1161,7 @@ static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim
 }
 static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   (void)ks;
+  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
 }
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {

@@ -423,21 +423,27 @@ CT__UNARY_KERNELS(trunc, trunc)
   }
 #define CT__UNARY_COMMA ,
 
-/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer bounds */
-static int64_t ct__unary_scalar_to_int(ct_scalar s) {
-  double v;
-  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
-  v = s.v.f;
-  return v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-}
+/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer
+ * bounds, converted checked as PyTorch does (a float bound to int64 first,
+ * then the bound to the tensor's dtype) */
 static ct_status ct__unary_p_hardtanh(ct__unary_params *p, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_scalar b[2];
+  int k;
   *p = ct__unary_noparams();
   p->a = ct_scalar_to_double(min_val);
   p->b = ct_scalar_to_double(max_val);
-  p->ia = ct__unary_scalar_to_int(min_val);
-  p->ib = ct__unary_scalar_to_int(max_val);
   if (self->dtype == CT_U8 && (p->a < 0 || p->b < 0))
     return ct_fail(CT_ERR_INVALID, "hardtanh", "cannot do hardtanh on an unsigned type with negative limits");
+  b[0] = min_val, b[1] = max_val;
+  for (k = 0; k < 2 && ct_dtype_is_integral((ct_dtype)self->dtype, false); k++) {
+    if (b[k].kind == CT_SCALAR_FLOAT) {
+      if (ct__check_scalar("hardtanh", b[k], CT_I64) != CT_OK) return ct_last_error();
+      b[k] = ct_int(ct_scalar_to_int(b[k]));
+    }
+    if (ct__check_scalar("hardtanh", b[k], (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  }
+  p->ia = ct_scalar_to_int(b[0]);
+  p->ib = ct_scalar_to_int(b[1]);
   return CT_OK;
 }
 CT__UNARY_PARAM_KERNELS(hardtanh, hardtanh, CT__UNARY_COMMA ct_scalar min_val CT__UNARY_COMMA ct_scalar max_val,
