@@ -90,11 +90,23 @@ static inline ct_scalar ct_scalar_none(void) {
   s.v.i = 0;
   return s;
 }
+/* Floating-point to integer conversions, defined for every input: C leaves
+ * NaN, infinities and out-of-range values undefined. They give what
+ * PyTorch's casts give on x86-64 (cvttsd2si): truncation toward zero in
+ * range, else the "integer indefinite" INT64_MIN / INT32_MIN; uint8 goes
+ * through int32 and wraps (300 -> 44, -1 -> 255, 3e9 -> 0). Every float to
+ * integer conversion of ctorch's tensors uses them (to_dtype, copy_, the
+ * kernels); bool is v != 0, so NaN is true. */
+static inline int64_t ct__f2i64(double v) { return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN; }
+static inline int32_t ct__f2i32(double v) { return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
+static inline uint8_t ct__f2u8(double v) { return (uint8_t)(uint32_t)ct__f2i32(v); }
+
 static inline double ct_scalar_to_double(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
 }
+/* a float truncates toward zero (NaN and out-of-range values: ct__f2i64) */
 static inline int64_t ct_scalar_to_int(ct_scalar s) {
-  return s.kind == CT_SCALAR_FLOAT ? (int64_t)s.v.f : s.kind == CT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
+  return s.kind == CT_SCALAR_FLOAT ? ct__f2i64(s.v.f) : s.kind == CT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
 }
 /* The dtype a bare number takes: float32 (the default), int64 or bool. */
 CTDEF ct_dtype ct_scalar_dtype(ct_scalar s);

@@ -93,16 +93,28 @@ static int ct__overlap_status(const ct_tensor *a, const ct_tensor *b) {
                                                                                                   : CT__OVERLAP_PARTIAL;
   return ab < be && bb < ae ? CT__OVERLAP_PARTIAL : CT__OVERLAP_NO;
 }
-/* The checks of a tensor an op writes against one input it reads (in may be
- * NULL), as PyTorch's TensorIterator: out must not write one address twice
- * (assert_no_internal_overlap), and must not share only some of in's
- * elements (assert_no_partial_overlap; the very same view is fine). */
-static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+/* The one check of every tensor an op writes (out=, or self in place)
+ * against the inputs it reads (in[0..nin), NULL entries skipped), as
+ * PyTorch's TensorIterator: out must not write one address twice
+ * (assert_no_internal_overlap), and must not share only some of an input's
+ * elements (assert_no_partial_overlap). The very same elements in the same
+ * layout are fine (add_out(a, a, b), a.add_(b)); empty tensors never
+ * overlap; geometries whose overlap cannot be decided cheaply (not
+ * non-overlapping-and-dense) are allowed, as in PyTorch. */
+static ct_status ct__check_overlaps(const char *op, const ct_tensor *out, int nin, ct_tensor *const *in) {
+  int i;
   if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (in && ct__overlap_status(out, in) == CT__OVERLAP_PARTIAL)
-    return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                                       "to a single memory location. Please clone() the tensor before performing the operation.");
+  for (i = 0; i < nin; i++)
+    if (in[i] && ct__overlap_status(out, in[i]) == CT__OVERLAP_PARTIAL)
+      return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                                         "to a single memory location. Please clone() the tensor before performing the operation.");
   return CT_OK;
+}
+/* ... against one input (in may be NULL) */
+static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+  ct_tensor *one[1];
+  one[0] = (ct_tensor *)in; /* only read */
+  return ct__check_overlaps(op, out, 1, one);
 }
 
 /* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
@@ -132,6 +144,67 @@ static ct_tensor *ct__wrap_scalar(ct__wrapped *w, ct_scalar s) {
   else if (s.kind == CT_SCALAR_BOOL) w->t.dtype = CT_BOOL, w->value.b = s.v.b;
   else w->t.dtype = CT_I64, w->value.i = s.v.i;
   return &w->t;
+}
+
+/* PyTorch's checked conversion of a Scalar to a dtype (c10::checked_convert,
+ * c10::overflows<To, From>), for the values an op stores or computes with
+ * in the tensor's dtype (fill_, full, masked_fill, index_fill, scatter's
+ * value, constant_pad_nd, clamp bounds, alpha, addcmul's value, pow's
+ * exponent, arange's ends on integers, ...). Integers: in range; for uint8
+ * also down to -255 (negative values wrap, as two's complement: -1 is 255).
+ * Floating values: in [lowest, max] of the dtype (uint8: [0, 255]), NaN and
+ * infinities only into floating dtypes. Bool takes anything. (Float to int64
+ * compares with INT64_MAX as a double, 2^63, as C++ does: 2^63 passes and
+ * stores INT64_MIN, as PyTorch on x86.) */
+static int ct__scalar_fits(ct_scalar s, ct_dtype d) {
+  double v;
+  if (d == CT_BOOL || s.kind == CT_SCALAR_BOOL || s.kind == CT_SCALAR_NONE) return 1;
+  if (s.kind == CT_SCALAR_INT) {
+    int64_t i = s.v.i;
+    switch (d) {
+    case CT_I32: return i >= INT32_MIN && i <= INT32_MAX;
+    case CT_U8: return i >= -255 && i <= 255;
+    case CT_F16: return i >= -65504 && i <= 65504;
+    default: return 1; /* int64, and float32/float64/bfloat16 hold every int64's magnitude */
+    }
+  }
+  v = s.v.f;
+  if (v != v || v == INFINITY || v == -INFINITY) return ct_dtype_is_floating(d);
+  switch (d) {
+  case CT_I64: return v >= -9223372036854775808.0 && v <= 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  default: return 1;
+  }
+}
+/* PyTorch's C++ name of a dtype, for its conversion messages */
+static const char *ct__dtype_cpp_name(ct_dtype d) {
+  switch (d) {
+  case CT_F32: return "float";
+  case CT_F64: return "double";
+  case CT_F16: return "at::Half";
+  case CT_BF16: return "at::BFloat16";
+  case CT_I64: return "int64_t";
+  case CT_I32: return "int";
+  case CT_U8: return "uint8_t";
+  default: return "bool";
+  }
+}
+static ct_status ct__check_scalar(const char *op, ct_scalar s, ct_dtype d) {
+  if (ct__scalar_fits(s, d)) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct__dtype_cpp_name(d));
+}
+/* The Scalar a wrapped number (ct__wrap_scalar) holds, or a 0-dim tensor's
+ * value as PyTorch's item() gives it (float, int or bool by its dtype). */
+static ct_scalar ct__tensor_scalar(const ct_tensor *t) {
+  const void *p = ct_data_ptr(t);
+  if (ct_dtype_is_floating((ct_dtype)t->dtype)) return ct_float(ct__load_double(p, (ct_dtype)t->dtype));
+  if (t->dtype == CT_BOOL) return ct_bool(*(const bool *)p);
+  if (t->dtype == CT_I64) return ct_int(*(const int64_t *)p);
+  return ct_int((int64_t)ct__load_double(p, (ct_dtype)t->dtype));
 }
 
 /* torch.result_type over operands: dimensioned tensors outrank 0-dim ones,
@@ -221,6 +294,39 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
   return CT_OK;
 }
 
+/* out= (or self in place) of an op whose result has `shape`, reading
+ * in[0..nin) (NULL entries skipped), after ct__check_overlaps (which
+ * PyTorch runs before its dtype and shape checks): the resize. An out that
+ * is itself one of the inputs is read after it is written and cannot be
+ * resized (its data would move or be reinterpreted before it is read): it
+ * must already have the result's shape, as in PyTorch's TensorIterator. An
+ * out that only now overlaps an input (resized within its storage) is
+ * refused too. */
+static int ct__out_has_shape(const ct_tensor *out, int ndim, const int64_t *shape) {
+  int i, same = out->ndim == ndim;
+  for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+  return same;
+}
+/* (the part of it for kernels that resize out themselves: out being an input that needs resizing) */
+static ct_status ct__check_out_not_resized_input(const char *op, const ct_tensor *out, int ndim, const int64_t *shape, int nin,
+                                                 ct_tensor *const *in) {
+  int i;
+  char b1[160], b2[160];
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  for (i = 0; i < nin; i++)
+    if (in[i] == out)
+      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+  return CT_OK;
+}
+static ct_status ct__prepare_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape, int nin, ct_tensor *const *in) {
+  ct_status st;
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  if ((st = ct__check_out_not_resized_input(op, out, ndim, shape, nin, in)) != CT_OK) return st;
+  if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  return ct__check_overlaps(op, out, nin, in);
+}
+
 /* ---- copy_: every dtype pair, any strides ---- */
 static void ct__copy_same_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
   size_t es = *(const size_t *)ctx;
@@ -248,17 +354,8 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
       if (c->to == CT_I64) *(int64_t *)dst = v;
       else if (c->to == CT_I32) *(int32_t *)dst = (int32_t)(uint32_t)(uint64_t)v;
       else *(uint8_t *)dst = (uint8_t)(uint64_t)v;
-    } else {
-      double v = ct__load_double(src, c->from);
-      if (ct_dtype_is_integral(c->to, false) && v != v) v = 0; /* NaN to integer: defined, not UB */
-      if (c->to == CT_U8 && v < 0) {
-        *(uint8_t *)dst = (uint8_t)(uint64_t)(int64_t)v;
-      } else if (c->to == CT_I32 || c->to == CT_I64 || c->to == CT_U8) {
-        double lim = 9.2e18;
-        ct__store_double(dst, c->to, v > lim ? lim : v < -lim ? -lim : v);
-      } else {
-        ct__store_double(dst, c->to, v);
-      }
+    } else { /* floating to integer: NaN, inf and out-of-range values as PyTorch's casts on x86 (ct__f2i64, dtype.h) */
+      ct__store_double(dst, c->to, ct__load_double(src, c->from));
     }
   }
 }
@@ -358,6 +455,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  if (ct__check_scalar("fill_", value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* full(NaN, int64): refused */
   if (ct__check_writable("fill_", self) != CT_OK) return ct_last_error();
   ct__bump_version(self);
   if (ct__is_meta(self) || self->numel == 0) return CT_OK;
@@ -466,7 +564,13 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
   if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
     ct__wrapped tmp = *w;
     ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));
-    if (a->dtype == CT_I64 && dtype == CT_I64) w->value.i = tmp.value.i;
+    if (a->dtype == CT_I64 && (dtype == CT_I64 || dtype == CT_I32 || dtype == CT_U8)) { /* integers wrap, as static_cast */
+      int32_t v32 = (int32_t)(uint32_t)(uint64_t)tmp.value.i;
+      uint8_t v8 = (uint8_t)(uint64_t)tmp.value.i;
+      w->value.i = tmp.value.i;
+      if (dtype == CT_I32) memcpy(&w->value, &v32, sizeof v32);
+      if (dtype == CT_U8) memcpy(&w->value, &v8, sizeof v8);
+    }
     w->t.dtype = (int8_t)dtype;
     w->t.storage = &w->s;
     w->s.data = &w->value;
@@ -487,7 +591,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   const char *op = ct__binary_names[kind];
   int64_t bshape[CT_MAX_DIMS];
   const int64_t *shape;
-  int ndim, i;
+  int ndim;
   ct_dtype common, out_dtype;
   ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
   ct__binary_ctx ctx;
@@ -496,6 +600,11 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
 
   if (!wa) wa = &unused_a;
   if (!wb) wb = &unused_b;
+  if (out) { /* PyTorch's TensorIterator checks overlaps first */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
+  }
   if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
   if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
   ndim = a->ndim;
@@ -517,23 +626,16 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
       return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
     if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
       return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
+    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error(); /* alpha converts checked, as in PyTorch */
   }
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out == a && out) { /* in-place: the broadcast shape must be self's */
-    int same = shape == a->sizes;
-    if (!same && out->ndim == ndim)
-      for (same = 1, i = 0; i < ndim; i++) same = same && out->sizes[i] == shape[i];
-    if (!same) {
-      char b1[160], b2[160];
-      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-    }
-  } else if (out) {
-    if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  if (out) { /* in-place (out == a) and out= alike: an out that is an input keeps its shape */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__prepare_out(op, out, ndim, shape, 2, in)) != CT_OK) return st;
   }
   if (!ct__binary_loops[kind][common])
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));

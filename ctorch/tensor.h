@@ -699,9 +699,9 @@ static void ct__store_double(void *p, ct_dtype dtype, double v) {
   case CT_F64: *(double *)p = v; break;
   case CT_F16: *(uint16_t *)p = ct_f32_to_f16((float)v); break;
   case CT_BF16: *(uint16_t *)p = ct_f32_to_bf16((float)v); break;
-  case CT_I64: *(int64_t *)p = (int64_t)v; break;
-  case CT_I32: *(int32_t *)p = (int32_t)v; break;
-  case CT_U8: *(uint8_t *)p = (uint8_t)(int64_t)v; break;
+  case CT_I64: *(int64_t *)p = ct__f2i64(v); break; /* NaN, inf, out of range: as PyTorch on x86 (dtype.h) */
+  case CT_I32: *(int32_t *)p = ct__f2i32(v); break;
+  case CT_U8: *(uint8_t *)p = ct__f2u8(v); break;
   case CT_BOOL: *(bool *)p = v != 0; break;
   default: break;
   }
@@ -720,23 +720,46 @@ static double ct__load_double(const void *p, ct_dtype dtype) {
   }
 }
 
+/* Integer dtypes as PyTorch's arange_out: start, end and step convert to
+ * int64 checked (NaN, inf, 1e20: "value cannot be converted to type int64_t
+ * without overflow"), the values are start + i * step in int64 (a float step
+ * truncates), wrapped into the dtype; the length comes from the int64 values
+ * for int64, from the doubles for the narrower dtypes. */
 CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
   static const char *op = "ct_arange";
-  double n;
-  int64_t len, i;
+  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' size: from the doubles */
+  int64_t len, i, is = 0, ie = 0, ist = 0;
+  int integral = ct_dtype_is_integral(dtype, false);
   ct_tensor *t;
+  if (integral) {
+    const double v[3] = {start, end, step};
+    for (i = 0; i < 3; i++)
+      if (!(v[i] >= -9223372036854775808.0 && v[i] <= 9223372036854775808.0))
+        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow"), (ct_tensor *)NULL;
+    is = ct__f2i64(start), ie = ct__f2i64(end), ist = ct__f2i64(step);
+    start = (double)is, end = (double)ie, step = (double)ist; /* the checks below see the int64 values, as PyTorch's */
+  }
   if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
   if (!isfinite(start) || !isfinite(end))
     return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
   if ((step > 0 && end < start) || (step < 0 && end > start))
     return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
-  n = ceil((end - start) / step);
-  if (n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
+  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is) / step : span);
+  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
   len = (int64_t)n;
   t = ct__empty(op, 1, &len, dtype, CT_CPU);
   if (!t) return NULL;
-  for (i = 0; i < len; i++)
-    ct__store_double((char *)t->storage->data + (size_t)i * ct_dtype_size(dtype), dtype, start + (double)i * step);
+  for (i = 0; i < len; i++) {
+    char *p = (char *)t->storage->data + (size_t)i * ct_dtype_size(dtype);
+    if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
+      uint64_t v = (uint64_t)is + (uint64_t)ist * (uint64_t)i;
+      if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
+      else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
+      else *(uint8_t *)p = (uint8_t)v;
+    } else {
+      ct__store_double(p, dtype, start + (double)i * step);
+    }
+  }
   return ct__track(t);
 }
 
@@ -1232,7 +1255,7 @@ CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
   p = ct__element_ptr("ct_get_int", t, index);
   if (!p) return 0;
   if (t->dtype == CT_I64) return *(const int64_t *)p;
-  return (int64_t)ct__load_double(p, (ct_dtype)t->dtype);
+  return ct__f2i64(ct__load_double(p, (ct_dtype)t->dtype)); /* NaN, inf: INT64_MIN, as PyTorch's cast on x86 */
 }
 CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
   const char *p;

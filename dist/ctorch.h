@@ -431,11 +431,23 @@ static inline ct_scalar ct_scalar_none(void) {
   s.v.i = 0;
   return s;
 }
+/* Floating-point to integer conversions, defined for every input: C leaves
+ * NaN, infinities and out-of-range values undefined. They give what
+ * PyTorch's casts give on x86-64 (cvttsd2si): truncation toward zero in
+ * range, else the "integer indefinite" INT64_MIN / INT32_MIN; uint8 goes
+ * through int32 and wraps (300 -> 44, -1 -> 255, 3e9 -> 0). Every float to
+ * integer conversion of ctorch's tensors uses them (to_dtype, copy_, the
+ * kernels); bool is v != 0, so NaN is true. */
+static inline int64_t ct__f2i64(double v) { return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN; }
+static inline int32_t ct__f2i32(double v) { return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
+static inline uint8_t ct__f2u8(double v) { return (uint8_t)(uint32_t)ct__f2i32(v); }
+
 static inline double ct_scalar_to_double(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
 }
+/* a float truncates toward zero (NaN and out-of-range values: ct__f2i64) */
 static inline int64_t ct_scalar_to_int(ct_scalar s) {
-  return s.kind == CT_SCALAR_FLOAT ? (int64_t)s.v.f : s.kind == CT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
+  return s.kind == CT_SCALAR_FLOAT ? ct__f2i64(s.v.f) : s.kind == CT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
 }
 /* The dtype a bare number takes: float32 (the default), int64 or bool. */
 CTDEF ct_dtype ct_scalar_dtype(ct_scalar s);
@@ -5319,9 +5331,9 @@ static void ct__store_double(void *p, ct_dtype dtype, double v) {
   case CT_F64: *(double *)p = v; break;
   case CT_F16: *(uint16_t *)p = ct_f32_to_f16((float)v); break;
   case CT_BF16: *(uint16_t *)p = ct_f32_to_bf16((float)v); break;
-  case CT_I64: *(int64_t *)p = (int64_t)v; break;
-  case CT_I32: *(int32_t *)p = (int32_t)v; break;
-  case CT_U8: *(uint8_t *)p = (uint8_t)(int64_t)v; break;
+  case CT_I64: *(int64_t *)p = ct__f2i64(v); break; /* NaN, inf, out of range: as PyTorch on x86 (dtype.h) */
+  case CT_I32: *(int32_t *)p = ct__f2i32(v); break;
+  case CT_U8: *(uint8_t *)p = ct__f2u8(v); break;
   case CT_BOOL: *(bool *)p = v != 0; break;
   default: break;
   }
@@ -5340,23 +5352,46 @@ static double ct__load_double(const void *p, ct_dtype dtype) {
   }
 }
 
+/* Integer dtypes as PyTorch's arange_out: start, end and step convert to
+ * int64 checked (NaN, inf, 1e20: "value cannot be converted to type int64_t
+ * without overflow"), the values are start + i * step in int64 (a float step
+ * truncates), wrapped into the dtype; the length comes from the int64 values
+ * for int64, from the doubles for the narrower dtypes. */
 CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
   static const char *op = "ct_arange";
-  double n;
-  int64_t len, i;
+  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' size: from the doubles */
+  int64_t len, i, is = 0, ie = 0, ist = 0;
+  int integral = ct_dtype_is_integral(dtype, false);
   ct_tensor *t;
+  if (integral) {
+    const double v[3] = {start, end, step};
+    for (i = 0; i < 3; i++)
+      if (!(v[i] >= -9223372036854775808.0 && v[i] <= 9223372036854775808.0))
+        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow"), (ct_tensor *)NULL;
+    is = ct__f2i64(start), ie = ct__f2i64(end), ist = ct__f2i64(step);
+    start = (double)is, end = (double)ie, step = (double)ist; /* the checks below see the int64 values, as PyTorch's */
+  }
   if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
   if (!isfinite(start) || !isfinite(end))
     return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
   if ((step > 0 && end < start) || (step < 0 && end > start))
     return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
-  n = ceil((end - start) / step);
-  if (n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
+  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is) / step : span);
+  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
   len = (int64_t)n;
   t = ct__empty(op, 1, &len, dtype, CT_CPU);
   if (!t) return NULL;
-  for (i = 0; i < len; i++)
-    ct__store_double((char *)t->storage->data + (size_t)i * ct_dtype_size(dtype), dtype, start + (double)i * step);
+  for (i = 0; i < len; i++) {
+    char *p = (char *)t->storage->data + (size_t)i * ct_dtype_size(dtype);
+    if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
+      uint64_t v = (uint64_t)is + (uint64_t)ist * (uint64_t)i;
+      if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
+      else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
+      else *(uint8_t *)p = (uint8_t)v;
+    } else {
+      ct__store_double(p, dtype, start + (double)i * step);
+    }
+  }
   return ct__track(t);
 }
 
@@ -5852,7 +5887,7 @@ CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
   p = ct__element_ptr("ct_get_int", t, index);
   if (!p) return 0;
   if (t->dtype == CT_I64) return *(const int64_t *)p;
-  return (int64_t)ct__load_double(p, (ct_dtype)t->dtype);
+  return ct__f2i64(ct__load_double(p, (ct_dtype)t->dtype)); /* NaN, inf: INT64_MIN, as PyTorch's cast on x86 */
 }
 CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
   const char *p;
@@ -7946,16 +7981,28 @@ static int ct__overlap_status(const ct_tensor *a, const ct_tensor *b) {
                                                                                                   : CT__OVERLAP_PARTIAL;
   return ab < be && bb < ae ? CT__OVERLAP_PARTIAL : CT__OVERLAP_NO;
 }
-/* The checks of a tensor an op writes against one input it reads (in may be
- * NULL), as PyTorch's TensorIterator: out must not write one address twice
- * (assert_no_internal_overlap), and must not share only some of in's
- * elements (assert_no_partial_overlap; the very same view is fine). */
-static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+/* The one check of every tensor an op writes (out=, or self in place)
+ * against the inputs it reads (in[0..nin), NULL entries skipped), as
+ * PyTorch's TensorIterator: out must not write one address twice
+ * (assert_no_internal_overlap), and must not share only some of an input's
+ * elements (assert_no_partial_overlap). The very same elements in the same
+ * layout are fine (add_out(a, a, b), a.add_(b)); empty tensors never
+ * overlap; geometries whose overlap cannot be decided cheaply (not
+ * non-overlapping-and-dense) are allowed, as in PyTorch. */
+static ct_status ct__check_overlaps(const char *op, const ct_tensor *out, int nin, ct_tensor *const *in) {
+  int i;
   if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (in && ct__overlap_status(out, in) == CT__OVERLAP_PARTIAL)
-    return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                                       "to a single memory location. Please clone() the tensor before performing the operation.");
+  for (i = 0; i < nin; i++)
+    if (in[i] && ct__overlap_status(out, in[i]) == CT__OVERLAP_PARTIAL)
+      return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                                         "to a single memory location. Please clone() the tensor before performing the operation.");
   return CT_OK;
+}
+/* ... against one input (in may be NULL) */
+static ct_status ct__check_overlap(const char *op, const ct_tensor *out, const ct_tensor *in) {
+  ct_tensor *one[1];
+  one[0] = (ct_tensor *)in; /* only read */
+  return ct__check_overlaps(op, out, 1, one);
 }
 
 /* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
@@ -7985,6 +8032,67 @@ static ct_tensor *ct__wrap_scalar(ct__wrapped *w, ct_scalar s) {
   else if (s.kind == CT_SCALAR_BOOL) w->t.dtype = CT_BOOL, w->value.b = s.v.b;
   else w->t.dtype = CT_I64, w->value.i = s.v.i;
   return &w->t;
+}
+
+/* PyTorch's checked conversion of a Scalar to a dtype (c10::checked_convert,
+ * c10::overflows<To, From>), for the values an op stores or computes with
+ * in the tensor's dtype (fill_, full, masked_fill, index_fill, scatter's
+ * value, constant_pad_nd, clamp bounds, alpha, addcmul's value, pow's
+ * exponent, arange's ends on integers, ...). Integers: in range; for uint8
+ * also down to -255 (negative values wrap, as two's complement: -1 is 255).
+ * Floating values: in [lowest, max] of the dtype (uint8: [0, 255]), NaN and
+ * infinities only into floating dtypes. Bool takes anything. (Float to int64
+ * compares with INT64_MAX as a double, 2^63, as C++ does: 2^63 passes and
+ * stores INT64_MIN, as PyTorch on x86.) */
+static int ct__scalar_fits(ct_scalar s, ct_dtype d) {
+  double v;
+  if (d == CT_BOOL || s.kind == CT_SCALAR_BOOL || s.kind == CT_SCALAR_NONE) return 1;
+  if (s.kind == CT_SCALAR_INT) {
+    int64_t i = s.v.i;
+    switch (d) {
+    case CT_I32: return i >= INT32_MIN && i <= INT32_MAX;
+    case CT_U8: return i >= -255 && i <= 255;
+    case CT_F16: return i >= -65504 && i <= 65504;
+    default: return 1; /* int64, and float32/float64/bfloat16 hold every int64's magnitude */
+    }
+  }
+  v = s.v.f;
+  if (v != v || v == INFINITY || v == -INFINITY) return ct_dtype_is_floating(d);
+  switch (d) {
+  case CT_I64: return v >= -9223372036854775808.0 && v <= 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  default: return 1;
+  }
+}
+/* PyTorch's C++ name of a dtype, for its conversion messages */
+static const char *ct__dtype_cpp_name(ct_dtype d) {
+  switch (d) {
+  case CT_F32: return "float";
+  case CT_F64: return "double";
+  case CT_F16: return "at::Half";
+  case CT_BF16: return "at::BFloat16";
+  case CT_I64: return "int64_t";
+  case CT_I32: return "int";
+  case CT_U8: return "uint8_t";
+  default: return "bool";
+  }
+}
+static ct_status ct__check_scalar(const char *op, ct_scalar s, ct_dtype d) {
+  if (ct__scalar_fits(s, d)) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct__dtype_cpp_name(d));
+}
+/* The Scalar a wrapped number (ct__wrap_scalar) holds, or a 0-dim tensor's
+ * value as PyTorch's item() gives it (float, int or bool by its dtype). */
+static ct_scalar ct__tensor_scalar(const ct_tensor *t) {
+  const void *p = ct_data_ptr(t);
+  if (ct_dtype_is_floating((ct_dtype)t->dtype)) return ct_float(ct__load_double(p, (ct_dtype)t->dtype));
+  if (t->dtype == CT_BOOL) return ct_bool(*(const bool *)p);
+  if (t->dtype == CT_I64) return ct_int(*(const int64_t *)p);
+  return ct_int((int64_t)ct__load_double(p, (ct_dtype)t->dtype));
 }
 
 /* torch.result_type over operands: dimensioned tensors outrank 0-dim ones,
@@ -8074,6 +8182,39 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
   return CT_OK;
 }
 
+/* out= (or self in place) of an op whose result has `shape`, reading
+ * in[0..nin) (NULL entries skipped), after ct__check_overlaps (which
+ * PyTorch runs before its dtype and shape checks): the resize. An out that
+ * is itself one of the inputs is read after it is written and cannot be
+ * resized (its data would move or be reinterpreted before it is read): it
+ * must already have the result's shape, as in PyTorch's TensorIterator. An
+ * out that only now overlaps an input (resized within its storage) is
+ * refused too. */
+static int ct__out_has_shape(const ct_tensor *out, int ndim, const int64_t *shape) {
+  int i, same = out->ndim == ndim;
+  for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+  return same;
+}
+/* (the part of it for kernels that resize out themselves: out being an input that needs resizing) */
+static ct_status ct__check_out_not_resized_input(const char *op, const ct_tensor *out, int ndim, const int64_t *shape, int nin,
+                                                 ct_tensor *const *in) {
+  int i;
+  char b1[160], b2[160];
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  for (i = 0; i < nin; i++)
+    if (in[i] == out)
+      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+  return CT_OK;
+}
+static ct_status ct__prepare_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape, int nin, ct_tensor *const *in) {
+  ct_status st;
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  if ((st = ct__check_out_not_resized_input(op, out, ndim, shape, nin, in)) != CT_OK) return st;
+  if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  return ct__check_overlaps(op, out, nin, in);
+}
+
 /* ---- copy_: every dtype pair, any strides ---- */
 static void ct__copy_same_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
   size_t es = *(const size_t *)ctx;
@@ -8101,17 +8242,8 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
       if (c->to == CT_I64) *(int64_t *)dst = v;
       else if (c->to == CT_I32) *(int32_t *)dst = (int32_t)(uint32_t)(uint64_t)v;
       else *(uint8_t *)dst = (uint8_t)(uint64_t)v;
-    } else {
-      double v = ct__load_double(src, c->from);
-      if (ct_dtype_is_integral(c->to, false) && v != v) v = 0; /* NaN to integer: defined, not UB */
-      if (c->to == CT_U8 && v < 0) {
-        *(uint8_t *)dst = (uint8_t)(uint64_t)(int64_t)v;
-      } else if (c->to == CT_I32 || c->to == CT_I64 || c->to == CT_U8) {
-        double lim = 9.2e18;
-        ct__store_double(dst, c->to, v > lim ? lim : v < -lim ? -lim : v);
-      } else {
-        ct__store_double(dst, c->to, v);
-      }
+    } else { /* floating to integer: NaN, inf and out-of-range values as PyTorch's casts on x86 (ct__f2i64, dtype.h) */
+      ct__store_double(dst, c->to, ct__load_double(src, c->from));
     }
   }
 }
@@ -8211,6 +8343,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  if (ct__check_scalar("fill_", value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* full(NaN, int64): refused */
   if (ct__check_writable("fill_", self) != CT_OK) return ct_last_error();
   ct__bump_version(self);
   if (ct__is_meta(self) || self->numel == 0) return CT_OK;
@@ -8319,7 +8452,13 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
   if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
     ct__wrapped tmp = *w;
     ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));
-    if (a->dtype == CT_I64 && dtype == CT_I64) w->value.i = tmp.value.i;
+    if (a->dtype == CT_I64 && (dtype == CT_I64 || dtype == CT_I32 || dtype == CT_U8)) { /* integers wrap, as static_cast */
+      int32_t v32 = (int32_t)(uint32_t)(uint64_t)tmp.value.i;
+      uint8_t v8 = (uint8_t)(uint64_t)tmp.value.i;
+      w->value.i = tmp.value.i;
+      if (dtype == CT_I32) memcpy(&w->value, &v32, sizeof v32);
+      if (dtype == CT_U8) memcpy(&w->value, &v8, sizeof v8);
+    }
     w->t.dtype = (int8_t)dtype;
     w->t.storage = &w->s;
     w->s.data = &w->value;
@@ -8340,7 +8479,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   const char *op = ct__binary_names[kind];
   int64_t bshape[CT_MAX_DIMS];
   const int64_t *shape;
-  int ndim, i;
+  int ndim;
   ct_dtype common, out_dtype;
   ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
   ct__binary_ctx ctx;
@@ -8349,6 +8488,11 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
 
   if (!wa) wa = &unused_a;
   if (!wb) wb = &unused_b;
+  if (out) { /* PyTorch's TensorIterator checks overlaps first */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
+  }
   if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
   if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
   ndim = a->ndim;
@@ -8370,23 +8514,16 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
       return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
     if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
       return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
+    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error(); /* alpha converts checked, as in PyTorch */
   }
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out == a && out) { /* in-place: the broadcast shape must be self's */
-    int same = shape == a->sizes;
-    if (!same && out->ndim == ndim)
-      for (same = 1, i = 0; i < ndim; i++) same = same && out->sizes[i] == shape[i];
-    if (!same) {
-      char b1[160], b2[160];
-      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-    }
-  } else if (out) {
-    if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  if (out) { /* in-place (out == a) and out= alike: an out that is an input keeps its shape */
+    ct_tensor *in[2];
+    in[0] = a, in[1] = b;
+    if ((st = ct__prepare_out(op, out, ndim, shape, 2, in)) != CT_OK) return st;
   }
   if (!ct__binary_loops[kind][common])
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
@@ -9141,41 +9278,17 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   return CT_DTYPE_NONE;
 }
 
-/* The element range [lo, hi] of t in its storage. */
-static void ct__unary_extent(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int i;
-  *lo = *hi = t->offset;
-  for (i = 0; i < t->ndim; i++) {
-    int64_t span = (t->sizes[i] - 1) * t->strides[i];
-    if (span < 0) *lo += span;
-    else *hi += span;
-  }
-}
-/* out= may be a itself (the same view) but no other view of a's elements:
- * the chunked loop would read elements it has already written. */
-static ct_status ct__unary_check_overlap(const char *op, const ct_tensor *out, const ct_tensor *a) {
-  int64_t alo, ahi, olo, ohi;
-  if (out->storage != a->storage || !out->numel || !a->numel) return CT_OK;
-  if (out->offset == a->offset && ct_same_shape(out, a) &&
-      !memcmp(out->strides, a->strides, sizeof(int64_t) * (size_t)a->ndim))
-    return CT_OK;
-  ct__unary_extent(a, &alo, &ahi);
-  ct__unary_extent(out, &olo, &ohi);
-  if (olo > ahi || alo > ohi) return CT_OK;
-  return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor "
-                                     "refer to a single memory location; clone() the tensor before performing the operation");
-}
-
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
  * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
                                ct_tensor **result) {
   const char *op = d->name;
-  ct_dtype common = ct__unary_result_dtype(d, (ct_dtype)a->dtype), out_dtype;
+  ct_dtype common, out_dtype;
   ct__unary_ctx c;
   ct_tensor *dst, *ops[2];
   ct_status st = CT_OK;
-  if (common == CT_DTYPE_NONE) return ct_last_error();
+  if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
+  if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
@@ -9183,11 +9296,8 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out && out != a) {
-    if (!ct__same_device(op, out, a) || ct__unary_check_overlap(op, out, a) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
-  }
+  if (out && out != a && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
                                       : ct_retain(out);
   if (!dst) return ct_last_error();
@@ -9293,21 +9403,27 @@ CT__UNARY_KERNELS(trunc, trunc)
   }
 #define CT__UNARY_COMMA ,
 
-/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer bounds */
-static int64_t ct__unary_scalar_to_int(ct_scalar s) {
-  double v;
-  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
-  v = s.v.f;
-  return v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-}
+/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer
+ * bounds, converted checked as PyTorch does (a float bound to int64 first,
+ * then the bound to the tensor's dtype) */
 static ct_status ct__unary_p_hardtanh(ct__unary_params *p, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_scalar b[2];
+  int k;
   *p = ct__unary_noparams();
   p->a = ct_scalar_to_double(min_val);
   p->b = ct_scalar_to_double(max_val);
-  p->ia = ct__unary_scalar_to_int(min_val);
-  p->ib = ct__unary_scalar_to_int(max_val);
   if (self->dtype == CT_U8 && (p->a < 0 || p->b < 0))
     return ct_fail(CT_ERR_INVALID, "hardtanh", "cannot do hardtanh on an unsigned type with negative limits");
+  b[0] = min_val, b[1] = max_val;
+  for (k = 0; k < 2 && ct_dtype_is_integral((ct_dtype)self->dtype, false); k++) {
+    if (b[k].kind == CT_SCALAR_FLOAT) {
+      if (ct__check_scalar("hardtanh", b[k], CT_I64) != CT_OK) return ct_last_error();
+      b[k] = ct_int(ct_scalar_to_int(b[k]));
+    }
+    if (ct__check_scalar("hardtanh", b[k], (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  }
+  p->ia = ct_scalar_to_int(b[0]);
+  p->ib = ct_scalar_to_int(b[1]);
   return CT_OK;
 }
 CT__UNARY_PARAM_KERNELS(hardtanh, hardtanh, CT__UNARY_COMMA ct_scalar min_val CT__UNARY_COMMA ct_scalar max_val,
@@ -9508,8 +9624,9 @@ CT_EXTERN_C_BEGIN
 
 /* ---- scalar functions ---- */
 typedef struct ct__pw_ctx {
-  double v;   /* a Scalar parameter: addcmul's value, lerp's weight */
-  int64_t vi; /* the same, for integer dtypes */
+  double v;    /* a Scalar parameter: addcmul's value, lerp's weight */
+  int64_t vi;  /* the same, for integer dtypes */
+  ct_scalar s; /* the same as given (CT__PW_FIT checks it) */
 } ct__pw_ctx;
 
 /* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
@@ -9535,15 +9652,21 @@ static double ct__pw_fremainder(double a, double b) {
   if (m != 0 && (b < 0) != (m < 0)) m += b;
   return m;
 }
-/* integers: the divisor is never 0 (checked before); INT64_MIN / -1 wraps */
-static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; }
+/* integers: INT64_MIN / -1 wraps. A zero divisor is refused before the
+ * loop (ZeroDivisionError); one that appears during it (the op writing its
+ * own divisor through a geometry whose overlap PyTorch does not decide, such
+ * as an expanded divisor read after an element it aliases was written)
+ * gives 0 here instead of trapping: the test costs nothing measurable next
+ * to the division. */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b; }
 static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
   int64_t q, r;
   if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  if (b == 0) return 0;
   q = a / b, r = a % b;
   return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
 }
-static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
 static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
   int64_t r = ct__pw_imod(a, b);
   return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
@@ -9742,20 +9865,6 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
-/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
-static int ct__pw_fits(double v, ct_dtype d) {
-  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
-  switch (d) {
-  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
-  case CT_F16: return fabs(v) <= 65504.0;
-  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
-  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
-  case CT_U8: return v >= 0 && v <= 255;
-  default: return 1;
-  }
-}
-
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -9774,8 +9883,10 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   ct__pw_ctx ctx;
   ct_status st = CT_OK;
 
+  (void)inplace; /* self in place is one of the inputs: ct__prepare_out keeps its shape */
   for (i = 0; i < nin; i++)
     if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   /* devices: a CPU 0-dim tensor (or number) joins any device */
   dev = in[0]->device;
   for (i = 0; i < nin; i++)
@@ -9816,12 +9927,12 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
         (common == CT_BOOL && (flags & CT__PW_BO))))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
-  if (flags & CT__PW_FIT) {
+  if (flags & CT__PW_FIT) { /* numbers (and masked_fill's value, which PyTorch reads with item()) convert checked */
     for (i = first; i < nin; i++)
-      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
-        break;
-    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
-      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+      if (((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) || (id == CT__PW_MASKED_FILL && i == 1 && !ct__is_meta(in[i]))) &&
+          ct__check_scalar(op, ct__tensor_scalar(in[i]), common) != CT_OK)
+        return ct_last_error();
+    if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
   }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
   if (out) {
@@ -9829,18 +9940,8 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     if (od != res_dtype && !ct_can_cast(res_dtype, od))
       return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                      ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
-    if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if (inplace) {
-      int same = out->ndim == ndim;
-      for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
-      if (!same) {
-        char b1[160], b2[160];
-        return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                       ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-      }
-    } else if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) {
-      return st;
-    }
+    /* self in place, or an out that is an input, keeps its shape */
+    if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
   }
   /* the tensor computed into: out itself when its dtype is the result's */
   if (out && out->dtype == res_dtype) dst = ct_retain(out);
@@ -9980,11 +10081,14 @@ CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
 CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
 CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
 
-/* pow(Tensor, Scalar): integers to negative integer powers are an error */
+/* pow(Tensor, Scalar): integers to negative integer powers are an error;
+ * the exponent converts to the result's dtype checked, as in PyTorch
+ * (pow(Scalar, Tensor) does not check its base: it wraps) */
 static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
+  ct__wrapped w;
   if (ct_dtype_is_integral((ct_dtype)self->dtype, true) && e.kind == CT_SCALAR_INT && e.v.i < 0)
     return ct_fail(CT_ERR_INVALID, "pow", "Integers to negative integer powers are not allowed.");
-  return CT_OK;
+  return ct__check_scalar("pow", e, ct__result_type(self, ct__wrap_scalar(&w, e)));
 }
 static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
   ct__wrapped w;
@@ -10138,6 +10242,7 @@ static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_te
   in[0] = self, in[1] = end, in[2] = weight;
   ctx.v = ct_scalar_to_double(w);
   ctx.vi = 0;
+  ctx.s = w;
   return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
 }
 static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
@@ -10182,7 +10287,8 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *sel
   if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
   in[0] = self, in[1] = t1, in[2] = t2;
   ctx.v = ct_scalar_to_double(value);
-  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
+  ctx.vi = ct_scalar_to_int(value); /* a float truncates (it fits the dtype: CT__PW_FIT) */
+  ctx.s = value;
   return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
 }
 #define CT__PW_K_ADDC(name, ID)                                                                                           \
@@ -10421,11 +10527,7 @@ static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
   case CT_I32: return *(const int32_t *)p;
   case CT_U8: return *(const uint8_t *)p;
   case CT_BOOL: return *(const bool *)p ? 1 : 0;
-  default: {
-    double v = ct__load_double(p, dt);
-    if (v != v) return 0;
-    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-  }
+  default: return ct__f2i64(ct__load_double(p, dt)); /* as PyTorch's cast on x86 (dtype.h) */
   }
 }
 static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
@@ -10440,14 +10542,18 @@ static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
 static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
   if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
   else if (dt == CT_BOOL) *(bool *)p = v != 0;
-  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+  else ct__store_double(p, dt, v); /* integers: as PyTorch's cast on x86 (dtype.h) */
 }
 
-/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+/* Element offsets of the reduced dims of t, in row-major order; returns the
+ * count. off has room for that count (at least 1): a reduced dim of size 0
+ * writes nothing beyond off[0], whatever the other reduced dims' sizes. */
 static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
   int64_t cnt = 1, j, e;
   int d;
   off[0] = 0;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d] && t->sizes[d] == 0) return 0;
   for (d = 0; d < t->ndim; d++) {
     if (!reduce[d]) continue;
     /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
@@ -10507,7 +10613,7 @@ static void ct__rd_gather(const char *base, ct_dtype dt, const int64_t *off, int
   case CT_I32: CT__RD_GATHER(int32_t, xi, CT__RD_AS_I64); return;
   case CT_U8: CT__RD_GATHER(uint8_t, xi, CT__RD_AS_I64); return;
   case CT_BOOL: CT__RD_GATHER(bool, xi, CT__RD_B_AS_I64); return;
-  default: /* floating to integer: truncation, NaN 0, saturated */
+  default: /* floating to integer: truncation; NaN and out of range as PyTorch's cast on x86 */
     for (i = 0; i < n; i++) xi[i] = ct__rd_load_i64(base + (off ? off[i] : i) * (int64_t)ct_dtype_size(dt), dt);
     return;
   }
@@ -10643,23 +10749,35 @@ static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
   return ct__make_view(t, p->ndim, p->kept, st, t->offset);
 }
 
-/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one.
+ * An out that shares memory with the input (the input itself, a view of it)
+ * is computed through a temporary of out's dtype, which ct__rd_finish
+ * copies into out once the input is read: rows would otherwise read what
+ * earlier rows wrote, and resizing the input itself would move or
+ * reinterpret its data. (PyTorch does not check reductions' outs for
+ * overlap; it computes garbage there. Its scans do: ct__rd_check_scan_out.) */
 static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
                                 ct_dtype dtype) {
   if (out) {
     if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (out == a || ct__overlap_status(out, a) != CT__OVERLAP_NO)
+      return ct__empty(op, ndim, shape, (ct_dtype)out->dtype, out->device);
     if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
     return ct_retain(out);
   }
   return ct__empty(op, ndim, shape, dtype, a->device);
 }
 
-/* Hand the result back: the new tensor in *result, or bump out's version. */
-static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+/* Hand the result back: the new tensor in *result, or into out (resized and
+ * copied from a temporary, see ct__rd_result) and bump out's version. */
+static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
   }
+  if (st == CT_OK && out && dst != out && (st = ct__resize_out(op, out, dst->ndim, dst->sizes)) == CT_OK && !ct__is_meta(out) &&
+      out->numel)
+    st = ct__copy_impl(out, dst);
   ct_release(dst);
   if (out && st == CT_OK) ct__bump_version(out);
   return st;
@@ -10687,7 +10805,7 @@ static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *
     st = ct__rd_run(op, &j);
     ct_release(v);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 
 static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
@@ -11228,10 +11346,11 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
   if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = out == a ? ct__rd_sum_dtype(a, dtype, out) : ct__rd_cast_first_dtype(a, dtype, out);
-  if (out == a) {
+  if (out == a) { /* in place: each row is read whole before it is written */
     if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
     dst = ct_retain(a);
   } else {
+    if (out && ct__check_overlap(op, out, a) != CT_OK) return ct_last_error(); /* PyTorch's scans refuse partial overlap */
     dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
   }
   if (!dst) return ct_last_error();
@@ -11246,7 +11365,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
     j.ctx = &prod;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 #define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
@@ -11330,7 +11449,7 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
     else ct_release(idx);
     return CT_OK;
   }
-  return ct__rd_finish(st, idx, out, NULL);
+  return ct__rd_finish(op, st, idx, out, NULL);
 }
 static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_tensor *v = NULL, *i = NULL;
@@ -11455,6 +11574,8 @@ static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int
 static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   (void)ks;
   (void)sorted; /* always sorted */
+  if (a->dtype == CT_BOOL && a->ndim > 0) /* PyTorch copies a 0-dim self before dispatching on the dtype */
+    return ct_fail(CT_ERR_DTYPE, "topk", "\"topk_cpu\" not implemented for 'Bool'"), (ct_tensor *)NULL;
   return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
 }
 
@@ -11705,7 +11826,8 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
-  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  if (out && (ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK || ct__check_overlap(op, out, a) != CT_OK))
+    return ct_last_error();
   dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
@@ -11716,7 +11838,7 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
     j.fn = ct__rd_lcse_row;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
   ct_tensor *r = NULL;
@@ -11793,14 +11915,16 @@ enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
 typedef struct ct__rd_kth_ctx {
   int mode, is_int;
   int64_t k; /* 1-based, CT__RD_KTH */
+  ct_dtype dtype;
 } ct__rd_kth_ctx;
 static void ct__rd_kth_row(ct__rd_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
   ct__rd_row sr = *r;
   int64_t at, nans = 0, i, *perm;
-  if (r->n == 0) {
-    r->idx[0] = 0, r->yi[0] = 0;
+  if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
+    r->idx[0] = 0;
+    r->yi[0] = c->dtype == CT_I64 ? INT64_MIN : c->dtype == CT_I32 ? INT32_MIN : c->dtype == CT_BOOL ? 1 : 0;
     if (!c->is_int) r->yf[0] = NAN;
     return;
   }
@@ -11834,6 +11958,11 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
     return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
   if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  /* bool: PyTorch has no kernel, except where it answers before dispatching
+   * on the dtype (a full median of nothing, kthvalue of a 0-dim tensor) */
+  if (a->dtype == CT_BOOL && (mode == CT__RD_KTH ? a->ndim > 0 : !full || a->numel > 0))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'",
+                   mode == CT__RD_KTH ? "kthvalue_cpu" : full ? "median_cpu" : "median_out");
   if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
   if (!vals) return ct_last_error();
@@ -11845,6 +11974,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     c.mode = mode;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
     c.k = k;
+    c.dtype = (ct_dtype)a->dtype;
     vv = ct__rd_keepdim_view(vals, &p);
     iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
     if (!vv || (idx && !iv)) {
@@ -11872,7 +12002,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     else ct_release(vals);
     return st;
   }
-  return ct__rd_finish(st, vals, out, NULL);
+  return ct__rd_finish(op, st, vals, out, NULL);
 }
 #define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
@@ -12306,8 +12436,10 @@ static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *sel
 /* ---- out= forms of the (values, indices) ops: max.dim_max, sort.values, ... ----
  * The functional kernel runs first (so the outs may alias the input); each
  * out must have its result's dtype (indices: int64) and device, and is
- * resized as PyTorch resizes out= tensors. */
-static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
+ * resized as PyTorch resizes out= tensors. check: the outs PyTorch refuses
+ * to overlap the input partially (1 values, 2 indices). */
+enum { CT__RD_CHECK_VALUES = 1, CT__RD_CHECK_INDICES = 2 };
+static ct_status ct__rd_out2(const char *op, ct_tensor *a, int check, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *src[2], *dst[2];
   ct_status st = CT_OK;
   int k;
@@ -12317,6 +12449,7 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   }
   src[0] = v, src[1] = i, dst[0] = ov, dst[1] = oi;
   for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (((check >> k) & 1) && (st = ct__check_overlap(op, dst[k], a)) != CT_OK) break;
     if (dst[k]->dtype != src[k]->dtype)
       st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor %s to have dtype %s, but got %s instead", k ? "indices" : "values",
                    ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
@@ -12338,40 +12471,40 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   return st;
 }
 /* the out= kernels of the (self, dim[, keepdim]) ops */
-#define CT__RD_OUT2_DIM(NAME, OP)                                                                                     \
+#define CT__RD_OUT2_DIM(NAME, OP, CHECK)                                                                              \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov,        \
                                       ct_tensor *oi) {                                                              \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, keepdim, &i);                                                \
-    return ct__rd_out2(OP, v, i, ov, oi);                                                                           \
+    return ct__rd_out2(OP, a, CHECK, v, i, ov, oi);                                                                 \
   }
 #define CT__RD_OUT2_SCAN(NAME)                                                                                        \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {     \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, &i);                                                         \
-    return ct__rd_out2(#NAME, v, i, ov, oi);                                                                        \
+    return ct__rd_out2(#NAME, a, 0, v, i, ov, oi);                                                                  \
   }
-CT__RD_OUT2_DIM(max_dim, "max")
-CT__RD_OUT2_DIM(min_dim, "min")
-CT__RD_OUT2_DIM(median_dim, "median")
-CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian")
+CT__RD_OUT2_DIM(max_dim, "max", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(min_dim, "min", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(median_dim, "median", 0)
+CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian", 0)
 CT__RD_OUT2_SCAN(cummax)
 CT__RD_OUT2_SCAN(cummin)
 static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_sort_stable_out(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor *ov,
                                        ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort_stable(ks, a, stable, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *ov,
                                 ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_topk(ks, a, k, dim, largest, sorted, &i);
-  return ct__rd_out2("topk", v, i, ov, oi);
+  return ct__rd_out2("topk", a, CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES, v, i, ov, oi);
 }
 static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
-  return ct__rd_out2("kthvalue", v, i, ov, oi);
+  return ct__rd_out2("kthvalue", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 
 CT_EXTERN_C_END
@@ -12526,7 +12659,8 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
                                     ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
                           : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
                                     ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    /* PyTorch refuses an out overlapping self partially (addmm, baddbmm), not mat1/mat2: those are read through a temporary */
+    if (!ct__same_device(op, out, c->a) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
     if ((out == c->a || out == c->b || out == c->self) &&
         (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
       return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
@@ -12954,6 +13088,7 @@ static ct_status ct__k_matmul_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_t
 static ct_status ct__k_outer_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
   ct_tensor *in[3];
   in[0] = a, in[1] = b, in[2] = out;
+  if (ct__check_overlaps("outer", out, 2, in) != CT_OK) return ct_last_error(); /* PyTorch's outer is a mul: TensorIterator's checks */
   return ct__la_out_grad_ok("outer", in, 3) ? ct__la_into_out("outer", ct__k_outer(ks, a, b), out) : ct_last_error();
 }
 static ct_status ct__k_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
@@ -13037,12 +13172,10 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
 static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
   ct_status st;
   if (!r) return ct_last_error();
-  if (!allow_cast && out->dtype != r->dtype) {
-    ct_release(r);
-    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
-                   ct_dtype_name((ct_dtype)out->dtype));
-  }
-  if (!ct_device_eq(out->device, r->device))
+  if (!allow_cast && out->dtype != r->dtype) /* the message reads r: release it after */
+    st = ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
     st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
                  ct_device_type_name((ct_device_type)out->device.type));
   else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
@@ -13055,6 +13188,17 @@ static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, 
   return st;
 }
 static ct_status ct__shape_out(const char *op, ct_tensor *out, ct_tensor *r) { return ct__shape_out_ex(op, out, r, 0); }
+/* The written tensor (out, or self in place) against inputs PyTorch checks
+ * for partial overlap in that op (ct__check_overlaps). The results here are
+ * computed before anything is written, so the check is PyTorch's contract,
+ * not a need of these kernels; ops PyTorch does not check (flip, roll,
+ * repeat, pads, tril/triu, index_fill, index_put.out, embedding, scatter_)
+ * call nothing. */
+static ct_status ct__shape_overlaps(const char *op, const ct_tensor *out, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__check_overlaps(op, out, 2, in);
+}
 /* in-place variants: r (owned, self's shape and dtype) is written into self */
 static ct_status ct__shape_inplace(const char *op, ct_tensor *self, ct_tensor *r) {
   ct_status st;
@@ -13322,6 +13466,7 @@ static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_li
     a[k] = l;
   }
   if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  if (ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* PyTorch fills with it: checked */
   return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
 }
 static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
@@ -13567,6 +13712,7 @@ static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
 static ct_status ct__k_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   int64_t wdim;
   (void)ks;
+  if (tensors.n > 0 && tensors.data && ct__check_overlaps("cat", out, (int)tensors.n, tensors.data) != CT_OK) return ct_last_error();
   return ct__shape_out_ex("cat", out, ct__shape_cat_impl("cat", tensors, dim, &wdim), 1);
 }
 static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
@@ -13599,6 +13745,7 @@ static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim)
 }
 static ct_status ct__k_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   (void)ks;
+  if (tensors.n > 0 && tensors.data && ct__check_overlaps("stack", out, (int)tensors.n, tensors.data) != CT_OK) return ct_last_error();
   return ct__shape_out_ex("stack", out, ct__shape_stack(tensors, dim), 1);
 }
 
@@ -13749,6 +13896,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  if (ct__shape_overlaps("gather", out, self, index) != CT_OK) return ct_last_error();
   return ct__shape_out("gather", out, ct__k_gather(ks, self, dim, index, sparse_grad));
 }
 static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
@@ -13756,6 +13904,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   ct_tensor *r;
   char v[8];
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
@@ -13769,6 +13918,7 @@ static ct_status ct__k_scatter_src_(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return ct__shape_inplace("scatter_", self, ct__k_scatter_src(ks, self, dim, index, src));
 }
 static ct_status ct__k_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_src(ks, self, dim, index, src));
 }
 static ct_tensor *ct__k_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -13779,6 +13929,7 @@ static ct_status ct__k_scatter_value_(ct_keyset ks, ct_tensor *self, int64_t dim
   return ct__shape_inplace("scatter_", self, ct__k_scatter_value(ks, self, dim, index, value));
 }
 static ct_status ct__k_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, NULL) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_value(ks, self, dim, index, value));
 }
 static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -13786,9 +13937,11 @@ static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return ct__shape_scatter("scatter_add", CT__SG_ADD, self, dim, index, src, ct_int(0));
 }
 static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  if (ct__shape_overlaps("scatter_add_", self, src, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("scatter_add_", self, ct__k_scatter_add(ks, self, dim, index, src));
 }
 static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter_add", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
 }
 
@@ -13802,6 +13955,7 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
   int64_t k;
   ct_status st;
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
@@ -13844,6 +13998,7 @@ static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t di
 }
 static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
                                           ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
 }
 static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
@@ -13869,10 +14024,12 @@ static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_
 }
 static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
                                            const char *reduce, bool include_self) {
+  if (ct__shape_overlaps("scatter_reduce_", self, src, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
                                               const char *reduce, bool include_self, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter_reduce", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 
@@ -14024,6 +14181,7 @@ static ct_tensor *ct__k_index_select(ct_keyset ks, ct_tensor *self, int64_t dim,
   return r;
 }
 static ct_status ct__k_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  if (ct__shape_overlaps("index_select", out, self, index) != CT_OK) return ct_last_error();
   return ct__shape_out("index_select", out, ct__k_index_select(ks, self, dim, index));
 }
 static ct_tensor *ct__shape_ix(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
@@ -14054,10 +14212,12 @@ static ct_tensor *ct__k_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct
   return r;
 }
 static ct_status ct__k_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  if (ct__shape_overlaps("index_add_", self, source, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("index_add_", self, ct__k_index_add(ks, self, dim, index, source, alpha));
 }
 static ct_status ct__k_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha,
                                      ct_tensor *out) {
+  if (ct__shape_overlaps("index_add", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_add", out, ct__k_index_add(ks, self, dim, index, source, alpha));
 }
 static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -14065,13 +14225,16 @@ static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, c
   return ct__shape_ix("index_copy", CT__IX_COPY, self, dim, index, source, ct_int(0), 0);
 }
 static ct_status ct__k_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  if (ct__shape_overlaps("index_copy_", self, source, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("index_copy_", self, ct__k_index_copy(ks, self, dim, index, source));
 }
 static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  if (ct__shape_overlaps("index_copy", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
 }
 static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   (void)ks;
+  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
 }
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -14279,6 +14442,9 @@ static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, c
   return r;
 }
 static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  if (ct__shape_overlaps("index", out, self, NULL) != CT_OK ||
+      (indices.n > 0 && indices.data && ct__check_overlaps("index", out, (int)indices.n, indices.data) != CT_OK))
+    return ct_last_error();
   return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
 }
 static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
@@ -14286,9 +14452,12 @@ static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   return ct__shape_index_put(self, indices, values, accumulate);
 }
 static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
-  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
-  ct_status st = r ? ct_copy_(self, r) : ct_last_error();
+  ct_tensor *r;
+  ct_status st;
   (void)ks;
+  if (ct__shape_overlaps("index_put_", self, values, NULL) != CT_OK) return ct_last_error();
+  r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
+  st = r ? ct_copy_(self, r) : ct_last_error();
   ct_release(r);
   return st;
 }
@@ -14648,6 +14817,7 @@ static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor 
 }
 static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   (void)ks;
+  if (ct__shape_overlaps("take_along_dim", out, self, indices) != CT_OK) return ct_last_error();
   return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
 }
 
@@ -16139,6 +16309,11 @@ static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_te
   ct_status st;
   if (ct__conv_setup(op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK)
     return ct_last_error();
+  if (out) { /* out is resized before the inputs are read (it is computed through acc, so other overlaps are harmless) */
+    ct_tensor *in[3];
+    in[0] = input, in[1] = weight, in[2] = bias;
+    if (ct__check_out_not_resized_input(op, out, input->ndim, shape, 3, in) != CT_OK) return ct_last_error();
+  }
   if (ct__conv_result(op, out, input->ndim, shape, (ct_dtype)input->dtype, input->device, &res, &acc) != CT_OK)
     return ct_last_error();
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, out, res, acc, result);
@@ -17636,12 +17811,7 @@ static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *
 }
 static ct_status ct__k_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) { return ct__k_eye_m_out(ks, n, n, out); }
 
-static int64_t ct__rn_scalar_i64(ct_scalar s) { /* NaN and out-of-range floats are not UB */
-  double f;
-  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
-  f = s.v.f;
-  return f != f ? 0 : f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
-}
+static int64_t ct__rn_scalar_i64(ct_scalar s) { return ct_scalar_to_int(s); } /* NaN, out of range: as PyTorch's cast on x86 */
 /* linspace as PyTorch's CPU kernel: the first half counts up from start, the
  * second half down from end, each value one fused multiply-add (PyTorch's
  * vectorised CPU kernel is compiled with FMA); float32 (and half types) step
@@ -17666,7 +17836,7 @@ static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end
     for (i = 0; i < steps; i++) {
       double v = steps == 1 ? a : i < half ? fma(step, (double)i, a) : fma(-step, (double)(steps - i - 1), b);
       if (d == CT_F64) ct__rn_put(&k, i, v);
-      else ct__rn_put_int(&k, i, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+      else ct__rn_put_int(&k, i, ct__f2i64(v));
     }
   } else {
     float a = (float)ct_scalar_to_double(start), b = (float)ct_scalar_to_double(end);

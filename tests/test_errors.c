@@ -45,7 +45,7 @@ static int err_fixture_make(err_fixture *f) {
   f->xi = ct_ones(CT_DIMS(2, 3), CT_I64);
   f->xit = ct_ones(CT_DIMS(3, 2), CT_I64);
   f->b = ct_ones(CT_DIMS(2, 3), CT_BOOL);
-  f->d8 = ct_empty(8, ones8, CT_F32);
+  f->d8 = ct_zeros(8, ones8, CT_F32); /* values compared by the snapshots: not uninitialised */
   f->m = ct_empty_opts(CT_DIMS(2, 3), ct_opts(CT_F32, CT_META));
   f->one = ct_empty_opts(CT_DIMS(1), ct_opts(CT_F32, CT_META));
   f->out = ct_zeros(CT_DIMS(2, 3), CT_F32);
@@ -626,7 +626,7 @@ static void err_snap(const ct_tensor *t, err_snapshot *s) {
   int64_t i;
   memset(s, 0, sizeof *s);
   s->ndim = t->ndim;
-  memcpy(s->sizes, t->sizes, sizeof s->sizes);
+  memcpy(s->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim); /* sizes past ndim are not set */
   s->version = t->storage->version;
   if (t->device.type == CT_DEVICE_CPU)
     for (i = 0; i < t->numel && i < 8; i++) s->values[i] = ct_get(t, i);

@@ -28,6 +28,7 @@
 #include "fixtures/cases_nn.h"
 #include "fixtures/cases_conv.h"
 #include "fixtures/cases_random.h"
+#include "fixtures/cases_hardening.h"
 
 #define OPC_MAX_T 24
 #define OPC_MAX_OUT 16
@@ -485,7 +486,7 @@ static void opc_run_area(const char *area, const char *const *const *cases) {
 /* Does some case of some area call op `name` (schema name)? */
 static int opc_covers(const char *name) {
   const char *const *const *areas[] = {cases_unary, cases_binary, cases_reduce, cases_linalg,
-                                        cases_shape, cases_nn,     cases_conv,   cases_random};
+                                        cases_shape, cases_nn,     cases_conv,   cases_random, cases_hardening};
   size_t a;
   int i;
   char want[128];
@@ -504,3 +505,4 @@ TEST(opcases_shape) { opc_run_area("shape", cases_shape); }
 TEST(opcases_nn) { opc_run_area("nn", cases_nn); }
 TEST(opcases_conv) { opc_run_area("conv", cases_conv); }
 TEST(opcases_random) { opc_run_area("random", cases_random); }
+TEST(opcases_hardening) { opc_run_area("hardening", cases_hardening); }

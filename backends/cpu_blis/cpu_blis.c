@@ -927,12 +927,19 @@ static ct_tensor *ctb__pw_new(int op, const char *name, ct_tensor *a, ct_tensor 
   return r;
 }
 static int ctb__alpha_ok(ct_scalar s) { return s.kind == CT_SCALAR_FLOAT || s.kind == CT_SCALAR_INT; }
+/* Does a number stored as (or computed with in) t's dtype fit it? PyTorch
+ * refuses finite floats beyond float32's range for float32 tensors (fill_,
+ * alpha): those calls go to the reference kernel, which fails as PyTorch. */
+static int ctb__fits(const ct_tensor *t, ct_scalar s) {
+  return t->dtype != CT_F32 || s.kind != CT_SCALAR_FLOAT || s.v.f != s.v.f || s.v.f == INFINITY || s.v.f == -INFINITY ||
+         fabs(s.v.f) <= 3.4028234663852886e38;
+}
 static ct_tensor *k_add(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_ADD, ctb__fn_tts)(ks, a, b, alpha);
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_ADD, ctb__fn_tts)(ks, a, b, alpha);
   return ctb__pw_new(OP_ADD, "add", a, b, ctb__scalar_d(alpha));
 }
 static ct_tensor *k_sub(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_SUB, ctb__fn_tts)(ks, a, b, alpha);
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_SUB, ctb__fn_tts)(ks, a, b, alpha);
   return ctb__pw_new(OP_ADD, "sub", a, b, -ctb__scalar_d(alpha));
 }
 static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
@@ -993,12 +1000,12 @@ static int ctb__ip_ok(const ct_tensor *x, const ct_tensor *y) {
   return ctb__pw_ok(x, y) && (y == x || x->storage != y->storage || (x->offset == y->offset && ct_same_shape(x, y)));
 }
 static ct_status k_add_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
-  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha) || !ctb__fits(x, alpha))
     return CTB__PREV(K_ADD_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
   return ctb__inplace(0, x, y, ctb__scalar_d(alpha));
 }
 static ct_status k_sub_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
-  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha) || !ctb__fits(x, alpha))
     return CTB__PREV(K_SUB_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
   return ctb__inplace(0, x, y, -ctb__scalar_d(alpha));
 }
@@ -1007,7 +1014,7 @@ static ct_status k_mul_(ct_keyset ks, ct_tensor *x, ct_tensor *y) {
   return ctb__inplace(1, x, y, 0);
 }
 static ct_status k_fill_(ct_keyset ks, ct_tensor *x, ct_scalar v) {
-  if (!ctb__pw_ok(x, NULL) || !(v.kind == CT_SCALAR_FLOAT || v.kind == CT_SCALAR_INT || v.kind == CT_SCALAR_BOOL))
+  if (!ctb__pw_ok(x, NULL) || !(v.kind == CT_SCALAR_FLOAT || v.kind == CT_SCALAR_INT || v.kind == CT_SCALAR_BOOL) || !ctb__fits(x, v))
     return CTB__PREV(K_FILL_, ct_status (*)(ct_keyset, ct_tensor *, ct_scalar))(ks, x, v);
   return ctb__inplace(2, x, NULL, ctb__scalar_d(v));
 }

@@ -27,8 +27,9 @@ CT_EXTERN_C_BEGIN
 
 /* ---- scalar functions ---- */
 typedef struct ct__pw_ctx {
-  double v;   /* a Scalar parameter: addcmul's value, lerp's weight */
-  int64_t vi; /* the same, for integer dtypes */
+  double v;    /* a Scalar parameter: addcmul's value, lerp's weight */
+  int64_t vi;  /* the same, for integer dtypes */
+  ct_scalar s; /* the same as given (CT__PW_FIT checks it) */
 } ct__pw_ctx;
 
 /* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
@@ -54,15 +55,21 @@ static double ct__pw_fremainder(double a, double b) {
   if (m != 0 && (b < 0) != (m < 0)) m += b;
   return m;
 }
-/* integers: the divisor is never 0 (checked before); INT64_MIN / -1 wraps */
-static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; }
+/* integers: INT64_MIN / -1 wraps. A zero divisor is refused before the
+ * loop (ZeroDivisionError); one that appears during it (the op writing its
+ * own divisor through a geometry whose overlap PyTorch does not decide, such
+ * as an expanded divisor read after an element it aliases was written)
+ * gives 0 here instead of trapping: the test costs nothing measurable next
+ * to the division. */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b; }
 static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
   int64_t q, r;
   if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  if (b == 0) return 0;
   q = a / b, r = a % b;
   return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
 }
-static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
 static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
   int64_t r = ct__pw_imod(a, b);
   return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
@@ -261,20 +268,6 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
-/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
-static int ct__pw_fits(double v, ct_dtype d) {
-  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
-  switch (d) {
-  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
-  case CT_F16: return fabs(v) <= 65504.0;
-  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
-  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
-  case CT_U8: return v >= 0 && v <= 255;
-  default: return 1;
-  }
-}
-
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -293,8 +286,10 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   ct__pw_ctx ctx;
   ct_status st = CT_OK;
 
+  (void)inplace; /* self in place is one of the inputs: ct__prepare_out keeps its shape */
   for (i = 0; i < nin; i++)
     if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   /* devices: a CPU 0-dim tensor (or number) joins any device */
   dev = in[0]->device;
   for (i = 0; i < nin; i++)
@@ -335,12 +330,12 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
         (common == CT_BOOL && (flags & CT__PW_BO))))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
-  if (flags & CT__PW_FIT) {
+  if (flags & CT__PW_FIT) { /* numbers (and masked_fill's value, which PyTorch reads with item()) convert checked */
     for (i = first; i < nin; i++)
-      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
-        break;
-    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
-      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+      if (((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) || (id == CT__PW_MASKED_FILL && i == 1 && !ct__is_meta(in[i]))) &&
+          ct__check_scalar(op, ct__tensor_scalar(in[i]), common) != CT_OK)
+        return ct_last_error();
+    if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
   }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
   if (out) {
@@ -348,18 +343,8 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     if (od != res_dtype && !ct_can_cast(res_dtype, od))
       return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                      ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
-    if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if (inplace) {
-      int same = out->ndim == ndim;
-      for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
-      if (!same) {
-        char b1[160], b2[160];
-        return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
-                       ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
-      }
-    } else if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) {
-      return st;
-    }
+    /* self in place, or an out that is an input, keeps its shape */
+    if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
   }
   /* the tensor computed into: out itself when its dtype is the result's */
   if (out && out->dtype == res_dtype) dst = ct_retain(out);
@@ -499,11 +484,14 @@ CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
 CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
 CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
 
-/* pow(Tensor, Scalar): integers to negative integer powers are an error */
+/* pow(Tensor, Scalar): integers to negative integer powers are an error;
+ * the exponent converts to the result's dtype checked, as in PyTorch
+ * (pow(Scalar, Tensor) does not check its base: it wraps) */
 static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
+  ct__wrapped w;
   if (ct_dtype_is_integral((ct_dtype)self->dtype, true) && e.kind == CT_SCALAR_INT && e.v.i < 0)
     return ct_fail(CT_ERR_INVALID, "pow", "Integers to negative integer powers are not allowed.");
-  return CT_OK;
+  return ct__check_scalar("pow", e, ct__result_type(self, ct__wrap_scalar(&w, e)));
 }
 static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
   ct__wrapped w;
@@ -657,6 +645,7 @@ static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_te
   in[0] = self, in[1] = end, in[2] = weight;
   ctx.v = ct_scalar_to_double(w);
   ctx.vi = 0;
+  ctx.s = w;
   return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
 }
 static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
@@ -701,7 +690,8 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *sel
   if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
   in[0] = self, in[1] = t1, in[2] = t2;
   ctx.v = ct_scalar_to_double(value);
-  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
+  ctx.vi = ct_scalar_to_int(value); /* a float truncates (it fits the dtype: CT__PW_FIT) */
+  ctx.s = value;
   return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
 }
 #define CT__PW_K_ADDC(name, ID)                                                                                           \

@@ -511,6 +511,11 @@ static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_te
   ct_status st;
   if (ct__conv_setup(op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK)
     return ct_last_error();
+  if (out) { /* out is resized before the inputs are read (it is computed through acc, so other overlaps are harmless) */
+    ct_tensor *in[3];
+    in[0] = input, in[1] = weight, in[2] = bias;
+    if (ct__check_out_not_resized_input(op, out, input->ndim, shape, 3, in) != CT_OK) return ct_last_error();
+  }
   if (ct__conv_result(op, out, input->ndim, shape, (ct_dtype)input->dtype, input->device, &res, &acc) != CT_OK)
     return ct_last_error();
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, out, res, acc, result);

@@ -177,7 +177,8 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
                                     ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
                           : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
                                     ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    /* PyTorch refuses an out overlapping self partially (addmm, baddbmm), not mat1/mat2: those are read through a temporary */
+    if (!ct__same_device(op, out, c->a) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
     if ((out == c->a || out == c->b || out == c->self) &&
         (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
       return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
@@ -605,6 +606,7 @@ static ct_status ct__k_matmul_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_t
 static ct_status ct__k_outer_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
   ct_tensor *in[3];
   in[0] = a, in[1] = b, in[2] = out;
+  if (ct__check_overlaps("outer", out, 2, in) != CT_OK) return ct_last_error(); /* PyTorch's outer is a mul: TensorIterator's checks */
   return ct__la_out_grad_ok("outer", in, 3) ? ct__la_into_out("outer", ct__k_outer(ks, a, b), out) : ct_last_error();
 }
 static ct_status ct__k_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {

@@ -650,12 +650,7 @@ static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *
 }
 static ct_status ct__k_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) { return ct__k_eye_m_out(ks, n, n, out); }
 
-static int64_t ct__rn_scalar_i64(ct_scalar s) { /* NaN and out-of-range floats are not UB */
-  double f;
-  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
-  f = s.v.f;
-  return f != f ? 0 : f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
-}
+static int64_t ct__rn_scalar_i64(ct_scalar s) { return ct_scalar_to_int(s); } /* NaN, out of range: as PyTorch's cast on x86 */
 /* linspace as PyTorch's CPU kernel: the first half counts up from start, the
  * second half down from end, each value one fused multiply-add (PyTorch's
  * vectorised CPU kernel is compiled with FMA); float32 (and half types) step
@@ -680,7 +675,7 @@ static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end
     for (i = 0; i < steps; i++) {
       double v = steps == 1 ? a : i < half ? fma(step, (double)i, a) : fma(-step, (double)(steps - i - 1), b);
       if (d == CT_F64) ct__rn_put(&k, i, v);
-      else ct__rn_put_int(&k, i, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+      else ct__rn_put_int(&k, i, ct__f2i64(v));
     }
   } else {
     float a = (float)ct_scalar_to_double(start), b = (float)ct_scalar_to_double(end);

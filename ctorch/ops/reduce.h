@@ -119,11 +119,7 @@ static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
   case CT_I32: return *(const int32_t *)p;
   case CT_U8: return *(const uint8_t *)p;
   case CT_BOOL: return *(const bool *)p ? 1 : 0;
-  default: {
-    double v = ct__load_double(p, dt);
-    if (v != v) return 0;
-    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-  }
+  default: return ct__f2i64(ct__load_double(p, dt)); /* as PyTorch's cast on x86 (dtype.h) */
   }
 }
 static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
@@ -138,14 +134,18 @@ static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
 static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
   if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
   else if (dt == CT_BOOL) *(bool *)p = v != 0;
-  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+  else ct__store_double(p, dt, v); /* integers: as PyTorch's cast on x86 (dtype.h) */
 }
 
-/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+/* Element offsets of the reduced dims of t, in row-major order; returns the
+ * count. off has room for that count (at least 1): a reduced dim of size 0
+ * writes nothing beyond off[0], whatever the other reduced dims' sizes. */
 static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
   int64_t cnt = 1, j, e;
   int d;
   off[0] = 0;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d] && t->sizes[d] == 0) return 0;
   for (d = 0; d < t->ndim; d++) {
     if (!reduce[d]) continue;
     /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
@@ -205,7 +205,7 @@ static void ct__rd_gather(const char *base, ct_dtype dt, const int64_t *off, int
   case CT_I32: CT__RD_GATHER(int32_t, xi, CT__RD_AS_I64); return;
   case CT_U8: CT__RD_GATHER(uint8_t, xi, CT__RD_AS_I64); return;
   case CT_BOOL: CT__RD_GATHER(bool, xi, CT__RD_B_AS_I64); return;
-  default: /* floating to integer: truncation, NaN 0, saturated */
+  default: /* floating to integer: truncation; NaN and out of range as PyTorch's cast on x86 */
     for (i = 0; i < n; i++) xi[i] = ct__rd_load_i64(base + (off ? off[i] : i) * (int64_t)ct_dtype_size(dt), dt);
     return;
   }
@@ -341,23 +341,35 @@ static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
   return ct__make_view(t, p->ndim, p->kept, st, t->offset);
 }
 
-/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one.
+ * An out that shares memory with the input (the input itself, a view of it)
+ * is computed through a temporary of out's dtype, which ct__rd_finish
+ * copies into out once the input is read: rows would otherwise read what
+ * earlier rows wrote, and resizing the input itself would move or
+ * reinterpret its data. (PyTorch does not check reductions' outs for
+ * overlap; it computes garbage there. Its scans do: ct__rd_check_scan_out.) */
 static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
                                 ct_dtype dtype) {
   if (out) {
     if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (out == a || ct__overlap_status(out, a) != CT__OVERLAP_NO)
+      return ct__empty(op, ndim, shape, (ct_dtype)out->dtype, out->device);
     if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
     return ct_retain(out);
   }
   return ct__empty(op, ndim, shape, dtype, a->device);
 }
 
-/* Hand the result back: the new tensor in *result, or bump out's version. */
-static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+/* Hand the result back: the new tensor in *result, or into out (resized and
+ * copied from a temporary, see ct__rd_result) and bump out's version. */
+static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
   }
+  if (st == CT_OK && out && dst != out && (st = ct__resize_out(op, out, dst->ndim, dst->sizes)) == CT_OK && !ct__is_meta(out) &&
+      out->numel)
+    st = ct__copy_impl(out, dst);
   ct_release(dst);
   if (out && st == CT_OK) ct__bump_version(out);
   return st;
@@ -385,7 +397,7 @@ static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *
     st = ct__rd_run(op, &j);
     ct_release(v);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 
 static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
@@ -926,10 +938,11 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
   if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = out == a ? ct__rd_sum_dtype(a, dtype, out) : ct__rd_cast_first_dtype(a, dtype, out);
-  if (out == a) {
+  if (out == a) { /* in place: each row is read whole before it is written */
     if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
     dst = ct_retain(a);
   } else {
+    if (out && ct__check_overlap(op, out, a) != CT_OK) return ct_last_error(); /* PyTorch's scans refuse partial overlap */
     dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
   }
   if (!dst) return ct_last_error();
@@ -944,7 +957,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
     j.ctx = &prod;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 #define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
@@ -1028,7 +1041,7 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
     else ct_release(idx);
     return CT_OK;
   }
-  return ct__rd_finish(st, idx, out, NULL);
+  return ct__rd_finish(op, st, idx, out, NULL);
 }
 static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_tensor *v = NULL, *i = NULL;
@@ -1153,6 +1166,8 @@ static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int
 static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   (void)ks;
   (void)sorted; /* always sorted */
+  if (a->dtype == CT_BOOL && a->ndim > 0) /* PyTorch copies a 0-dim self before dispatching on the dtype */
+    return ct_fail(CT_ERR_DTYPE, "topk", "\"topk_cpu\" not implemented for 'Bool'"), (ct_tensor *)NULL;
   return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
 }
 
@@ -1403,7 +1418,8 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
-  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  if (out && (ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK || ct__check_overlap(op, out, a) != CT_OK))
+    return ct_last_error();
   dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
@@ -1414,7 +1430,7 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
     j.fn = ct__rd_lcse_row;
     st = ct__rd_run(op, &j);
   }
-  return ct__rd_finish(st, dst, out, result);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
   ct_tensor *r = NULL;
@@ -1491,14 +1507,16 @@ enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
 typedef struct ct__rd_kth_ctx {
   int mode, is_int;
   int64_t k; /* 1-based, CT__RD_KTH */
+  ct_dtype dtype;
 } ct__rd_kth_ctx;
 static void ct__rd_kth_row(ct__rd_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
   ct__rd_row sr = *r;
   int64_t at, nans = 0, i, *perm;
-  if (r->n == 0) {
-    r->idx[0] = 0, r->yi[0] = 0;
+  if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
+    r->idx[0] = 0;
+    r->yi[0] = c->dtype == CT_I64 ? INT64_MIN : c->dtype == CT_I32 ? INT32_MIN : c->dtype == CT_BOOL ? 1 : 0;
     if (!c->is_int) r->yf[0] = NAN;
     return;
   }
@@ -1532,6 +1550,11 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
     return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
   if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  /* bool: PyTorch has no kernel, except where it answers before dispatching
+   * on the dtype (a full median of nothing, kthvalue of a 0-dim tensor) */
+  if (a->dtype == CT_BOOL && (mode == CT__RD_KTH ? a->ndim > 0 : !full || a->numel > 0))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'",
+                   mode == CT__RD_KTH ? "kthvalue_cpu" : full ? "median_cpu" : "median_out");
   if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
   if (!vals) return ct_last_error();
@@ -1543,6 +1566,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     c.mode = mode;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
     c.k = k;
+    c.dtype = (ct_dtype)a->dtype;
     vv = ct__rd_keepdim_view(vals, &p);
     iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
     if (!vv || (idx && !iv)) {
@@ -1570,7 +1594,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
     else ct_release(vals);
     return st;
   }
-  return ct__rd_finish(st, vals, out, NULL);
+  return ct__rd_finish(op, st, vals, out, NULL);
 }
 #define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
@@ -2004,8 +2028,10 @@ static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *sel
 /* ---- out= forms of the (values, indices) ops: max.dim_max, sort.values, ... ----
  * The functional kernel runs first (so the outs may alias the input); each
  * out must have its result's dtype (indices: int64) and device, and is
- * resized as PyTorch resizes out= tensors. */
-static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
+ * resized as PyTorch resizes out= tensors. check: the outs PyTorch refuses
+ * to overlap the input partially (1 values, 2 indices). */
+enum { CT__RD_CHECK_VALUES = 1, CT__RD_CHECK_INDICES = 2 };
+static ct_status ct__rd_out2(const char *op, ct_tensor *a, int check, ct_tensor *v, ct_tensor *i, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *src[2], *dst[2];
   ct_status st = CT_OK;
   int k;
@@ -2015,6 +2041,7 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   }
   src[0] = v, src[1] = i, dst[0] = ov, dst[1] = oi;
   for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (((check >> k) & 1) && (st = ct__check_overlap(op, dst[k], a)) != CT_OK) break;
     if (dst[k]->dtype != src[k]->dtype)
       st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor %s to have dtype %s, but got %s instead", k ? "indices" : "values",
                    ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
@@ -2036,40 +2063,40 @@ static ct_status ct__rd_out2(const char *op, ct_tensor *v, ct_tensor *i, ct_tens
   return st;
 }
 /* the out= kernels of the (self, dim[, keepdim]) ops */
-#define CT__RD_OUT2_DIM(NAME, OP)                                                                                     \
+#define CT__RD_OUT2_DIM(NAME, OP, CHECK)                                                                              \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *ov,        \
                                       ct_tensor *oi) {                                                              \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, keepdim, &i);                                                \
-    return ct__rd_out2(OP, v, i, ov, oi);                                                                           \
+    return ct__rd_out2(OP, a, CHECK, v, i, ov, oi);                                                                 \
   }
 #define CT__RD_OUT2_SCAN(NAME)                                                                                        \
   static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *ov, ct_tensor *oi) {     \
     ct_tensor *i = NULL, *v = ct__k_##NAME(ks, a, dim, &i);                                                         \
-    return ct__rd_out2(#NAME, v, i, ov, oi);                                                                        \
+    return ct__rd_out2(#NAME, a, 0, v, i, ov, oi);                                                                  \
   }
-CT__RD_OUT2_DIM(max_dim, "max")
-CT__RD_OUT2_DIM(min_dim, "min")
-CT__RD_OUT2_DIM(median_dim, "median")
-CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian")
+CT__RD_OUT2_DIM(max_dim, "max", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(min_dim, "min", CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES)
+CT__RD_OUT2_DIM(median_dim, "median", 0)
+CT__RD_OUT2_DIM(nanmedian_dim, "nanmedian", 0)
 CT__RD_OUT2_SCAN(cummax)
 CT__RD_OUT2_SCAN(cummin)
 static ct_status ct__k_sort_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort(ks, a, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_sort_stable_out(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor *ov,
                                        ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_sort_stable(ks, a, stable, dim, descending, &i);
-  return ct__rd_out2("sort", v, i, ov, oi);
+  return ct__rd_out2("sort", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 static ct_status ct__k_topk_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *ov,
                                 ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_topk(ks, a, k, dim, largest, sorted, &i);
-  return ct__rd_out2("topk", v, i, ov, oi);
+  return ct__rd_out2("topk", a, CT__RD_CHECK_VALUES | CT__RD_CHECK_INDICES, v, i, ov, oi);
 }
 static ct_status ct__k_kthvalue_out(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor *ov, ct_tensor *oi) {
   ct_tensor *i = NULL, *v = ct__k_kthvalue(ks, a, k, dim, keepdim, &i);
-  return ct__rd_out2("kthvalue", v, i, ov, oi);
+  return ct__rd_out2("kthvalue", a, CT__RD_CHECK_VALUES, v, i, ov, oi);
 }
 
 CT_EXTERN_C_END

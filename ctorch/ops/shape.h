@@ -99,12 +99,10 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
 static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
   ct_status st;
   if (!r) return ct_last_error();
-  if (!allow_cast && out->dtype != r->dtype) {
-    ct_release(r);
-    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
-                   ct_dtype_name((ct_dtype)out->dtype));
-  }
-  if (!ct_device_eq(out->device, r->device))
+  if (!allow_cast && out->dtype != r->dtype) /* the message reads r: release it after */
+    st = ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
     st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
                  ct_device_type_name((ct_device_type)out->device.type));
   else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
@@ -117,6 +115,17 @@ static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, 
   return st;
 }
 static ct_status ct__shape_out(const char *op, ct_tensor *out, ct_tensor *r) { return ct__shape_out_ex(op, out, r, 0); }
+/* The written tensor (out, or self in place) against inputs PyTorch checks
+ * for partial overlap in that op (ct__check_overlaps). The results here are
+ * computed before anything is written, so the check is PyTorch's contract,
+ * not a need of these kernels; ops PyTorch does not check (flip, roll,
+ * repeat, pads, tril/triu, index_fill, index_put.out, embedding, scatter_)
+ * call nothing. */
+static ct_status ct__shape_overlaps(const char *op, const ct_tensor *out, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__check_overlaps(op, out, 2, in);
+}
 /* in-place variants: r (owned, self's shape and dtype) is written into self */
 static ct_status ct__shape_inplace(const char *op, ct_tensor *self, ct_tensor *r) {
   ct_status st;
@@ -384,6 +393,7 @@ static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_li
     a[k] = l;
   }
   if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  if (ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* PyTorch fills with it: checked */
   return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
 }
 static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
@@ -629,6 +639,7 @@ static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
 static ct_status ct__k_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   int64_t wdim;
   (void)ks;
+  if (tensors.n > 0 && tensors.data && ct__check_overlaps("cat", out, (int)tensors.n, tensors.data) != CT_OK) return ct_last_error();
   return ct__shape_out_ex("cat", out, ct__shape_cat_impl("cat", tensors, dim, &wdim), 1);
 }
 static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
@@ -661,6 +672,7 @@ static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim)
 }
 static ct_status ct__k_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   (void)ks;
+  if (tensors.n > 0 && tensors.data && ct__check_overlaps("stack", out, (int)tensors.n, tensors.data) != CT_OK) return ct_last_error();
   return ct__shape_out_ex("stack", out, ct__shape_stack(tensors, dim), 1);
 }
 
@@ -811,6 +823,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  if (ct__shape_overlaps("gather", out, self, index) != CT_OK) return ct_last_error();
   return ct__shape_out("gather", out, ct__k_gather(ks, self, dim, index, sparse_grad));
 }
 static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
@@ -818,6 +831,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   ct_tensor *r;
   char v[8];
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
@@ -831,6 +845,7 @@ static ct_status ct__k_scatter_src_(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return ct__shape_inplace("scatter_", self, ct__k_scatter_src(ks, self, dim, index, src));
 }
 static ct_status ct__k_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_src(ks, self, dim, index, src));
 }
 static ct_tensor *ct__k_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -841,6 +856,7 @@ static ct_status ct__k_scatter_value_(ct_keyset ks, ct_tensor *self, int64_t dim
   return ct__shape_inplace("scatter_", self, ct__k_scatter_value(ks, self, dim, index, value));
 }
 static ct_status ct__k_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, NULL) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_value(ks, self, dim, index, value));
 }
 static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -848,9 +864,11 @@ static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, 
   return ct__shape_scatter("scatter_add", CT__SG_ADD, self, dim, index, src, ct_int(0));
 }
 static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  if (ct__shape_overlaps("scatter_add_", self, src, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("scatter_add_", self, ct__k_scatter_add(ks, self, dim, index, src));
 }
 static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter_add", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
 }
 
@@ -864,6 +882,7 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
   int64_t k;
   ct_status st;
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
@@ -906,6 +925,7 @@ static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t di
 }
 static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
                                           ct_tensor *out) {
+  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
 }
 static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
@@ -931,10 +951,12 @@ static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_
 }
 static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
                                            const char *reduce, bool include_self) {
+  if (ct__shape_overlaps("scatter_reduce_", self, src, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
                                               const char *reduce, bool include_self, ct_tensor *out) {
+  if (ct__shape_overlaps("scatter_reduce", out, self, src) != CT_OK) return ct_last_error();
   return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 
@@ -1086,6 +1108,7 @@ static ct_tensor *ct__k_index_select(ct_keyset ks, ct_tensor *self, int64_t dim,
   return r;
 }
 static ct_status ct__k_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  if (ct__shape_overlaps("index_select", out, self, index) != CT_OK) return ct_last_error();
   return ct__shape_out("index_select", out, ct__k_index_select(ks, self, dim, index));
 }
 static ct_tensor *ct__shape_ix(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
@@ -1116,10 +1139,12 @@ static ct_tensor *ct__k_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct
   return r;
 }
 static ct_status ct__k_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  if (ct__shape_overlaps("index_add_", self, source, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("index_add_", self, ct__k_index_add(ks, self, dim, index, source, alpha));
 }
 static ct_status ct__k_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha,
                                      ct_tensor *out) {
+  if (ct__shape_overlaps("index_add", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_add", out, ct__k_index_add(ks, self, dim, index, source, alpha));
 }
 static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -1127,13 +1152,16 @@ static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, c
   return ct__shape_ix("index_copy", CT__IX_COPY, self, dim, index, source, ct_int(0), 0);
 }
 static ct_status ct__k_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  if (ct__shape_overlaps("index_copy_", self, source, NULL) != CT_OK) return ct_last_error();
   return ct__shape_inplace("index_copy_", self, ct__k_index_copy(ks, self, dim, index, source));
 }
 static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  if (ct__shape_overlaps("index_copy", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
 }
 static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   (void)ks;
+  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
 }
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -1341,6 +1369,9 @@ static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, c
   return r;
 }
 static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  if (ct__shape_overlaps("index", out, self, NULL) != CT_OK ||
+      (indices.n > 0 && indices.data && ct__check_overlaps("index", out, (int)indices.n, indices.data) != CT_OK))
+    return ct_last_error();
   return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
 }
 static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
@@ -1348,9 +1379,12 @@ static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   return ct__shape_index_put(self, indices, values, accumulate);
 }
 static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
-  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
-  ct_status st = r ? ct_copy_(self, r) : ct_last_error();
+  ct_tensor *r;
+  ct_status st;
   (void)ks;
+  if (ct__shape_overlaps("index_put_", self, values, NULL) != CT_OK) return ct_last_error();
+  r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
+  st = r ? ct_copy_(self, r) : ct_last_error();
   ct_release(r);
   return st;
 }
@@ -1710,6 +1744,7 @@ static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor 
 }
 static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   (void)ks;
+  if (ct__shape_overlaps("take_along_dim", out, self, indices) != CT_OK) return ct_last_error();
   return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
 }
 

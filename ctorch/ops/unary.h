@@ -298,41 +298,17 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   return CT_DTYPE_NONE;
 }
 
-/* The element range [lo, hi] of t in its storage. */
-static void ct__unary_extent(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int i;
-  *lo = *hi = t->offset;
-  for (i = 0; i < t->ndim; i++) {
-    int64_t span = (t->sizes[i] - 1) * t->strides[i];
-    if (span < 0) *lo += span;
-    else *hi += span;
-  }
-}
-/* out= may be a itself (the same view) but no other view of a's elements:
- * the chunked loop would read elements it has already written. */
-static ct_status ct__unary_check_overlap(const char *op, const ct_tensor *out, const ct_tensor *a) {
-  int64_t alo, ahi, olo, ohi;
-  if (out->storage != a->storage || !out->numel || !a->numel) return CT_OK;
-  if (out->offset == a->offset && ct_same_shape(out, a) &&
-      !memcmp(out->strides, a->strides, sizeof(int64_t) * (size_t)a->ndim))
-    return CT_OK;
-  ct__unary_extent(a, &alo, &ahi);
-  ct__unary_extent(out, &olo, &ohi);
-  if (olo > ahi || alo > ohi) return CT_OK;
-  return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor "
-                                     "refer to a single memory location; clone() the tensor before performing the operation");
-}
-
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
  * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
                                ct_tensor **result) {
   const char *op = d->name;
-  ct_dtype common = ct__unary_result_dtype(d, (ct_dtype)a->dtype), out_dtype;
+  ct_dtype common, out_dtype;
   ct__unary_ctx c;
   ct_tensor *dst, *ops[2];
   ct_status st = CT_OK;
-  if (common == CT_DTYPE_NONE) return ct_last_error();
+  if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
+  if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
@@ -340,11 +316,8 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out && out != a) {
-    if (!ct__same_device(op, out, a) || ct__unary_check_overlap(op, out, a) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
-  }
+  if (out && out != a && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
                                       : ct_retain(out);
   if (!dst) return ct_last_error();
@@ -450,21 +423,27 @@ CT__UNARY_KERNELS(trunc, trunc)
   }
 #define CT__UNARY_COMMA ,
 
-/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer bounds */
-static int64_t ct__unary_scalar_to_int(ct_scalar s) {
-  double v;
-  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
-  v = s.v.f;
-  return v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-}
+/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer
+ * bounds, converted checked as PyTorch does (a float bound to int64 first,
+ * then the bound to the tensor's dtype) */
 static ct_status ct__unary_p_hardtanh(ct__unary_params *p, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_scalar b[2];
+  int k;
   *p = ct__unary_noparams();
   p->a = ct_scalar_to_double(min_val);
   p->b = ct_scalar_to_double(max_val);
-  p->ia = ct__unary_scalar_to_int(min_val);
-  p->ib = ct__unary_scalar_to_int(max_val);
   if (self->dtype == CT_U8 && (p->a < 0 || p->b < 0))
     return ct_fail(CT_ERR_INVALID, "hardtanh", "cannot do hardtanh on an unsigned type with negative limits");
+  b[0] = min_val, b[1] = max_val;
+  for (k = 0; k < 2 && ct_dtype_is_integral((ct_dtype)self->dtype, false); k++) {
+    if (b[k].kind == CT_SCALAR_FLOAT) {
+      if (ct__check_scalar("hardtanh", b[k], CT_I64) != CT_OK) return ct_last_error();
+      b[k] = ct_int(ct_scalar_to_int(b[k]));
+    }
+    if (ct__check_scalar("hardtanh", b[k], (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  }
+  p->ia = ct_scalar_to_int(b[0]);
+  p->ib = ct_scalar_to_int(b[1]);
   return CT_OK;
 }
 CT__UNARY_PARAM_KERNELS(hardtanh, hardtanh, CT__UNARY_COMMA ct_scalar min_val CT__UNARY_COMMA ct_scalar max_val,
