@@ -1,13 +1,15 @@
 /* tests/main.c - the unity-build test runner.
  * Builds ctorch once (CTORCH_IMPLEMENTATION), includes every test file, runs
  * the registered tests in order and ends with "N passed, N failed, N skipped".
- * `ctorch_tests NAME...` runs only the tests whose name contains NAME.
+ * `ctorch_tests NAME...` runs only the tests whose name contains NAME;
+ * CT_TEST_TIMES=1 in the environment adds each test's wall time in ms.
  * Each test must leave no live tensors and no pending error behind. */
 #define CTORCH_IMPLEMENTATION
 #include "ctorch.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -68,11 +70,13 @@ static int harness_cmp(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  int i, j, passed = 0, failed = 0, skipped = 0;
+  int i, j, passed = 0, failed = 0, skipped = 0, times = getenv("CT_TEST_TIMES") != NULL;
   qsort(harness_tests, (size_t)harness_count, sizeof harness_tests[0], harness_cmp);
   for (i = 0; i < harness_count; i++) {
     harness_test *t = &harness_tests[i];
     ct_memory_stats before, after;
+    struct timespec t0, t1;
+    char took[32] = "";
     int selected = argc < 2;
     for (j = 1; j < argc; j++)
       if (strstr(t->name, argv[j])) selected = 1;
@@ -81,8 +85,12 @@ int main(int argc, char **argv) {
     harness_skipped_in_test = 0;
     ct_clear_error();
     before = ct_memory_stats_get();
+    timespec_get(&t0, TIME_UTC);
     t->fn();
+    timespec_get(&t1, TIME_UTC);
     after = ct_memory_stats_get();
+    if (times)
+      snprintf(took, sizeof took, "  %.1f ms", (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
     if (after.live_tensors != before.live_tensors || after.live_storages != before.live_storages)
       harness_fail(t->file, 0, "leaked %lld tensors and %lld storages",
                    (long long)(after.live_tensors - before.live_tensors),
@@ -91,13 +99,13 @@ int main(int argc, char **argv) {
       harness_fail(t->file, 0, "left an error pending: %s", ct_last_error_message());
     if (harness_skipped_in_test && !harness_failures_in_test) {
       skipped++;
-      printf("SKIP %s\n", t->name);
+      printf("SKIP %s%s\n", t->name, took);
     } else if (harness_failures_in_test) {
       failed++;
-      printf("FAIL %s\n", t->name);
+      printf("FAIL %s%s\n", t->name, took);
     } else {
       passed++;
-      printf("ok   %s\n", t->name);
+      printf("ok   %s%s\n", t->name, took);
     }
   }
   ct_empty_cache();
