@@ -17,7 +17,7 @@ HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/ops/*.h) $(wildcard
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 
-.PHONY: all demo test test-quick gen amalgamate bench clean check-fresh blis blis-flags
+.PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean check-fresh blis blis-flags
 
 all: demo
 
@@ -40,6 +40,10 @@ test-quick: $(HEADERS) $(TEST_SRC) | $(BUILD)
 
 test: amalgamate
 	sh tests/run_all.sh
+
+# valgrind memcheck over the suite and the examples (also part of make test)
+test-valgrind:
+	sh tests/valgrind.sh
 
 # The generator needs only a C compiler; it parses schemas with ctorch's own
 # parser (ctorch/schema.h), so it never depends on the code it generates.

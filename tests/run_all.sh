@@ -5,6 +5,7 @@
 #   gcc and clang, -std=c11 -Wall -Wextra -Wpedantic -Werror, -O2
 #   AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (gcc)
 #   the amalgamated dist/ctorch.h
+#   valgrind memcheck (tests/valgrind.sh: the suite and the examples)
 #   the header (with its implementation) compiled and run as C++ (g++, clang++)
 #   CT_STATIC embedding; the single-file build with one cc -std=c11 command
 #   the BLIS backend (tests/blis_backend.c) in every way a user links it:
@@ -70,6 +71,9 @@ suite clang clang . -O2 -g
 # BLIS run below keeps ASan on the caching allocator
 suite sanitizers-debug gcc . -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 suite amalgamated gcc dist -O2
+# valgrind memcheck over the suite and the examples, without the block cache
+sh tests/valgrind.sh > build/valgrind.log 2>&1
+tally "valgrind memcheck" build/valgrind.log
 
 for cxx in g++ clang++; do
   if command -v $cxx > /dev/null 2>&1; then
