@@ -57502,6 +57502,8 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
   ct_gradcheck_opts o = ct__gc_defaults(opts);
   ct_tensor *copies[CT_MAX_ARGS], *diff[CT_MAX_ARGS], *grads[CT_MAX_ARGS];
   int di[CT_MAX_ARGS], nd = 0, i;
+  double *numeric = NULL; /* [ny][total]: d y_j / d (input element col) */
+  int64_t total = 0, col;
   ct_status st = CT_OK;
   if (!fn) return ct__fail_null(op, "fn");
   if (n < 1 || n > CT_MAX_ARGS || !inputs) return ct_fail(CT_ERR_INVALID, op, "between 1 and %d inputs expected", CT_MAX_ARGS);
@@ -57534,40 +57536,53 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
         else if (ct_requires_grad(inputs[i])) st = ct_set_requires_grad(copies[i], true);
       }
     }
-    /* row by row: analytic row j (one backward) against numeric entries */
-    for (j = 0; st == CT_OK && j < ny; j++) {
+    /* The numerical Jacobian column by column (two evaluations per input
+     * element, each in its own scope so the function's temporaries go), then
+     * the analytic one row by row (one backward per output element). */
+    for (d = 0; d < nd; d++) total += inputs[di[d]]->numel;
+    if (st == CT_OK && ny > 0 && total > 0) {
+      if (total > INT64_MAX / ny || (uint64_t)(ny * total) > SIZE_MAX / sizeof(double) ||
+          !(numeric = (double *)CT_MALLOC((size_t)(ny * total) * sizeof(double))))
+        st = ct_fail(CT_ERR_OOM, op, "no memory for a %lld x %lld Jacobian", (long long)ny, (long long)total);
+    }
+    for (d = 0, col = 0; st == CT_OK && d < nd; d++) {
+      int in = di[d];
+      for (k = 0; st == CT_OK && k < inputs[in]->numel; k++, col++) CT_SCOPE {
+        uint64_t mark2 = ct__error_mark();
+        ct_tensor *yp = ct__gc_eval(fn, ctx, copies, in, k, o.eps);
+        ct_tensor *ym = yp ? ct__gc_eval(fn, ctx, copies, in, k, -o.eps) : NULL;
+        if (!yp || !ym) {
+          st = ct__check_null_result(mark2, op, "the function");
+        } else if (yp->numel != ny || ym->numel != ny) {
+          st = ct_fail(CT_ERR_STATE, op, "the function's output has %lld elements, then %lld", (long long)ny,
+                       (long long)(yp->numel != ny ? yp->numel : ym->numel));
+        } else {
+          for (j = 0; j < ny; j++) numeric[j * total + col] = (ct_get(yp, j) - ct_get(ym, j)) / (2 * o.eps);
+        }
+        ct_release(yp);
+        ct_release(ym);
+      }
+    }
+    for (j = 0; st == CT_OK && j < ny; j++) CT_SCOPE {
       ct_tensor *go = ct_zeros_like(y);
       ct_backward_desc desc;
+      for (d = 0; d < nd; d++) grads[d] = NULL;
       if (!go || ct_set(go, j, 1.0) != CT_OK) {
         st = ct_last_error();
-        break;
-      }
-      for (d = 0; d < nd; d++) grads[d] = NULL;
-      if (ct_requires_grad(y)) {
+      } else if (ct_requires_grad(y)) {
         memset(&desc, 0, sizeof desc);
         desc.num_outputs = 1;
         desc.outputs = &y;
         desc.grad_outputs = &go;
         desc.retain_graph = true;
         desc.allow_unused = true;
-        if ((st = ct_autograd_grad(&desc, nd, diff, grads)) != CT_OK) break;
-        for (d = 0; d < nd; d++) ct__track(grads[d]);
+        if ((st = ct_autograd_grad(&desc, nd, diff, grads)) == CT_OK)
+          for (d = 0; d < nd; d++) ct__track(grads[d]);
       }
-      for (d = 0; st == CT_OK && d < nd; d++) {
+      for (d = 0, col = 0; st == CT_OK && d < nd; d++) {
         int in = di[d];
-        for (k = 0; st == CT_OK && k < inputs[in]->numel; k++) {
-          double a = grads[d] ? ct_get(grads[d], k) : 0.0, num;
-          uint64_t mark2 = ct__error_mark();
-          ct_tensor *yp = ct__gc_eval(fn, ctx, copies, in, k, o.eps);
-          ct_tensor *ym = yp ? ct__gc_eval(fn, ctx, copies, in, k, -o.eps) : NULL;
-          if (!yp || !ym) {
-            ct_release(yp);
-            st = ct__check_null_result(mark2, op, "the function");
-            break;
-          }
-          num = (ct_get(yp, j) - ct_get(ym, j)) / (2 * o.eps);
-          ct_release(yp);
-          ct_release(ym);
+        for (k = 0; st == CT_OK && k < inputs[in]->numel; k++, col++) {
+          double a = grads[d] ? ct_get(grads[d], k) : 0.0, num = numeric[j * total + col];
           if (!(fabs(a - num) <= o.atol + o.rtol * fabs(num)))
             st = ct_fail(CT_ERR_STATE, op,
                          "Jacobian mismatch for output element %lld with respect to input %d, element %lld: "
@@ -57577,6 +57592,7 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
       }
     }
   }
+  CT_FREE(numeric);
   return st;
 }
 
