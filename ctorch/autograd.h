@@ -148,11 +148,9 @@ struct ct_node {
   int16_t num_inputs;         /* edges, one per differentiable input */
   int16_t num_outputs;
   uint8_t released;           /* saved tensors freed by a backward without retain_graph */
-  uint8_t visited;            /* engine scratch */
   uint32_t size;              /* bytes of this allocation */
   uint64_t seq;               /* creation order: the tape position */
   struct ct__hook *hooks;     /* run on output grads before backward (registration order) */
-  int64_t topo;               /* engine scratch: index in the current run */
   const ct_node_kind *kind;
   ct__edge *edges;            /* [num_inputs], in this allocation */
   ct_tensor_meta *input_meta; /* [num_inputs] */
@@ -203,7 +201,7 @@ static ct_autograd_meta *ct__meta(ct_tensor *t) {
 }
 
 static void ct__node_release(ct_node *n);
-static inline void ct__node_retain(ct_node *n) { n->refcount++; }
+static inline void ct__node_retain(ct_node *n) { ct__atomic_add(&n->refcount, 1); } /* threads may share a graph */
 
 /* A hook on a node output or a leaf; `retain` marks a retain_grad entry
  * (a weak reference: the tensor removes it when it dies or moves on). */
@@ -406,7 +404,7 @@ static ct_node *ct__owned_node(ct_node *n); /* CopySlices' in-place node, else N
 static void ct__node_release(ct_node *n) {
   ct_node *stack_buf[64], **stack = stack_buf;
   int sp = 0, cap = 64;
-  if (--n->refcount > 0) return;
+  if (!ct__unref(&n->refcount)) return;
   stack[sp++] = n;
   while (sp) {
     ct_node *x = stack[--sp];
@@ -419,7 +417,7 @@ static void ct__node_release(ct_node *n) {
       if (i < 0) owned.node = ct__owned_node(x);
       else e = &x->edges[i];
       ct_release(e->leaf);
-      if (e->node && --e->node->refcount == 0) {
+      if (e->node && ct__unref(&e->node->refcount)) {
         if (sp == cap) { /* grow; on failure leak rather than crash */
           ct_node **bigger = (ct_node **)CT_MALLOC(sizeof(ct_node *) * (size_t)cap * 2);
           if (!bigger) continue;
@@ -883,9 +881,18 @@ static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int c
   }
 }
 
+/* A backward run's state lives in the run, never in the nodes: threads may
+ * run backward through one shared graph (with retain_graph) at once. */
+typedef struct ct__node_index {
+  const ct_node *node; /* NULL: empty */
+  int64_t index;       /* position in ct__engine.nodes */
+} ct__node_index;
+
 typedef struct ct__engine {
   ct_node **nodes;    /* reachable nodes, latest first */
   int64_t n, cap;
+  ct__node_index *index; /* open addressing, power-of-two capacity > 2n */
+  int64_t index_cap;
   ct_tensor ***grads; /* per node: its output grads (owned) */
   int create_graph, retain_graph, accumulate;
   /* ct_autograd_grad: what to capture */
@@ -897,6 +904,19 @@ typedef struct ct__engine {
   int64_t nhooked, hooked_cap;
 } ct__engine;
 
+static ct__node_index *ct__engine_slot(const ct__engine *e, const ct_node *n) {
+  uint64_t h = ((uint64_t)(uintptr_t)n >> 4) * 0x9E3779B97F4A7C15ull;
+  int64_t mask = e->index_cap - 1, i = (int64_t)(h >> 20) & mask;
+  while (e->index[i].node && e->index[i].node != n) i = (i + 1) & mask;
+  return &e->index[i];
+}
+/* n's position in this run, or -1 if the run has not reached it. */
+static int64_t ct__engine_find(const ct__engine *e, const ct_node *n) {
+  const ct__node_index *s;
+  if (!e->index_cap) return -1;
+  s = ct__engine_slot(e, n);
+  return s->node ? s->index : -1;
+}
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
   if (e->n == e->cap) {
     int64_t cap = e->cap ? e->cap * 2 : 64;
@@ -905,8 +925,26 @@ static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
     e->nodes = p;
     e->cap = cap;
   }
+  if (2 * (e->n + 1) > e->index_cap) { /* grow the index and put every node back */
+    int64_t cap = e->index_cap ? 2 * e->index_cap : 128, i;
+    ct__node_index *old = e->index, *fresh = (ct__node_index *)CT_MALLOC(sizeof(ct__node_index) * (size_t)cap);
+    if (!fresh) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
+    memset(fresh, 0, sizeof(ct__node_index) * (size_t)cap);
+    e->index = fresh;
+    e->index_cap = cap;
+    for (i = 0; i < e->n; i++) {
+      ct__node_index *slot = ct__engine_slot(e, e->nodes[i]);
+      slot->node = e->nodes[i];
+      slot->index = i;
+    }
+    CT_FREE(old);
+  }
+  {
+    ct__node_index *slot = ct__engine_slot(e, n);
+    slot->node = n;
+    slot->index = e->n;
+  }
   e->nodes[e->n++] = n;
-  n->visited = 1;
   return CT_OK;
 }
 
@@ -921,17 +959,17 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
   int r, k;
   for (r = 0; r < nroots; r++) {
     ct_node *n = ct__grad_fn(roots[r]);
-    if (n && !n->visited && ct__engine_push(e, n) != CT_OK) return ct_last_error();
+    if (n && ct__engine_find(e, n) < 0 && ct__engine_push(e, n) != CT_OK) return ct_last_error();
   }
   for (i = 0; i < e->n; i++) {
     ct_node *n = e->nodes[i];
     for (k = 0; k < n->num_inputs; k++) {
       ct_node *m = n->edges[k].node;
-      if (m && !m->visited && ct__engine_push(e, m) != CT_OK) return ct_last_error();
+      if (m && ct__engine_find(e, m) < 0 && ct__engine_push(e, m) != CT_OK) return ct_last_error();
     }
   }
   if (e->n) qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc); /* (a leaf root: no nodes) */
-  for (i = 0; i < e->n; i++) e->nodes[i]->topo = i, e->nodes[i]->visited = 0;
+  for (i = 0; i < e->n; i++) ct__engine_slot(e, e->nodes[i])->index = i;
   return CT_OK;
 }
 
@@ -962,7 +1000,7 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
       if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
     return st;
   }
-  return ct__accumulate(&e->grads[edge->node->topo][edge->output_nr], g, e->create_graph);
+  return ct__accumulate(&e->grads[ct__engine_find(e, edge->node)][edge->output_nr], g, e->create_graph);
 }
 
 static ct_status ct__zeros_for(const ct_tensor_meta *m, ct_tensor **out) {
@@ -977,7 +1015,7 @@ static ct_status ct__zeros_for(const ct_tensor_meta *m, ct_tensor **out) {
 
 /* One node: its output grads are complete. Runs inside the caller's scope. */
 static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
-  ct_tensor **g = e->grads[n->topo];
+  ct_tensor **g = e->grads[ct__engine_find(e, n)];
   ct_tensor *gin_buf[8], **gin = gin_buf;
   int i, any = 0;
   ct_status st = CT_OK;
@@ -1108,6 +1146,7 @@ done:
   CT_FREE(slots);
   CT_FREE(e.grads);
   CT_FREE(e.nodes);
+  CT_FREE(e.index);
   if (st != CT_OK && captured)
     for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
   if (st == CT_OK && captured && !d->allow_unused)

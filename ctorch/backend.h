@@ -139,7 +139,10 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
     k.source = b->name;
     op->registered[e->key] = k;
     slot->priority = b->priority;
-    ct__recompute(op);
+    if (ct__recompute(op) != CT_OK) {
+      op->registered[e->key] = e->replaced; /* as it was */
+      return CT_ERR_OOM;
+    }
     e->installed = 1;
     b->ninstalled++;
   }

@@ -264,8 +264,16 @@ typedef struct ct__error_state {
   char message[512];
 } ct__error_state;
 static CT__TLS ct__error_state ct__error;
-static ct_error_handler ct__error_handler_fn;
-static void *ct__error_handler_user;
+/* The handler and its user pointer are read together by any thread that
+ * fails: each setting goes into a slot of its own (a ring: a slot is reused
+ * only after 32 more settings) published with one atomic store. */
+typedef struct ct__handler_slot {
+  ct_error_handler fn;
+  void *user;
+} ct__handler_slot;
+static ct__handler_slot ct__handler_slots[32];
+static unsigned ct__handler_next;
+static ct__handler_slot *ct__error_handler;
 
 CTDEF ct_status ct_last_error(void) { return ct__error.code; }
 CTDEF const char *ct_last_error_message(void) { return ct__error.message; }
@@ -274,8 +282,14 @@ CTDEF void ct_clear_error(void) {
   ct__error.message[0] = '\0';
 }
 CTDEF void ct_set_error_handler(ct_error_handler handler, void *user) {
-  ct__error_handler_fn = handler;
-  ct__error_handler_user = user;
+  ct__handler_slot *slot = NULL;
+  if (handler) {
+    unsigned i = ct__atomic_add(&ct__handler_next, 1u) - 1u;
+    slot = &ct__handler_slots[i % (unsigned)(sizeof ct__handler_slots / sizeof ct__handler_slots[0])];
+    slot->fn = handler;
+    slot->user = user;
+  }
+  ct__atomic_store(&ct__error_handler, slot);
 }
 
 CTDEF const char *ct_status_name(ct_status s) {
@@ -313,7 +327,10 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
   }
   ct__error.code = code;
   ct__error.seq++;
-  if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
+  {
+    const ct__handler_slot *h = ct__atomic_load(&ct__error_handler);
+    if (h) h->fn(code, ct__error.message, h->user);
+  }
   return code;
 }
 
@@ -322,7 +339,7 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
 #ifdef CT_DEBUG
 static void ct__debug_fault(const char *op, const char *what) {
   ct_fail(CT_ERR_STATE, op, "%s", what);
-  if (ct__error_handler_fn) return;
+  if (ct__atomic_load(&ct__error_handler)) return;
   fprintf(stderr, "ctorch (CT_DEBUG): %s\n", ct__error.message);
   abort();
 }

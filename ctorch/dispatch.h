@@ -141,10 +141,20 @@ static inline ct_kernel ct_kernel_boxed(ct_boxed_fn fn, void *user) {
 }
 #define CT_FN(f) ((ct_unboxed_fn)(void (*)(void))(f))
 
+/* What a call reads: the op's resolved kernels. A table never changes once
+ * published; registration builds a new one and swaps the op's pointer, so a
+ * thread dispatching while another registers sees the old table or the new
+ * one, never half of each (tables replaced after start-up are kept until
+ * exit: a caller may still hold a kernel of the old one). */
+typedef struct ct_dispatch_table {
+  ct_keyset mask;                         /* keys that are not fallthrough for this op */
+  ct_kernel kernels[CT_NUM_RUNTIME_KEYS]; /* resolved kernel per runtime key */
+  struct ct_dispatch_table *retired;      /* the registry's list of replaced tables */
+} ct_dispatch_table;
+
 struct ct_op {
-  ct_keyset mask;                           /* keys that are not fallthrough for this op */
-  ct_kernel table[CT_NUM_RUNTIME_KEYS];     /* resolved kernel per runtime key */
-  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
+  const ct_dispatch_table *dispatch;        /* read with ct_op_table(); never NULL once defined */
+  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included (registry lock) */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
   /* The op's typed frontend called with boxed arguments (checked against the
@@ -157,6 +167,8 @@ struct ct_op {
 };
 
 CTDEF ct_op *ct_def(const char *schema);
+/* The op's current dispatch table (an acquire load: safe while others register). */
+static inline const ct_dispatch_table *ct_op_table(const ct_op *op) { return ct__atomic_load(&op->dispatch); }
 CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
 CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
 CTDEF ct_status ct_impl_remove(const char *op, ct_key key);
@@ -396,6 +408,7 @@ static struct {
   int nadapters, adapters_cap;
   ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
   ct_keyset fallthrough; /* global fallthrough keys */
+  ct_dispatch_table *retired; /* tables replaced after start-up (see ct__recompute) */
 } ct__registry;
 
 static ct_op *ct__find_locked(const char *name) {
@@ -450,20 +463,43 @@ static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved)
   return !ct_key_valid((ct_key)k);
 }
 
-static void ct__recompute(ct_op *op) {
-  ct_keyset mask = 0;
+/* Rebuilds op's dispatch table (registry lock held). Before ct__init
+ * publishes the registry no other thread can read it, so the table is
+ * updated in place; after, a changed table is published as a new one. */
+static ct_status ct__recompute(ct_op *op) {
+  ct_dispatch_table next, *t;
   int k;
+  memset(&next, 0, sizeof next);
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
     ct_kernel kern = ct__resolve(op, k);
     if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
-    op->table[k] = kern;
-    if (!ct__is_fallthrough(op, k, &kern)) mask |= ct_keyset_of((ct_key)k);
+    next.kernels[k] = kern;
+    if (!ct__is_fallthrough(op, k, &kern)) next.mask |= ct_keyset_of((ct_key)k);
   }
-  op->mask = mask;
+  t = (ct_dispatch_table *)op->dispatch;
+  if (t && !ct__initialized) {
+    next.retired = t->retired;
+    *t = next;
+    return CT_OK;
+  }
+  if (t && t->mask == next.mask && !memcmp(t->kernels, next.kernels, sizeof next.kernels)) return CT_OK;
+  if (!(t = (ct_dispatch_table *)CT_MALLOC(sizeof *t)))
+    return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table (the previous one stays in use)");
+  *t = next;
+  if (op->dispatch) { /* readers may hold the old one: keep it */
+    ct_dispatch_table *old = (ct_dispatch_table *)op->dispatch;
+    old->retired = ct__registry.retired;
+    ct__registry.retired = old;
+  }
+  ct__atomic_store(&op->dispatch, (const ct_dispatch_table *)t);
+  return CT_OK;
 }
-static void ct__recompute_all(void) {
+static ct_status ct__recompute_all(void) {
+  ct_status st = CT_OK;
   int i;
-  for (i = 0; i < ct__registry.nops; i++) ct__recompute(ct__registry.ops[i]);
+  for (i = 0; i < ct__registry.nops; i++)
+    if (ct__recompute(ct__registry.ops[i]) != CT_OK) st = CT_ERR_OOM;
+  return st;
 }
 
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
@@ -491,7 +527,10 @@ static ct_op *ct__def_locked(const char *schema, const char *fn) {
   op->schema = parsed;
   snprintf(op->full_name, sizeof op->full_name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
   op->adapter = ct__adapter_for(parsed.signature);
-  ct__recompute(op);
+  if (ct__recompute(op) != CT_OK) {
+    CT_FREE(op);
+    return NULL;
+  }
   ct__registry.ops[ct__registry.nops++] = op;
   return op;
 }
@@ -540,7 +579,10 @@ static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel,
                    ct_key_name(key));
   if (!kernel.source) kernel.source = "user";
   op->registered[key] = kernel;
-  ct__recompute(op);
+  if (ct__recompute(op) != CT_OK) {
+    memset(&op->registered[key], 0, sizeof(ct_kernel)); /* as it was */
+    return CT_ERR_OOM;
+  }
   return CT_OK;
 }
 
@@ -565,12 +607,12 @@ CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
     st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' is not defined", name);
   } else if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key))) {
     op->fallthrough &= ~ct_keyset_of(key);
-    ct__recompute(op);
+    st = ct__recompute(op);
   } else if (!ct__has(&op->registered[key])) {
     st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' has no kernel at key %s", op->full_name, ct_key_name(key));
   } else {
     memset(&op->registered[key], 0, sizeof(ct_kernel));
-    ct__recompute(op);
+    st = ct__recompute(op);
   }
   ct__unlock();
   return st;
@@ -586,7 +628,7 @@ CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
       st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "key %s already has a fallback", ct_key_name(key));
     else {
       ct__registry.fallthrough |= ct_keyset_of(key);
-      ct__recompute_all();
+      st = ct__recompute_all();
     }
   } else {
     ct_op *op = ct__find_locked(name);
@@ -597,7 +639,7 @@ CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
                    ct_key_name(key));
     else {
       op->fallthrough |= ct_keyset_of(key);
-      ct__recompute(op);
+      st = ct__recompute(op);
     }
   }
   ct__unlock();
@@ -615,7 +657,7 @@ CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel) {
   } else {
     if (!kernel.source) kernel.source = "fallback";
     ct__registry.fallbacks[key] = kernel;
-    ct__recompute_all();
+    st = ct__recompute_all();
   }
   ct__unlock();
   return st;
@@ -631,7 +673,7 @@ CTDEF ct_status ct_fallback_remove(ct_key key) {
   } else {
     memset(&ct__registry.fallbacks[key], 0, sizeof(ct_kernel));
     ct__registry.fallthrough &= ~ct_keyset_of(key);
-    ct__recompute_all();
+    st = ct__recompute_all();
   }
   ct__unlock();
   return st;
@@ -660,7 +702,7 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
     ct_op *op = ct__registry.ops[i];
     if (!op->adapter && !strcmp(op->schema.signature, signature)) {
       op->adapter = adapter;
-      ct__recompute(op);
+      if (ct__recompute(op) != CT_OK) return CT_ERR_OOM;
     }
   }
   return CT_OK;
@@ -678,19 +720,21 @@ CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter) 
 }
 
 CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
+  const ct_dispatch_table *table;
   size_t len = 0;
   int k, n;
   if (!buf || !cap) return buf;
   buf[0] = '\0';
   if (!op) return buf;
+  table = ct_op_table(op);
   n = snprintf(buf, cap, "%s [%s]\n", op->full_name, op->schema.signature);
   if (n < 0 || (size_t)n >= cap) return buf;
   len = (size_t)n;
   for (k = 0; k < CT_NUM_KEYS; k++) {
-    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &op->table[k] : &op->registered[k];
+    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &table->kernels[k] : &op->registered[k];
     const char *what;
     if (!ct_key_valid((ct_key)k)) continue;
-    if (k < CT_NUM_RUNTIME_KEYS && !(op->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
+    if (k < CT_NUM_RUNTIME_KEYS && !(table->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
     else if (!ct__has(kern)) what = k < CT_NUM_RUNTIME_KEYS ? "missing" : NULL;
     else what = kern->unboxed ? "unboxed" : "boxed";
     if (!what) continue;
@@ -707,9 +751,10 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
   char reg[256];
   size_t len = 0;
   int k;
-  ct_key key = ct_keyset_highest(ks & op->mask);
+  ct_key key = ct_keyset_highest(ks & ct_op_table(op)->mask);
   if (key == CT_KEY_UNDEFINED) key = ct_keyset_highest(ks);
   reg[0] = '\0';
+  ct__lock(); /* registered[] belongs to the registry (another thread may be registering) */
   for (k = 0; k < CT_NUM_KEYS; k++) {
     if (ct__has(&op->registered[k])) {
       int n = snprintf(reg + len, sizeof reg - len, "%s%s", len ? ", " : "", ct_key_name((ct_key)k));
@@ -717,6 +762,7 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
       len += (size_t)n;
     }
   }
+  ct__unlock();
   return ct_fail(CT_ERR_NO_KERNEL, op->full_name, "no kernel for op '%s' at key %s; registered: %s", op->full_name,
                  key == CT_KEY_UNDEFINED ? "(none: no tensor input and no backend key)" : ct_key_name(key),
                  len ? reg : "(nothing)");
@@ -725,11 +771,13 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
 CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
 
 CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
+  const ct_dispatch_table *table;
   ct_keyset m;
   const ct_kernel *k;
   if (!op) return ct__fail_null("ct_dispatch_lookup", "op"), (const ct_kernel *)NULL;
-  m = ks & op->mask;
-  k = &op->table[ct_keyset_highest(m)];
+  table = ct_op_table(op);
+  m = ks & table->mask;
+  k = &table->kernels[ct_keyset_highest(m)];
   if (CT_UNLIKELY(!m || !ct__has(k))) return ct__no_kernel(op, ks), (const ct_kernel *)NULL;
   if (chosen) *chosen = m;
   return k;

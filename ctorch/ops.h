@@ -1054,8 +1054,9 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
 /* ================= dispatch plumbing for the generated code ================= */
 /* The kernel for a call's key set (already combined with the thread's keys). */
 static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
-  ct_keyset m = *ks & op->mask;
-  const ct_kernel *k = &op->table[ct_keyset_highest(m)];
+  const ct_dispatch_table *table = ct_op_table(op);
+  ct_keyset m = *ks & table->mask;
+  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
   if (CT_LIKELY(m && k->unboxed)) {
     *ks = m;
     return k;

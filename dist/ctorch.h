@@ -980,10 +980,20 @@ static inline ct_kernel ct_kernel_boxed(ct_boxed_fn fn, void *user) {
 }
 #define CT_FN(f) ((ct_unboxed_fn)(void (*)(void))(f))
 
+/* What a call reads: the op's resolved kernels. A table never changes once
+ * published; registration builds a new one and swaps the op's pointer, so a
+ * thread dispatching while another registers sees the old table or the new
+ * one, never half of each (tables replaced after start-up are kept until
+ * exit: a caller may still hold a kernel of the old one). */
+typedef struct ct_dispatch_table {
+  ct_keyset mask;                         /* keys that are not fallthrough for this op */
+  ct_kernel kernels[CT_NUM_RUNTIME_KEYS]; /* resolved kernel per runtime key */
+  struct ct_dispatch_table *retired;      /* the registry's list of replaced tables */
+} ct_dispatch_table;
+
 struct ct_op {
-  ct_keyset mask;                           /* keys that are not fallthrough for this op */
-  ct_kernel table[CT_NUM_RUNTIME_KEYS];     /* resolved kernel per runtime key */
-  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
+  const ct_dispatch_table *dispatch;        /* read with ct_op_table(); never NULL once defined */
+  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included (registry lock) */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
   /* The op's typed frontend called with boxed arguments (checked against the
@@ -996,6 +1006,8 @@ struct ct_op {
 };
 
 CTDEF ct_op *ct_def(const char *schema);
+/* The op's current dispatch table (an acquire load: safe while others register). */
+static inline const ct_dispatch_table *ct_op_table(const ct_op *op) { return ct__atomic_load(&op->dispatch); }
 CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
 CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
 CTDEF ct_status ct_impl_remove(const char *op, ct_key key);
@@ -1415,11 +1427,9 @@ struct ct_node {
   int16_t num_inputs;         /* edges, one per differentiable input */
   int16_t num_outputs;
   uint8_t released;           /* saved tensors freed by a backward without retain_graph */
-  uint8_t visited;            /* engine scratch */
   uint32_t size;              /* bytes of this allocation */
   uint64_t seq;               /* creation order: the tape position */
   struct ct__hook *hooks;     /* run on output grads before backward (registration order) */
-  int64_t topo;               /* engine scratch: index in the current run */
   const ct_node_kind *kind;
   ct__edge *edges;            /* [num_inputs], in this allocation */
   ct_tensor_meta *input_meta; /* [num_inputs] */
@@ -3523,8 +3533,16 @@ typedef struct ct__error_state {
   char message[512];
 } ct__error_state;
 static CT__TLS ct__error_state ct__error;
-static ct_error_handler ct__error_handler_fn;
-static void *ct__error_handler_user;
+/* The handler and its user pointer are read together by any thread that
+ * fails: each setting goes into a slot of its own (a ring: a slot is reused
+ * only after 32 more settings) published with one atomic store. */
+typedef struct ct__handler_slot {
+  ct_error_handler fn;
+  void *user;
+} ct__handler_slot;
+static ct__handler_slot ct__handler_slots[32];
+static unsigned ct__handler_next;
+static ct__handler_slot *ct__error_handler;
 
 CTDEF ct_status ct_last_error(void) { return ct__error.code; }
 CTDEF const char *ct_last_error_message(void) { return ct__error.message; }
@@ -3533,8 +3551,14 @@ CTDEF void ct_clear_error(void) {
   ct__error.message[0] = '\0';
 }
 CTDEF void ct_set_error_handler(ct_error_handler handler, void *user) {
-  ct__error_handler_fn = handler;
-  ct__error_handler_user = user;
+  ct__handler_slot *slot = NULL;
+  if (handler) {
+    unsigned i = ct__atomic_add(&ct__handler_next, 1u) - 1u;
+    slot = &ct__handler_slots[i % (unsigned)(sizeof ct__handler_slots / sizeof ct__handler_slots[0])];
+    slot->fn = handler;
+    slot->user = user;
+  }
+  ct__atomic_store(&ct__error_handler, slot);
 }
 
 CTDEF const char *ct_status_name(ct_status s) {
@@ -3572,7 +3596,10 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
   }
   ct__error.code = code;
   ct__error.seq++;
-  if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
+  {
+    const ct__handler_slot *h = ct__atomic_load(&ct__error_handler);
+    if (h) h->fn(code, ct__error.message, h->user);
+  }
   return code;
 }
 
@@ -3581,7 +3608,7 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
 #ifdef CT_DEBUG
 static void ct__debug_fault(const char *op, const char *what) {
   ct_fail(CT_ERR_STATE, op, "%s", what);
-  if (ct__error_handler_fn) return;
+  if (ct__atomic_load(&ct__error_handler)) return;
   fprintf(stderr, "ctorch (CT_DEBUG): %s\n", ct__error.message);
   abort();
 }
@@ -6132,6 +6159,7 @@ static struct {
   int nadapters, adapters_cap;
   ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
   ct_keyset fallthrough; /* global fallthrough keys */
+  ct_dispatch_table *retired; /* tables replaced after start-up (see ct__recompute) */
 } ct__registry;
 
 static ct_op *ct__find_locked(const char *name) {
@@ -6186,20 +6214,43 @@ static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved)
   return !ct_key_valid((ct_key)k);
 }
 
-static void ct__recompute(ct_op *op) {
-  ct_keyset mask = 0;
+/* Rebuilds op's dispatch table (registry lock held). Before ct__init
+ * publishes the registry no other thread can read it, so the table is
+ * updated in place; after, a changed table is published as a new one. */
+static ct_status ct__recompute(ct_op *op) {
+  ct_dispatch_table next, *t;
   int k;
+  memset(&next, 0, sizeof next);
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
     ct_kernel kern = ct__resolve(op, k);
     if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
-    op->table[k] = kern;
-    if (!ct__is_fallthrough(op, k, &kern)) mask |= ct_keyset_of((ct_key)k);
+    next.kernels[k] = kern;
+    if (!ct__is_fallthrough(op, k, &kern)) next.mask |= ct_keyset_of((ct_key)k);
   }
-  op->mask = mask;
+  t = (ct_dispatch_table *)op->dispatch;
+  if (t && !ct__initialized) {
+    next.retired = t->retired;
+    *t = next;
+    return CT_OK;
+  }
+  if (t && t->mask == next.mask && !memcmp(t->kernels, next.kernels, sizeof next.kernels)) return CT_OK;
+  if (!(t = (ct_dispatch_table *)CT_MALLOC(sizeof *t)))
+    return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table (the previous one stays in use)");
+  *t = next;
+  if (op->dispatch) { /* readers may hold the old one: keep it */
+    ct_dispatch_table *old = (ct_dispatch_table *)op->dispatch;
+    old->retired = ct__registry.retired;
+    ct__registry.retired = old;
+  }
+  ct__atomic_store(&op->dispatch, (const ct_dispatch_table *)t);
+  return CT_OK;
 }
-static void ct__recompute_all(void) {
+static ct_status ct__recompute_all(void) {
+  ct_status st = CT_OK;
   int i;
-  for (i = 0; i < ct__registry.nops; i++) ct__recompute(ct__registry.ops[i]);
+  for (i = 0; i < ct__registry.nops; i++)
+    if (ct__recompute(ct__registry.ops[i]) != CT_OK) st = CT_ERR_OOM;
+  return st;
 }
 
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
@@ -6227,7 +6278,10 @@ static ct_op *ct__def_locked(const char *schema, const char *fn) {
   op->schema = parsed;
   snprintf(op->full_name, sizeof op->full_name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
   op->adapter = ct__adapter_for(parsed.signature);
-  ct__recompute(op);
+  if (ct__recompute(op) != CT_OK) {
+    CT_FREE(op);
+    return NULL;
+  }
   ct__registry.ops[ct__registry.nops++] = op;
   return op;
 }
@@ -6276,7 +6330,10 @@ static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel,
                    ct_key_name(key));
   if (!kernel.source) kernel.source = "user";
   op->registered[key] = kernel;
-  ct__recompute(op);
+  if (ct__recompute(op) != CT_OK) {
+    memset(&op->registered[key], 0, sizeof(ct_kernel)); /* as it was */
+    return CT_ERR_OOM;
+  }
   return CT_OK;
 }
 
@@ -6301,12 +6358,12 @@ CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
     st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' is not defined", name);
   } else if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key))) {
     op->fallthrough &= ~ct_keyset_of(key);
-    ct__recompute(op);
+    st = ct__recompute(op);
   } else if (!ct__has(&op->registered[key])) {
     st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' has no kernel at key %s", op->full_name, ct_key_name(key));
   } else {
     memset(&op->registered[key], 0, sizeof(ct_kernel));
-    ct__recompute(op);
+    st = ct__recompute(op);
   }
   ct__unlock();
   return st;
@@ -6322,7 +6379,7 @@ CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
       st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "key %s already has a fallback", ct_key_name(key));
     else {
       ct__registry.fallthrough |= ct_keyset_of(key);
-      ct__recompute_all();
+      st = ct__recompute_all();
     }
   } else {
     ct_op *op = ct__find_locked(name);
@@ -6333,7 +6390,7 @@ CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
                    ct_key_name(key));
     else {
       op->fallthrough |= ct_keyset_of(key);
-      ct__recompute(op);
+      st = ct__recompute(op);
     }
   }
   ct__unlock();
@@ -6351,7 +6408,7 @@ CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel) {
   } else {
     if (!kernel.source) kernel.source = "fallback";
     ct__registry.fallbacks[key] = kernel;
-    ct__recompute_all();
+    st = ct__recompute_all();
   }
   ct__unlock();
   return st;
@@ -6367,7 +6424,7 @@ CTDEF ct_status ct_fallback_remove(ct_key key) {
   } else {
     memset(&ct__registry.fallbacks[key], 0, sizeof(ct_kernel));
     ct__registry.fallthrough &= ~ct_keyset_of(key);
-    ct__recompute_all();
+    st = ct__recompute_all();
   }
   ct__unlock();
   return st;
@@ -6396,7 +6453,7 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
     ct_op *op = ct__registry.ops[i];
     if (!op->adapter && !strcmp(op->schema.signature, signature)) {
       op->adapter = adapter;
-      ct__recompute(op);
+      if (ct__recompute(op) != CT_OK) return CT_ERR_OOM;
     }
   }
   return CT_OK;
@@ -6414,19 +6471,21 @@ CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter) 
 }
 
 CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
+  const ct_dispatch_table *table;
   size_t len = 0;
   int k, n;
   if (!buf || !cap) return buf;
   buf[0] = '\0';
   if (!op) return buf;
+  table = ct_op_table(op);
   n = snprintf(buf, cap, "%s [%s]\n", op->full_name, op->schema.signature);
   if (n < 0 || (size_t)n >= cap) return buf;
   len = (size_t)n;
   for (k = 0; k < CT_NUM_KEYS; k++) {
-    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &op->table[k] : &op->registered[k];
+    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &table->kernels[k] : &op->registered[k];
     const char *what;
     if (!ct_key_valid((ct_key)k)) continue;
-    if (k < CT_NUM_RUNTIME_KEYS && !(op->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
+    if (k < CT_NUM_RUNTIME_KEYS && !(table->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
     else if (!ct__has(kern)) what = k < CT_NUM_RUNTIME_KEYS ? "missing" : NULL;
     else what = kern->unboxed ? "unboxed" : "boxed";
     if (!what) continue;
@@ -6443,9 +6502,10 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
   char reg[256];
   size_t len = 0;
   int k;
-  ct_key key = ct_keyset_highest(ks & op->mask);
+  ct_key key = ct_keyset_highest(ks & ct_op_table(op)->mask);
   if (key == CT_KEY_UNDEFINED) key = ct_keyset_highest(ks);
   reg[0] = '\0';
+  ct__lock(); /* registered[] belongs to the registry (another thread may be registering) */
   for (k = 0; k < CT_NUM_KEYS; k++) {
     if (ct__has(&op->registered[k])) {
       int n = snprintf(reg + len, sizeof reg - len, "%s%s", len ? ", " : "", ct_key_name((ct_key)k));
@@ -6453,6 +6513,7 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
       len += (size_t)n;
     }
   }
+  ct__unlock();
   return ct_fail(CT_ERR_NO_KERNEL, op->full_name, "no kernel for op '%s' at key %s; registered: %s", op->full_name,
                  key == CT_KEY_UNDEFINED ? "(none: no tensor input and no backend key)" : ct_key_name(key),
                  len ? reg : "(nothing)");
@@ -6461,11 +6522,13 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
 CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
 
 CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
+  const ct_dispatch_table *table;
   ct_keyset m;
   const ct_kernel *k;
   if (!op) return ct__fail_null("ct_dispatch_lookup", "op"), (const ct_kernel *)NULL;
-  m = ks & op->mask;
-  k = &op->table[ct_keyset_highest(m)];
+  table = ct_op_table(op);
+  m = ks & table->mask;
+  k = &table->kernels[ct_keyset_highest(m)];
   if (CT_UNLIKELY(!m || !ct__has(k))) return ct__no_kernel(op, ks), (const ct_kernel *)NULL;
   if (chosen) *chosen = m;
   return k;
@@ -6599,7 +6662,10 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
     k.source = b->name;
     op->registered[e->key] = k;
     slot->priority = b->priority;
-    ct__recompute(op);
+    if (ct__recompute(op) != CT_OK) {
+      op->registered[e->key] = e->replaced; /* as it was */
+      return CT_ERR_OOM;
+    }
     e->installed = 1;
     b->ninstalled++;
   }
@@ -6973,7 +7039,7 @@ static ct_autograd_meta *ct__meta(ct_tensor *t) {
 }
 
 static void ct__node_release(ct_node *n);
-static inline void ct__node_retain(ct_node *n) { n->refcount++; }
+static inline void ct__node_retain(ct_node *n) { ct__atomic_add(&n->refcount, 1); } /* threads may share a graph */
 
 /* A hook on a node output or a leaf; `retain` marks a retain_grad entry
  * (a weak reference: the tensor removes it when it dies or moves on). */
@@ -7176,7 +7242,7 @@ static ct_node *ct__owned_node(ct_node *n); /* CopySlices' in-place node, else N
 static void ct__node_release(ct_node *n) {
   ct_node *stack_buf[64], **stack = stack_buf;
   int sp = 0, cap = 64;
-  if (--n->refcount > 0) return;
+  if (!ct__unref(&n->refcount)) return;
   stack[sp++] = n;
   while (sp) {
     ct_node *x = stack[--sp];
@@ -7189,7 +7255,7 @@ static void ct__node_release(ct_node *n) {
       if (i < 0) owned.node = ct__owned_node(x);
       else e = &x->edges[i];
       ct_release(e->leaf);
-      if (e->node && --e->node->refcount == 0) {
+      if (e->node && ct__unref(&e->node->refcount)) {
         if (sp == cap) { /* grow; on failure leak rather than crash */
           ct_node **bigger = (ct_node **)CT_MALLOC(sizeof(ct_node *) * (size_t)cap * 2);
           if (!bigger) continue;
@@ -7653,9 +7719,18 @@ static ct_status ct__accumulate_leaf_locked(ct_tensor *leaf, ct_tensor *g, int c
   }
 }
 
+/* A backward run's state lives in the run, never in the nodes: threads may
+ * run backward through one shared graph (with retain_graph) at once. */
+typedef struct ct__node_index {
+  const ct_node *node; /* NULL: empty */
+  int64_t index;       /* position in ct__engine.nodes */
+} ct__node_index;
+
 typedef struct ct__engine {
   ct_node **nodes;    /* reachable nodes, latest first */
   int64_t n, cap;
+  ct__node_index *index; /* open addressing, power-of-two capacity > 2n */
+  int64_t index_cap;
   ct_tensor ***grads; /* per node: its output grads (owned) */
   int create_graph, retain_graph, accumulate;
   /* ct_autograd_grad: what to capture */
@@ -7667,6 +7742,19 @@ typedef struct ct__engine {
   int64_t nhooked, hooked_cap;
 } ct__engine;
 
+static ct__node_index *ct__engine_slot(const ct__engine *e, const ct_node *n) {
+  uint64_t h = ((uint64_t)(uintptr_t)n >> 4) * 0x9E3779B97F4A7C15ull;
+  int64_t mask = e->index_cap - 1, i = (int64_t)(h >> 20) & mask;
+  while (e->index[i].node && e->index[i].node != n) i = (i + 1) & mask;
+  return &e->index[i];
+}
+/* n's position in this run, or -1 if the run has not reached it. */
+static int64_t ct__engine_find(const ct__engine *e, const ct_node *n) {
+  const ct__node_index *s;
+  if (!e->index_cap) return -1;
+  s = ct__engine_slot(e, n);
+  return s->node ? s->index : -1;
+}
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
   if (e->n == e->cap) {
     int64_t cap = e->cap ? e->cap * 2 : 64;
@@ -7675,8 +7763,26 @@ static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
     e->nodes = p;
     e->cap = cap;
   }
+  if (2 * (e->n + 1) > e->index_cap) { /* grow the index and put every node back */
+    int64_t cap = e->index_cap ? 2 * e->index_cap : 128, i;
+    ct__node_index *old = e->index, *fresh = (ct__node_index *)CT_MALLOC(sizeof(ct__node_index) * (size_t)cap);
+    if (!fresh) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
+    memset(fresh, 0, sizeof(ct__node_index) * (size_t)cap);
+    e->index = fresh;
+    e->index_cap = cap;
+    for (i = 0; i < e->n; i++) {
+      ct__node_index *slot = ct__engine_slot(e, e->nodes[i]);
+      slot->node = e->nodes[i];
+      slot->index = i;
+    }
+    CT_FREE(old);
+  }
+  {
+    ct__node_index *slot = ct__engine_slot(e, n);
+    slot->node = n;
+    slot->index = e->n;
+  }
   e->nodes[e->n++] = n;
-  n->visited = 1;
   return CT_OK;
 }
 
@@ -7691,17 +7797,17 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
   int r, k;
   for (r = 0; r < nroots; r++) {
     ct_node *n = ct__grad_fn(roots[r]);
-    if (n && !n->visited && ct__engine_push(e, n) != CT_OK) return ct_last_error();
+    if (n && ct__engine_find(e, n) < 0 && ct__engine_push(e, n) != CT_OK) return ct_last_error();
   }
   for (i = 0; i < e->n; i++) {
     ct_node *n = e->nodes[i];
     for (k = 0; k < n->num_inputs; k++) {
       ct_node *m = n->edges[k].node;
-      if (m && !m->visited && ct__engine_push(e, m) != CT_OK) return ct_last_error();
+      if (m && ct__engine_find(e, m) < 0 && ct__engine_push(e, m) != CT_OK) return ct_last_error();
     }
   }
   if (e->n) qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc); /* (a leaf root: no nodes) */
-  for (i = 0; i < e->n; i++) e->nodes[i]->topo = i, e->nodes[i]->visited = 0;
+  for (i = 0; i < e->n; i++) ct__engine_slot(e, e->nodes[i])->index = i;
   return CT_OK;
 }
 
@@ -7732,7 +7838,7 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
       if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
     return st;
   }
-  return ct__accumulate(&e->grads[edge->node->topo][edge->output_nr], g, e->create_graph);
+  return ct__accumulate(&e->grads[ct__engine_find(e, edge->node)][edge->output_nr], g, e->create_graph);
 }
 
 static ct_status ct__zeros_for(const ct_tensor_meta *m, ct_tensor **out) {
@@ -7747,7 +7853,7 @@ static ct_status ct__zeros_for(const ct_tensor_meta *m, ct_tensor **out) {
 
 /* One node: its output grads are complete. Runs inside the caller's scope. */
 static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
-  ct_tensor **g = e->grads[n->topo];
+  ct_tensor **g = e->grads[ct__engine_find(e, n)];
   ct_tensor *gin_buf[8], **gin = gin_buf;
   int i, any = 0;
   ct_status st = CT_OK;
@@ -7878,6 +7984,7 @@ done:
   CT_FREE(slots);
   CT_FREE(e.grads);
   CT_FREE(e.nodes);
+  CT_FREE(e.index);
   if (st != CT_OK && captured)
     for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
   if (st == CT_OK && captured && !d->allow_unused)
@@ -8944,8 +9051,9 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
 /* ================= dispatch plumbing for the generated code ================= */
 /* The kernel for a call's key set (already combined with the thread's keys). */
 static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
-  ct_keyset m = *ks & op->mask;
-  const ct_kernel *k = &op->table[ct_keyset_highest(m)];
+  const ct_dispatch_table *table = ct_op_table(op);
+  ct_keyset m = *ks & table->mask;
+  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
   if (CT_LIKELY(m && k->unboxed)) {
     *ks = m;
     return k;

@@ -103,6 +103,8 @@ check "parallel loops under ThreadSanitizer" sh -c \
   "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/parallel_tsan tests/parallel.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
 check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
   "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
+check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
 # CT_DEBUG stops at each handle misuse with a clear message (tests/debug_misuse.c)
 misuse() { # $1: binary, $2: mode, $3: text the report must hold
   if sh -c "./build/$1 $2" > build/misuse.log 2>&1; then echo "$2 was not caught"; return 1; fi

@@ -189,7 +189,7 @@ TEST(fallthrough_per_op_and_global) {
     CHECK_ERR(ct_dispatch_lookup(op, ct_dispatch_keys(x->keys), NULL), CT_ERR_NO_KERNEL,
               "no kernel for op 'dt::fall' at key Custom4; registered: CPU");
     CHECK_OK(ct_fallthrough("dt::fall", CT_KEY_CUSTOM4)); /* this op skips it */
-    CHECK(!(op->mask & ct_keyset_of(CT_KEY_CUSTOM4)));
+    CHECK(!(ct_op_table(op)->mask & ct_keyset_of(CT_KEY_CUSTOM4)));
     {
       ct_keyset ks;
       const ct_kernel *k = ct_dispatch_lookup(op, ct_dispatch_keys(x->keys), &ks);
@@ -228,12 +228,12 @@ TEST(alias_keys_fill_backend_and_autograd_slots) {
   const ct_kernel *k;
   CHECK(op != NULL);
   CHECK_OK(ct_impl("dt::sq", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, ct_kernel_unboxed(CT_FN(dispatch_composite))));
-  CHECK(op->table[CT_KEY_CPU].unboxed == CT_FN(dispatch_composite));
-  CHECK(op->table[CT_KEY_CUDA].unboxed == CT_FN(dispatch_composite));
-  CHECK(op->table[CT_KEY_AUTOGRAD_CPU].unboxed == CT_FN(dispatch_composite));
+  CHECK(ct_op_table(op)->kernels[CT_KEY_CPU].unboxed == CT_FN(dispatch_composite));
+  CHECK(ct_op_table(op)->kernels[CT_KEY_CUDA].unboxed == CT_FN(dispatch_composite));
+  CHECK(ct_op_table(op)->kernels[CT_KEY_AUTOGRAD_CPU].unboxed == CT_FN(dispatch_composite));
   CHECK_OK(ct_impl("dt::sq", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, ct_kernel_unboxed(CT_FN(dispatch_explicit))));
-  CHECK(op->table[CT_KEY_CPU].unboxed == CT_FN(dispatch_explicit)); /* explicit beats implicit on backends */
-  CHECK(op->table[CT_KEY_AUTOGRAD_CPU].unboxed == NULL); /* the backend kernel needs a real autograd kernel */
+  CHECK(ct_op_table(op)->kernels[CT_KEY_CPU].unboxed == CT_FN(dispatch_explicit)); /* explicit beats implicit on backends */
+  CHECK(ct_op_table(op)->kernels[CT_KEY_AUTOGRAD_CPU].unboxed == NULL); /* the backend kernel needs a real autograd kernel */
   CHECK_ERR(ct_impl("dt::sq", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, ct_kernel_unboxed(CT_FN(dispatch_explicit))),
             CT_ERR_REGISTRATION, "already has a kernel at key CompositeExplicitAutograd");
   dispatch_log[0] = '\0';
