@@ -7,6 +7,7 @@
 #   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
 #   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
 #   make blis-flags how to link the backend's static archive into a program
+#   make lint       clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp); fails on any finding
 
 CC      ?= cc
 CXX     ?= c++
@@ -17,7 +18,7 @@ HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/ops/*.h) $(wildcard
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 
-.PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean check-fresh blis blis-flags
+.PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean check-fresh blis blis-flags lint lint-tidy lint-cppcheck
 
 all: demo
 
@@ -87,6 +88,47 @@ blis-flags:
 	@echo "static:  -Wl,-u,ct_cpu_blis_anchor $(BUILD)/libctorch_blis.a $(BLIS_LF)"
 	@echo "shared:  -L$(BUILD) -Wl,--no-as-needed -lctorch_blis -Wl,--as-needed -Wl,-rpath,$(BUILD) $(BLIS_LF)"
 	@echo "object:  $(BUILD)/cpu_blis.o $(BLIS_LF)"
+
+# ---- static analysis (docs/reliability.md) ----
+# clang-tidy reads .clang-tidy; every enabled check is an error. cppcheck reads
+# tools/cppcheck.supp (each suppression has its reason there) and inline
+# /* cppcheck-suppress id ; reason */ comments. What is analysed:
+#   tests/main.c       the implementation (CTORCH_IMPLEMENTATION) and the unity-built suite
+#   examples/*.c       the examples (clang-tidy: with the implementation they define)
+#   tests/*.c programs the stand-alone test programs (parallel, concurrent backward, misuse, BLIS)
+#   gen/ctgen.c        the code generator
+#   backends/cpu_blis  the BLIS backend (when BLIS is installed: its header is needed)
+# One configuration is checked, the one every supported compiler takes:
+# GCC/Clang builtins (__GNUC__), threads on. Sequential on purpose (-j1):
+# about 3 minutes on two cores.
+CLANG_TIDY ?= clang-tidy
+CPPCHECK   ?= cppcheck
+LINT_IMPL   = tests/main.c examples/demo.c examples/custom_op.c
+LINT_PROGS  = tests/parallel.c tests/concurrent_backward.c tests/debug_misuse.c tests/blis_backend.c
+LINT_OTHER  = gen/ctgen.c
+CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
+                 --inline-suppr --suppressions-list=tools/cppcheck.supp --library=posix --library=gnu \
+                 -D__GNUC__=12 -D__x86_64__ -I. -Itests --template=gcc
+
+lint: lint-tidy lint-cppcheck
+
+lint-tidy:
+	@command -v $(CLANG_TIDY) > /dev/null || { echo "lint: $(CLANG_TIDY) not installed"; exit 1; }
+	@set -e; for f in $(LINT_IMPL) $(LINT_PROGS) $(LINT_OTHER); do \
+	  echo "clang-tidy $$f"; $(CLANG_TIDY) --quiet $$f -- $(STD) -I. -Itests 2> /dev/null; done
+	@if $(BLIS_FIND) check > /dev/null 2>&1; then echo "clang-tidy backends/cpu_blis/cpu_blis.c"; \
+	  $(CLANG_TIDY) --quiet backends/cpu_blis/cpu_blis.c -- $(STD) $(BLIS_CF) -I. 2> /dev/null; \
+	else echo "clang-tidy: backends/cpu_blis/cpu_blis.c skipped (BLIS not installed: blis.h is needed)"; fi
+
+# The implementation is checked once, in tests/main.c; the other programs are
+# checked without it (-UCT__IMPLEMENT), so each costs seconds, not minutes.
+lint-cppcheck:
+	@command -v $(CPPCHECK) > /dev/null || { echo "lint: $(CPPCHECK) not installed"; exit 1; }
+	@echo "cppcheck tests/main.c (with the implementation)"
+	@$(CPPCHECK) $(CPPCHECK_FLAGS) tests/main.c
+	@echo "cppcheck examples, test programs, gen, backends/cpu_blis"
+	@$(CPPCHECK) $(CPPCHECK_FLAGS) -UCT__IMPLEMENT examples/demo.c examples/custom_op.c $(LINT_PROGS) $(LINT_OTHER) \
+	  backends/cpu_blis/cpu_blis.c
 
 clean:
 	rm -rf $(BUILD) dist/ctorch.h.tmp

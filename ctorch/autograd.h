@@ -610,8 +610,10 @@ static ct_status ct__copy_slices_backward(ct_node *node, ct_tensor *const *grads
                         cs->view_geom.offset - cs->base_geom.offset);
   fg = slice ? ct_clone(slice) : NULL;
   if (!fg) return ct_last_error();
-  if (fn->num_inputs > 8 && !(fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs)))
-    return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  if (fn->num_inputs > 8) {
+    fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs);
+    if (!fgi) return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  }
   memset(fgi, 0, sizeof(ct_tensor *) * (size_t)fn->num_inputs);
   st = fn->kind->backward(fn, &fg, fgi);
   if (st == CT_OK && ct_node_needs_input_grad(node, 0)) {

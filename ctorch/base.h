@@ -386,7 +386,9 @@ static struct {
   ct__thread_stats retired; /* folded in from threads that exited */
 } ct__global_stats;
 
-static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic_add(counter, delta); }
+static int64_t ct__stat_add(int64_t *counter, int64_t delta) { /* NOLINT(readability-non-const-parameter): written by the atomic builtin */
+  return ct__atomic_add(counter, delta);
+}
 #if defined(CT_NO_THREADS)
 #define ct__local_add(field, d) (field += (d))
 #else /* single writer: a relaxed store is enough and costs a plain mov */
@@ -399,18 +401,22 @@ static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic
 #define CT__ALIGN 64
 static void *ct__system_alloc(size_t nbytes) {
   void *raw;
-  uintptr_t aligned;
+  char *aligned;
+  size_t mis;
   int64_t reserved;
   if (nbytes > SIZE_MAX - 2 * CT__ALIGN) return NULL;
   raw = CT_MALLOC(nbytes + 2 * CT__ALIGN);
   if (!raw) return NULL;
-  aligned = ((uintptr_t)raw + CT__ALIGN + (CT__ALIGN - 1)) & ~(uintptr_t)(CT__ALIGN - 1);
+  /* the first CT__ALIGN boundary past raw + CT__ALIGN (room for the raw pointer below it),
+   * reached by pointer arithmetic so the result keeps raw's provenance */
+  mis = (size_t)((uintptr_t)raw & (CT__ALIGN - 1));
+  aligned = (char *)raw + CT__ALIGN + (mis ? CT__ALIGN - mis : 0);
   ((void **)aligned)[-1] = raw;
   ct__stat_add(&ct__global_stats.system_allocs, 1);
   reserved = ct__stat_add(&ct__global_stats.reserved_bytes, (int64_t)nbytes);
   if (reserved > ct__atomic_load(&ct__global_stats.peak_reserved_bytes))
     ct__atomic_store(&ct__global_stats.peak_reserved_bytes, reserved); /* racy max: good enough for a statistic */
-  return (void *)aligned;
+  return aligned;
 }
 static void ct__system_free(void *p, size_t nbytes) {
   if (!p) return;

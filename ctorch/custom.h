@@ -298,7 +298,7 @@ CTDEF ct_op *ct_define_op(const ct_op_def *def, ct_boxed_fn adapter) {
   if (op) {
     ct_status st = CT_OK;
     ct_kernel k;
-    if (def->cpu && st == CT_OK) k = ct_kernel_unboxed(def->cpu), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CPU, k, fn);
+    if (def->cpu) k = ct_kernel_unboxed(def->cpu), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CPU, k, fn);
     if (def->cuda && st == CT_OK) k = ct_kernel_unboxed(def->cuda), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CUDA, k, fn);
     if (def->meta && st == CT_OK) k = ct_kernel_unboxed(def->meta), k.source = "custom", st = ct__impl_locked(name, CT_KEY_META, k, fn);
     if (def->composite && st == CT_OK)

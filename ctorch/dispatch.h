@@ -831,7 +831,7 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
  * values are the op's arguments; the op's nres tensor results are returned
  * as references in results[] (nres 0 for in-place / out= ops). */
-static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
+static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n,
                                        int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;

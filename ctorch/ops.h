@@ -1083,7 +1083,7 @@ static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, c
   return r[0];
 }
 /* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n, int64_t cap,
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
                                ct_tensor **out) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
   ct_stack s;

@@ -218,7 +218,7 @@ static void ct__print_body(ct__print_ctx *c, const ct_tensor *t, int indent) {
     c->cstride[i] = s;
     s *= t->sizes[i];
   }
-  c->kind = dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i';
+  c->kind = (char)(dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i');
   c->int_mode = 1;
   c->sci_mode = 0;
   c->width = 1;

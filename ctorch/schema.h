@@ -118,7 +118,7 @@ static size_t ct__ident_len(const char *s) {
 static const char *ct__found(const char *p, char *buf, size_t cap) {
   size_t n = 0;
   if (!*p) return "the end of the schema";
-  while (p[n] && n < 12 && p[n] != ',' && p[n] != ')' && p[n] != '(' && p[n] != ' ' && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
+  while (n < 12 && p[n] && p[n] != ',' && p[n] != ')' && p[n] != '(' && p[n] != ' ' && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
   if (!n) {
     if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) snprintf(buf, cap, "byte 0x%02x", (unsigned)(unsigned char)*p);
     else snprintf(buf, cap, "'%c'", *p);

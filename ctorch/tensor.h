@@ -406,7 +406,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
 /* Drop one reference; true when it was the last. A sole owner (count 1)
  * needs no locked instruction: no other thread can hold a reference to
  * race with. */
-static int ct__unref(int32_t *refcount) {
+static int ct__unref(int32_t *refcount) { /* NOLINT(readability-non-const-parameter): written by the atomic builtin */
   return ct__atomic_load(refcount) == 1 || ct__atomic_add(refcount, -1) == 0;
 }
 
@@ -768,7 +768,7 @@ CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, c
   if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
   t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
   if (!t) return NULL;
-  if (t->numel) memcpy(t->storage->data, data, (size_t)t->numel * ct_dtype_size(dtype));
+  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
   return ct__track(t);
 }
 
@@ -1216,6 +1216,7 @@ CTDEF void *ct_data_ptr(const ct_tensor *t) {
   size_t es;
   if (!t || !t->storage->data) return NULL;
   es = ct_dtype_size((ct_dtype)t->dtype);
+  if (!es) return NULL; /* not a valid dtype: not a tensor ctorch made */
   /* an empty view may sit at any offset (as_strided, a slice at the end): past the
    * storage, its address is the storage's, not a pointer computed out of bounds */
   if ((uint64_t)t->offset > t->storage->nbytes / es) return t->storage->data;

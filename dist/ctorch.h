@@ -3655,7 +3655,9 @@ static struct {
   ct__thread_stats retired; /* folded in from threads that exited */
 } ct__global_stats;
 
-static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic_add(counter, delta); }
+static int64_t ct__stat_add(int64_t *counter, int64_t delta) { /* NOLINT(readability-non-const-parameter): written by the atomic builtin */
+  return ct__atomic_add(counter, delta);
+}
 #if defined(CT_NO_THREADS)
 #define ct__local_add(field, d) (field += (d))
 #else /* single writer: a relaxed store is enough and costs a plain mov */
@@ -3668,18 +3670,22 @@ static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic
 #define CT__ALIGN 64
 static void *ct__system_alloc(size_t nbytes) {
   void *raw;
-  uintptr_t aligned;
+  char *aligned;
+  size_t mis;
   int64_t reserved;
   if (nbytes > SIZE_MAX - 2 * CT__ALIGN) return NULL;
   raw = CT_MALLOC(nbytes + 2 * CT__ALIGN);
   if (!raw) return NULL;
-  aligned = ((uintptr_t)raw + CT__ALIGN + (CT__ALIGN - 1)) & ~(uintptr_t)(CT__ALIGN - 1);
+  /* the first CT__ALIGN boundary past raw + CT__ALIGN (room for the raw pointer below it),
+   * reached by pointer arithmetic so the result keeps raw's provenance */
+  mis = (size_t)((uintptr_t)raw & (CT__ALIGN - 1));
+  aligned = (char *)raw + CT__ALIGN + (mis ? CT__ALIGN - mis : 0);
   ((void **)aligned)[-1] = raw;
   ct__stat_add(&ct__global_stats.system_allocs, 1);
   reserved = ct__stat_add(&ct__global_stats.reserved_bytes, (int64_t)nbytes);
   if (reserved > ct__atomic_load(&ct__global_stats.peak_reserved_bytes))
     ct__atomic_store(&ct__global_stats.peak_reserved_bytes, reserved); /* racy max: good enough for a statistic */
-  return (void *)aligned;
+  return aligned;
 }
 static void ct__system_free(void *p, size_t nbytes) {
   if (!p) return;
@@ -4049,7 +4055,8 @@ static int ct__pool_grow(int want) {
     int rc;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    rc = pthread_create(&th, &attr, ct__worker_main, (void *)(intptr_t)ct__pool.started);
+    /* the worker's index travels as the thread argument; no pointer is ever formed from it */
+    rc = pthread_create(&th, &attr, ct__worker_main, (void *)(intptr_t)ct__pool.started); /* NOLINT(performance-no-int-to-ptr) */
     pthread_attr_destroy(&attr);
     if (rc != 0) break;
     ct__pool.started++;
@@ -4325,7 +4332,7 @@ static size_t ct__ident_len(const char *s) {
 static const char *ct__found(const char *p, char *buf, size_t cap) {
   size_t n = 0;
   if (!*p) return "the end of the schema";
-  while (p[n] && n < 12 && p[n] != ',' && p[n] != ')' && p[n] != '(' && p[n] != ' ' && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
+  while (n < 12 && p[n] && p[n] != ',' && p[n] != ')' && p[n] != '(' && p[n] != ' ' && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
   if (!n) {
     if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) snprintf(buf, cap, "byte 0x%02x", (unsigned)(unsigned char)*p);
     else snprintf(buf, cap, "'%c'", *p);
@@ -5067,7 +5074,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
 /* Drop one reference; true when it was the last. A sole owner (count 1)
  * needs no locked instruction: no other thread can hold a reference to
  * race with. */
-static int ct__unref(int32_t *refcount) {
+static int ct__unref(int32_t *refcount) { /* NOLINT(readability-non-const-parameter): written by the atomic builtin */
   return ct__atomic_load(refcount) == 1 || ct__atomic_add(refcount, -1) == 0;
 }
 
@@ -5429,7 +5436,7 @@ CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, c
   if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
   t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
   if (!t) return NULL;
-  if (t->numel) memcpy(t->storage->data, data, (size_t)t->numel * ct_dtype_size(dtype));
+  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
   return ct__track(t);
 }
 
@@ -5877,6 +5884,7 @@ CTDEF void *ct_data_ptr(const ct_tensor *t) {
   size_t es;
   if (!t || !t->storage->data) return NULL;
   es = ct_dtype_size((ct_dtype)t->dtype);
+  if (!es) return NULL; /* not a valid dtype: not a tensor ctorch made */
   /* an empty view may sit at any offset (as_strided, a slice at the end): past the
    * storage, its address is the storage's, not a pointer computed out of bounds */
   if ((uint64_t)t->offset > t->storage->nbytes / es) return t->storage->data;
@@ -6582,7 +6590,7 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
  * values are the op's arguments; the op's nres tensor results are returned
  * as references in results[] (nres 0 for in-place / out= ops). */
-static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
+static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n,
                                        int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;
@@ -7448,8 +7456,10 @@ static ct_status ct__copy_slices_backward(ct_node *node, ct_tensor *const *grads
                         cs->view_geom.offset - cs->base_geom.offset);
   fg = slice ? ct_clone(slice) : NULL;
   if (!fg) return ct_last_error();
-  if (fn->num_inputs > 8 && !(fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs)))
-    return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  if (fn->num_inputs > 8) {
+    fgi = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)fn->num_inputs);
+    if (!fgi) return ct_fail(CT_ERR_OOM, "CopySlices", "out of memory");
+  }
   memset(fgi, 0, sizeof(ct_tensor *) * (size_t)fn->num_inputs);
   st = fn->kind->backward(fn, &fg, fgi);
   if (st == CT_OK && ct_node_needs_input_grad(node, 0)) {
@@ -9080,7 +9090,7 @@ static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, c
   return r[0];
 }
 /* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n, int64_t cap,
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
                                ct_tensor **out) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
   ct_stack s;
@@ -9694,7 +9704,8 @@ static ct_tensor *ct__unary_gelu_backward(ct_tensor *grad, ct_tensor *self, int6
     ct_tensor *dinner = ct__unary_mul_num(ct__unary_plus1(ct__unary_mul_num(x2, 3 * kappa)), CT__UNARY_SQRT_2_PI);
     ct_tensor *dright = ct_mul(ct_mul(ct__unary_mul_num(self, 0.5), ct__unary_one_minus(ct_mul(t, t))), dinner);
     return ct_mul(grad, ct_add(dleft, dright));
-  } else {
+  }
+  {
     ct_tensor *cdf = ct__unary_mul_num(ct__unary_plus1(ct_erf(ct__unary_mul_num(self, CT__UNARY_SQRT1_2))), 0.5);
     ct_tensor *pdf = ct__unary_mul_num(ct_exp(ct__unary_mul_num(ct_mul(self, self), -0.5)),
                                        0.5 * CT__UNARY_2_SQRTPI * CT__UNARY_SQRT1_2);
@@ -9918,7 +9929,8 @@ enum {
   CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
   CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
   CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
-CT__PW_VALUE_OPS(CT__PW_DEF_VALUE)
+/* pow, atan2, fmod on float operands run in double and round once: deliberate (the reference result) */
+CT__PW_VALUE_OPS(CT__PW_DEF_VALUE) /* NOLINT(performance-type-promotion-in-math-fn) */
 CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
 
 #define CT__PW_ENUM_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_##ID,
@@ -10650,9 +10662,8 @@ static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
   }
 }
 static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
-  if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
-  else if (dt == CT_BOOL) *(bool *)p = v != 0;
-  else ct__store_double(p, dt, v); /* integers: as PyTorch's cast on x86 (dtype.h) */
+  if (dt == CT_BOOL) *(bool *)p = v != 0;
+  else ct__store_double(p, dt, v); /* floating, and integers as PyTorch's cast on x86 (dtype.h) */
 }
 
 /* Element offsets of the reduced dims of t, in row-major order; returns the
@@ -10770,7 +10781,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
   buf = CT_MALLOC(words * 8);
-  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)words * 8);
   in_off = (int64_t *)buf;
   xi = in_off + (noff + 1);
   xf = (double *)(void *)xi;
@@ -10882,7 +10893,8 @@ static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *o
  * copied from a temporary, see ct__rd_result) and bump out's version. */
 static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
   if (st == CT_OK && !out) {
-    *result = dst;
+    if (result) *result = dst;
+    else ct_release(dst); /* no out= and nowhere to put it: not a caller in this file, but never a NULL write */
     return CT_OK;
   }
   if (st == CT_OK && out && dst != out && (st = ct__resize_out(op, out, dst->ndim, dst->sizes)) == CT_OK && !ct__is_meta(out) &&
@@ -13597,7 +13609,7 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
   if (self->ndim != nsp + 1 && self->ndim != nsp + 2)
     return ct_fail(CT_ERR_RANK, op, "Expected %dD or %dD (batch mode) tensor with possibly 0 batch size and other non-zero "
                    "dimensions for input, but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
-  for (k = self->ndim == nsp + 2; k < self->ndim; k++) /* only a batch dim may be empty */
+  for (k = self->ndim == nsp + 2 ? 1 : 0; k < self->ndim; k++) /* only a batch dim may be empty */
     if (self->sizes[k] == 0)
       return ct_fail(CT_ERR_SHAPE, op, "%dD or %dD (batch mode) tensor expected for input (only the batch dim may be empty), "
                      "but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
@@ -13612,7 +13624,7 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
                      ct_shape_format(self->ndim, self->sizes, b, sizeof b));
     if (n + l + r < 1)
       return ct_fail(CT_ERR_INVALID, op, "input (%s) is too small. Calculated output size at dimension %d is %lld",
-                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)(n + l + r));
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)n + (long long)l + (long long)r);
   }
   return CT_OK;
 }
@@ -14416,7 +14428,7 @@ static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tens
     if (t->sizes[j] != self->sizes[n + j])
       return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
                      "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
-                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)n + (long long)j);
   if (ct__is_meta(t) || ct__is_meta(self)) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
   if (t->numel) {
     do {
@@ -14836,7 +14848,7 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
   ct_tensor *x = self;
   if (self->ndim < np + 1)
     return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
-                   (long long)(np + 1), self->ndim),
+                   (long long)np + 1, self->ndim),
            (ct_tensor *)NULL;
   for (k = np - 1; k >= 0; k--) {
     int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;
@@ -15647,7 +15659,7 @@ static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_ten
       if (weight) prod = ct_mul(prod, ct__nn_class_view(weight, self->ndim, cdim));
       if (reduction == CT__NN_NONE) l = ct_neg(ct_sum_dim(prod, 1, &cdim, false));
       else if (reduction == CT__NN_SUM) l = ct_neg(ct_sum(prod));
-      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)(self->numel / C) : 0.0));
+      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)self->numel / (double)C : 0.0));
       r = ct_keep(l);
     }
     return r;
@@ -16375,13 +16387,12 @@ static ct_status ct__conv_result(const char *op, ct_tensor *out, int ndim, const
   ct_dtype cd = ct__conv_compute_dtype(dtype);
   *res = *acc = NULL;
   if (out) {
-    ct_status st;
     if (out->dtype != dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
     if (!ct_device_eq(out->device, dev))
       return ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
-    if (ct__check_writable(op, out) != CT_OK || (st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return ct_last_error();
+    if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return ct_last_error();
     *res = ct_retain(out);
   } else {
     *res = ct__empty(op, ndim, shape, dtype, dev);
@@ -16618,6 +16629,7 @@ static ct_tensor *ct__conv_padding_mode(const char *op, int nsp, ct_tensor *inpu
         return ct_fail(CT_ERR_SIZE, op, "padding='same': dilation %lld * (kernel size %lld - 1) overflows int64", (long long)d,
                        (long long)weight->sizes[2 + i]),
                (ct_tensor *)NULL;
+      /* cppcheck-suppress unreadVariable ; read through pl.data (pl.data = pad above) */
       pad[i] = total / 2 + total % 2;
       odd[i] = total % 2;
     }
@@ -17020,8 +17032,8 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
     if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
-      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)(g.H + 2 * g.ph),
-                     (long long)(g.W + 2 * g.pw)),
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
+                     (long long)g.W + 2 * (long long)g.pw),
              (ct_tensor *)NULL;
   }
   g.count_include_pad = count_include_pad;
@@ -17349,7 +17361,7 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
                    "stride=(%lld, %lld), expected size of input's dimension %d to match the calculated number of sliding blocks %lld * %lld = "
                    "%lld, but got input.size(%d)=%lld.", (long long)g.H, (long long)g.W, (long long)g.kh, (long long)g.kw, (long long)g.dh,
                    (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
-                   (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
+                   (long long)g.OW, (long long)g.OH * (long long)g.OW, b + 1, (long long)self->sizes[b + 1]),
            (ct_tensor *)NULL;
   g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1, g.K = self->sizes[b];
   shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
@@ -17664,8 +17676,10 @@ static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const in
 static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
   ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
   int64_t shape[CT_MAX_DIMS], i;
-  int ndim = like->ndim;
+  int ndim;
   const double *zp, *mp, *sp;
+  if (!like) return ct__fail_null(op, "mean"), (ct_tensor *)NULL; /* one of the two is a tensor in every overload */
+  ndim = like->ndim;
   if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
   if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
   memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -17680,11 +17694,12 @@ static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f
     return r;
   }
   if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
-  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
-    if (!(sp[i] >= 0)) {
-      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
-      goto fail;
-    }
+  if (sd)
+    for (i = 0, sp = (const double *)ct_data_ptr(sd); i < r->numel; i++)
+      if (!(sp[i] >= 0)) {
+        ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+        goto fail;
+      }
   z = ct__empty(op, ndim, shape, CT_F64, r->device);
   if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
   zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
@@ -34657,13 +34672,12 @@ static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -34748,12 +34762,11 @@ static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -34824,13 +34837,12 @@ static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -34915,12 +34927,11 @@ static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -35006,13 +35017,12 @@ static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -35116,12 +35126,11 @@ static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -35211,13 +35220,12 @@ static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -35321,12 +35329,11 @@ static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -35411,13 +35418,12 @@ static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackw
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
@@ -35526,12 +35532,11 @@ static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
@@ -35564,12 +35569,11 @@ static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
@@ -35603,12 +35607,11 @@ static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, N
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35644,12 +35647,11 @@ static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__ba
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim0 = dim0;
     ct__nd->dim1 = dim1;
   }
@@ -35682,12 +35684,11 @@ static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
@@ -35720,12 +35721,11 @@ static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_p
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -35759,12 +35759,11 @@ static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_exp
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35798,12 +35797,11 @@ static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -35837,12 +35835,11 @@ static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_s
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35876,12 +35873,11 @@ static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -35919,12 +35915,11 @@ static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->index = index;
@@ -35962,12 +35957,11 @@ static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0",
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->index = index;
   }
@@ -36010,12 +36004,11 @@ static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backwar
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->start = start;
@@ -36059,12 +36052,11 @@ static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", c
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->start = start;
     ct__nd->end = end;
@@ -36107,12 +36099,11 @@ static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backw
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
   ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_geometry(&ct__nd->self_geometry, self);
     if (ct__save_ints(&ct__nd->size, size, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -36147,12 +36138,11 @@ static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
@@ -36193,12 +36183,11 @@ static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
   ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
@@ -36287,12 +36276,11 @@ static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
   ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -36383,12 +36371,11 @@ static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, N
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
   ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
@@ -36477,12 +36464,11 @@ static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_squ
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
   ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -36583,12 +36569,11 @@ static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
   ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
@@ -36689,12 +36674,11 @@ static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, c
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
@@ -36795,12 +36779,11 @@ static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
   ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -36901,12 +36884,11 @@ static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, c
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
   ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37007,12 +36989,11 @@ static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37113,12 +37094,11 @@ static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
@@ -37219,12 +37199,11 @@ static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, c
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -37325,12 +37304,11 @@ static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -37431,12 +37409,11 @@ static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__back
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
@@ -37537,12 +37514,11 @@ static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
   ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37643,12 +37619,11 @@ static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
   ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -37749,12 +37724,11 @@ static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
   ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
@@ -37855,12 +37829,11 @@ static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, c
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
@@ -37961,12 +37934,11 @@ static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
   ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -38067,12 +38039,11 @@ static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_s
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
@@ -38173,12 +38144,11 @@ static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, c
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
   ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
@@ -38283,12 +38253,11 @@ static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -38399,12 +38368,11 @@ static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backw
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->negative_slope = negative_slope;
   }
@@ -38515,12 +38483,11 @@ static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -38636,12 +38603,11 @@ static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, c
 static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
@@ -38751,12 +38717,11 @@ static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, c
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
   ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -38861,12 +38826,11 @@ static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->beta = beta;
     ct__nd->threshold = threshold;
@@ -38921,12 +38885,11 @@ static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, c
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
   ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -39017,12 +38980,11 @@ static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
   ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
@@ -39101,12 +39063,11 @@ static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, N
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
@@ -39185,12 +39146,11 @@ static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
   ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
@@ -39269,12 +39229,11 @@ static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backw
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
@@ -39353,12 +39312,11 @@ static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
@@ -39447,12 +39405,11 @@ static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backwa
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -39564,13 +39521,12 @@ static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div_Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -39686,12 +39642,11 @@ static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div_Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
@@ -39774,13 +39729,12 @@ static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__b
 static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -39862,12 +39816,11 @@ static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0"
 static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -39960,13 +39913,12 @@ static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -40089,12 +40041,11 @@ static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow_Tensor_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->exponent = exponent;
   }
@@ -40208,12 +40159,11 @@ static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_po
 static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   ct__node_pow_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self = self;
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -40276,13 +40226,12 @@ static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -40384,12 +40333,11 @@ static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -40468,12 +40416,11 @@ static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward
 static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -40533,13 +40480,12 @@ static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -40641,12 +40587,11 @@ static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -40743,13 +40688,12 @@ static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_maximum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -40811,13 +40755,12 @@ static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_minimum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -40879,13 +40822,12 @@ static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2
 static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -41494,14 +41436,13 @@ static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_
 static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct__node_where_self *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -41554,13 +41495,12 @@ static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__bac
 static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   ct__node_where_ScalarSelf *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -41602,13 +41542,12 @@ static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__ba
 static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   ct__node_where_ScalarOther *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
     ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -41625,13 +41564,12 @@ static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condit
 static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, condition)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, condition) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
@@ -41672,13 +41610,12 @@ static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -41781,14 +41718,13 @@ static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -41885,13 +41821,12 @@ static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
@@ -42002,14 +41937,13 @@ static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -42143,14 +42077,13 @@ static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -42279,14 +42212,13 @@ static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -42408,12 +42340,11 @@ static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp
 static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
     ct__nd->max = max;
@@ -42538,14 +42469,13 @@ static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -42670,12 +42600,11 @@ static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
   }
@@ -42788,13 +42717,12 @@ static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__
 static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
   }
@@ -42908,12 +42836,11 @@ static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->max = max;
   }
@@ -43026,13 +42953,12 @@ static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__
 static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->max, max);
   }
@@ -43136,12 +43062,11 @@ static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43190,12 +43115,11 @@ static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backwa
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -43242,12 +43166,11 @@ static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, N
 static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_mean *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43285,12 +43208,11 @@ static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mea
 static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_mean_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -43352,12 +43274,11 @@ static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, c
 static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_prod *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43422,12 +43343,11 @@ static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward
 static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct__node_prod_dim_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -43487,12 +43407,11 @@ static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, c
 static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amax *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -43551,12 +43470,11 @@ static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, c
 static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -43611,12 +43529,11 @@ static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__
 static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
   ct__node_max *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43658,12 +43575,11 @@ static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__
 static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
   ct__node_min *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -43711,12 +43627,11 @@ static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backwar
 static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_var_correction *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -43796,12 +43711,11 @@ static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backwar
 static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_std_correction *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -43882,12 +43796,11 @@ static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackwa
 static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_linalg_vector_norm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->ord = ord;
     if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -43977,12 +43890,11 @@ static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backwa
 static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_logsumexp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -44114,12 +44026,11 @@ static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -44221,12 +44132,11 @@ static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_c
 static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -44346,12 +44256,11 @@ static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_d
 static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_max_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -44413,12 +44322,11 @@ static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_d
 static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_min_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -44520,12 +44428,11 @@ static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, c
 static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -44584,12 +44491,11 @@ static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_
 static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort_stable *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -44648,12 +44554,11 @@ static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, c
 static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -44712,13 +44617,12 @@ static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueS
 static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
   ct__node_value_selecting_reduction_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->indices, indices);
     ct__nd->keepdim = keepdim;
@@ -44768,13 +44672,12 @@ static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backwa
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -44823,12 +44726,11 @@ static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nan
 static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nansum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -44887,12 +44789,11 @@ static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_n
 static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nanmean *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -44991,12 +44892,11 @@ static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__
 static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_logcumsumexp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -45054,12 +44954,11 @@ static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummax *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -45118,12 +45017,11 @@ static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -45184,12 +45082,11 @@ static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward
 static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -45252,12 +45149,11 @@ static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_med
 static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
   ct__node_median *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -45317,12 +45213,11 @@ static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward
 static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_median_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -45385,12 +45280,11 @@ static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backwa
 static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
   ct__node_nanmedian *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -45450,12 +45344,11 @@ static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__ba
 static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_nanmedian_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -45519,13 +45412,12 @@ static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   ct__node_dot *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
     ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->tensor, tensor);
   }
@@ -45587,13 +45479,12 @@ static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__rel
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   ct__node_mv *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
     ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, vec)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, vec) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->vec, vec);
   }
@@ -45655,13 +45546,12 @@ static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__rel
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_mm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -45723,13 +45613,12 @@ static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_bmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -45796,14 +45685,13 @@ static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -45938,14 +45826,13 @@ static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_b
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, batch1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, batch2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -46081,12 +45968,11 @@ static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, N
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_flip *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -46133,12 +46019,11 @@ static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, N
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
   ct__node_roll *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46186,12 +46071,11 @@ static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_rep
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
   ct__node_repeat *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46237,12 +46121,11 @@ static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   ct__node_constant_pad_nd *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -46297,12 +46180,11 @@ static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46359,13 +46241,12 @@ static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1d
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46410,12 +46291,11 @@ static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46472,13 +46352,12 @@ static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2d
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46523,12 +46402,11 @@ static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46585,13 +46463,12 @@ static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3d
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46636,12 +46513,11 @@ static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackwar
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46698,13 +46574,12 @@ static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46749,12 +46624,11 @@ static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackwar
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46811,13 +46685,12 @@ static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46862,12 +46735,11 @@ static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackwar
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46924,13 +46796,12 @@ static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -46965,12 +46836,11 @@ static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, N
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -47055,12 +46925,11 @@ static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, N
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -47157,13 +47026,12 @@ static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gat
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct__node_gather *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -47223,14 +47091,13 @@ static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backwa
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_src *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -47344,13 +47211,12 @@ static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__back
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter_value *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -47461,14 +47327,13 @@ static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__bac
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -47555,15 +47420,14 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 2, src) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
@@ -47615,14 +47479,13 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
@@ -47716,14 +47579,13 @@ static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce_two *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -47875,13 +47737,12 @@ static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__b
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct__node_index_select *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -47941,14 +47802,13 @@ static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backwar
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -48063,14 +47923,13 @@ static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backw
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -48180,13 +48039,12 @@ static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill_int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -48284,14 +48142,13 @@ static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill_int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -48407,13 +48264,12 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "one_hot";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
@@ -48462,13 +48318,12 @@ static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backwa
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct__node_embedding *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->weight_sizes, weight);
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
@@ -48529,13 +48384,12 @@ static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBa
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct__node_embedding_dense_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
     ct__nd->scale_grad_by_freq = scale_grad_by_freq;
@@ -48592,12 +48446,11 @@ static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backwa
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -48653,12 +48506,11 @@ static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct_
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -48731,14 +48583,13 @@ static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -48837,16 +48688,15 @@ static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
     ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 4, total_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 3, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 4, total_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
@@ -48935,14 +48785,13 @@ static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBa
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -49024,15 +48873,14 @@ static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCr
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
     ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, pos_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 3, pos_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -49101,14 +48949,13 @@ static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__ba
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
   ct__node_convolution *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
     ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, bias)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, bias) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->input, input);
     ct__save_shape(&ct__nd->input_sizes, input);
     ct__save(&ct__nd->weight, weight);
@@ -49189,13 +49036,12 @@ static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBac
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_input *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->weight, weight);
@@ -49264,13 +49110,12 @@ static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBa
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_weight *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
     ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->input, input);
@@ -49330,12 +49175,11 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBac
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -49380,13 +49224,12 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvg
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->self, self);
   }
@@ -49447,14 +49290,13 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49531,14 +49373,13 @@ static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubl
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_double_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input_grad)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input_grad) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49603,12 +49444,11 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndi
 static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__node_max_pool2d_with_indices *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49668,12 +49508,11 @@ static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backw
 static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49745,13 +49584,12 @@ static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBack
 static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49810,12 +49648,11 @@ static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2
 static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_im2col *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -49859,12 +49696,11 @@ static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col
 static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_col2im *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -50121,12 +49957,11 @@ static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backwa
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_bernoulli *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
@@ -50157,12 +49992,11 @@ static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__back
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli_p *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
@@ -50193,12 +50027,11 @@ static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
   ct__node_normal_Tensor_float *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean))) {
     ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -50229,12 +50062,11 @@ static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_float_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -50266,13 +50098,12 @@ static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct
 static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -50414,12 +50245,11 @@ static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", c
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   ct__node_native_dropout *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input))) {
     ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->p = p;
     ct__nd->train = train;
   }
@@ -57518,7 +57348,7 @@ CTDEF ct_op *ct_define_op(const ct_op_def *def, ct_boxed_fn adapter) {
   if (op) {
     ct_status st = CT_OK;
     ct_kernel k;
-    if (def->cpu && st == CT_OK) k = ct_kernel_unboxed(def->cpu), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CPU, k, fn);
+    if (def->cpu) k = ct_kernel_unboxed(def->cpu), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CPU, k, fn);
     if (def->cuda && st == CT_OK) k = ct_kernel_unboxed(def->cuda), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CUDA, k, fn);
     if (def->meta && st == CT_OK) k = ct_kernel_unboxed(def->meta), k.source = "custom", st = ct__impl_locked(name, CT_KEY_META, k, fn);
     if (def->composite && st == CT_OK)
@@ -58269,7 +58099,7 @@ static void ct__print_body(ct__print_ctx *c, const ct_tensor *t, int indent) {
     c->cstride[i] = s;
     s *= t->sizes[i];
   }
-  c->kind = dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i';
+  c->kind = (char)(dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i');
   c->int_mode = 1;
   c->sci_mode = 0;
   c->width = 1;

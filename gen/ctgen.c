@@ -72,7 +72,9 @@ static deriv derivs[MAX_OPS];
 static int nderivs;
 static const char *root;
 
-static void die(const char *file, int line, const char *fmt, ...) {
+/* _Noreturn: every caller relies on it (a NULL from strchr, a full table),
+ * and the static analysers (make lint) need to know. */
+static _Noreturn void die(const char *file, int line, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s:%d: ", file, line);
   va_start(ap, fmt);
@@ -244,12 +246,12 @@ static const char *fail_value(const op *o) {
 /* Does identifier `id` occur as a whole word in text? */
 static int uses(const char *text, const char *id) {
   size_t n = strlen(id);
-  const char *p = text;
-  while ((p = strstr(p, id)) != NULL) {
-    int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+  const char *at = text;
+  while ((at = strstr(at, id)) != NULL) {
+    int before = at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_');
+    int after = isalnum((unsigned char)at[n]) || at[n] == '_';
     if (!before && !after) return 1;
-    p += n;
+    at += n;
   }
   return 0;
 }
@@ -299,7 +301,7 @@ static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
     else snprintf(out, cap, "%s", c_int(v));
     return;
   case CT_TYPE_FLOAT: snprintf(out, cap, "%s", !strcmp(v, "None") ? "(double)NAN" : c_float(v)); return;
-  case CT_TYPE_TENSOR: snprintf(out, cap, "NULL"); return;
+  case CT_TYPE_TENSOR:
   case CT_TYPE_GENERATOR: snprintf(out, cap, "NULL"); return;
   case CT_TYPE_STR:
     if (!strcmp(v, "None")) snprintf(out, cap, "NULL");
@@ -458,7 +460,7 @@ static const char *camel(const char *name, char *buf) {
       up = j > 0;
       continue;
     }
-    buf[j++] = up ? (char)toupper((unsigned char)*name) : *name;
+    buf[j++] = (char)(up ? toupper((unsigned char)*name) : *name);
     up = 0;
   }
   buf[j] = 0;
@@ -731,7 +733,7 @@ static void gen_autograd(void) {
     if (!d) { /* no formula: record a node that fails if backward reaches it */
       p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
       kernel_params(o);
-      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n  ct_status ct__st;\n  %sr;\n  if (", ret_ctype(o));
+      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n%s  %sr;\n  if (", st ? "  ct_status ct__st;\n" : "", ret_ctype(o));
       gen_record_condition(o);
       p(") {\n");
       if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
@@ -739,9 +741,12 @@ static void gen_autograd(void) {
       p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
       p("    ((ct__not_impl_node *)ct__nd)->op = \"%s\";\n", o->full);
       for (j = 0; j < o->s.nargs; j++)
-        if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-          p("    if ((ct__st = ct__node_set_input(ct__nd, %d, %s)) != CT_OK) return ct__node_release(ct__nd), %s;\n",
-            edge_index(o, j), o->s.args[j].name, st ? "ct__st" : "(ct_tensor *)NULL");
+        if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j)) {
+          if (st) p("    if ((ct__st = ct__node_set_input(ct__nd, %d, %s)) != CT_OK) return ct__node_release(ct__nd), ct__st;\n",
+                    edge_index(o, j), o->s.args[j].name);
+          else p("    if (ct__node_set_input(ct__nd, %d, %s) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;\n",
+                 edge_index(o, j), o->s.args[j].name);
+        }
       p("  }\n");
       gen_redispatch(o, "r");
       p("  if (ct__nd) {\n");
@@ -882,16 +887,19 @@ static void gen_autograd(void) {
     /* the autograd kernel */
     p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n  ct_status ct__st;\n  %sr;\n  if (", nodename, ret_ctype(o));
+    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n%s  %sr;\n  if (", nodename, st ? "  ct_status ct__st;\n" : "", ret_ctype(o));
     gen_record_condition(o);
     p(") {\n");
     if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
     p("    ct__nd = (%s *)ct__node_new(&ct__kind_%s, sizeof *ct__nd, %d, 1);\n", nodename, o->handle, ne);
     p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
     for (j = 0; j < o->s.nargs; j++)
-      if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
-        p("    if ((ct__st = ct__node_set_input(&ct__nd->base, %d, %s)) != CT_OK) return ct__node_release(&ct__nd->base), %s;\n",
-          edge_index(o, j), o->s.args[j].name, st ? "ct__st" : "(ct_tensor *)NULL");
+      if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j)) {
+        if (st) p("    if ((ct__st = ct__node_set_input(&ct__nd->base, %d, %s)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;\n",
+                  edge_index(o, j), o->s.args[j].name);
+        else p("    if (ct__node_set_input(&ct__nd->base, %d, %s) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;\n",
+               edge_index(o, j), o->s.args[j].name);
+      }
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       char id[64];
@@ -957,7 +965,7 @@ static void sig_ident(const char *sig, char *buf) {
       sig++;
       continue;
     }
-    buf[j++] = *sig == '?' ? 'o' : *sig;
+    buf[j++] = (char)(*sig == '?' ? 'o' : *sig);
   }
   buf[j] = 0;
 }
@@ -978,7 +986,7 @@ static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
   return buf;
 }
 
-static void key_list(const char *keys, char names[][48], int *n) {
+static void key_list(const char *keys, char names[][48], int max, int *n) {
   char buf[128], *tok;
   static const struct {
     const char *spec, *c;
@@ -994,6 +1002,7 @@ static void key_list(const char *keys, char names[][48], int *n) {
     for (m = 0; m < sizeof map / sizeof map[0]; m++)
       if (!strcmp(map[m].spec, tok)) break;
     if (m == sizeof map / sizeof map[0]) die("gen/ops.spec", 0, "unknown key '%s'", tok);
+    if (*n == max) die("gen/ops.spec", 0, "more than %d keys in '%s'", max, keys);
     strcpy(names[(*n)++], map[m].c);
   }
 }
@@ -1134,7 +1143,7 @@ static void gen_registration(void) {
     for (k = 0; k < o->nkernels; k++) {
       char names[8][48];
       int n;
-      key_list(o->kernels[k].keys, names, &n);
+      key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
         p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
           strstr(names[j], "COMPOSITE") ? "composite" : "reference");
@@ -1242,7 +1251,7 @@ static void gen_readme_list(void) {
       if (listed(&ops[j]) && !strcmp(ops[j].s.name, o->s.name)) break;
     if (j < i) continue;
     area_of(o, area, sizeof area);
-    if (strcmp(area, prev)) p("%s- **%s**:", prev[0] ? "\n" : "\n", area), strcpy(prev, area);
+    if (strcmp(area, prev)) p("\n- **%s**:", area), strcpy(prev, area);
     else p(",");
     p(" `%s`", o->s.name);
     for (j = 0; j < nops; j++) {

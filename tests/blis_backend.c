@@ -168,11 +168,11 @@ static void test_linalg_ops(void) {
     }
     if (ct_op_find("dot")) { /* strided, long enough for BLIS's dotv */
       ct_tensor *u = ct_select(randt(500, 2, CT_F64), 1, 0), *v = ct_select(randt(3, 500, CT_F64), 0, 2);
-      double ref = 0;
+      double want = 0;
       int64_t i;
-      for (i = 0; i < 500; i++) ref += ct_get(u, i) * ct_get(v, i);
+      for (i = 0; i < 500; i++) want += ct_get(u, i) * ct_get(v, i);
       r = call2("dot", u, v, NULL);
-      CHECK(r && fabs(ct_get(r, 0) - ref) < 1e-10);
+      CHECK(r && fabs(ct_get(r, 0) - want) < 1e-10);
       ct_release(r);
     } else {
       ct_clear_error();
@@ -218,16 +218,16 @@ static void test_pointwise(void) {
       CHECK(x->storage->version >= v0 + 5);
     }
     { /* sum over dim 0 (bias gradients), keepdim or not */
-      ct_tensor *m = randt(37, 21, CT_F64), *c0 = ct_sum_dim(m, 1, (const int64_t[]){0}, false),
-                *c1 = ct_sum_dim(m, 1, (const int64_t[]){-2}, true);
-      int64_t i, j;
-      int ok = c0 && c1 && c0->ndim == 1 && c1->ndim == 2 && c1->sizes[0] == 1;
-      for (j = 0; ok && j < 21; j++) {
-        double ref = 0;
-        for (i = 0; i < 37; i++) ref += ct_get(m, i * 21 + j);
-        ok &= fabs(ct_get(c0, j) - ref) < 1e-12 && ct_get(c1, j) == ct_get(c0, j);
+      ct_tensor *sm = randt(37, 21, CT_F64), *c0 = ct_sum_dim(sm, 1, (const int64_t[]){0}, false),
+                *c1 = ct_sum_dim(sm, 1, (const int64_t[]){-2}, true);
+      int64_t si, j;
+      int sok = c0 && c1 && c0->ndim == 1 && c1->ndim == 2 && c1->sizes[0] == 1;
+      for (j = 0; sok && j < 21; j++) {
+        double want = 0;
+        for (si = 0; si < 37; si++) want += ct_get(sm, si * 21 + j);
+        sok &= fabs(ct_get(c0, j) - want) < 1e-12 && ct_get(c1, j) == ct_get(c0, j);
       }
-      CHECK(ok);
+      CHECK(sok);
     }
     /* broadcast and mixed dtypes still go to the reference kernels */
     CHECK(ct_get(ct_add(ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(3), CT_F64)), 5) == 2.0);
@@ -353,7 +353,8 @@ static void test_transcendental(void) {
         for (d = 0; d < 3; d++)
           for (lg = 0; lg < 2; lg++) {
             ct_tensor *in = dt ? a3 : ct_to_dtype(a3, CT_F32), *r = lg ? ct_log_softmax(in, d, CT_DTYPE_NONE) : ct_softmax(in, d, CT_DTYPE_NONE);
-            int64_t o, j, k, dims[3] = {6, 37, 9}, inner = 1, outer = 1, nn = dims[d];
+            const int64_t dims[3] = {6, 37, 9};
+            int64_t o, j, k, inner = 1, outer = 1, nn = dims[d];
             double worst = 0;
             for (k = 0; k < 3; k++) {
               if (k < d) outer *= dims[k];

@@ -15,7 +15,7 @@
 static ct_tensor *shared_x; /* requires grad; every thread differentiates through it */
 
 static void *worker(void *arg) {
-  long id = (long)arg;
+  long id = *(const long *)arg;
   int r;
   for (r = 0; r < ROUNDS; r++) {
     CT_SCOPE { /* d/dx sum(x * (id + 1)) = id + 1 per element; hooks and views on the way */
@@ -29,12 +29,13 @@ static void *worker(void *arg) {
 
 int main(void) {
   pthread_t th[THREADS];
+  static long ids[THREADS]; /* each worker's id, by address */
   long i;
   double want = 0;
   int ok = 1;
   shared_x = ct_zeros(CT_DIMS(4), CT_F64);
   if (!shared_x || ct_set_requires_grad(shared_x, true) != CT_OK) return 1;
-  for (i = 0; i < THREADS; i++) pthread_create(&th[i], NULL, worker, (void *)i);
+  for (i = 0; i < THREADS; i++) ids[i] = i, pthread_create(&th[i], NULL, worker, &ids[i]);
   for (i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
   for (i = 0; i < THREADS; i++) want += (double)ROUNDS * (double)(i + 1);
   for (i = 0; i < 4; i++) ok &= ct_grad(shared_x) && ct_get(ct_grad(shared_x), i) == want;

@@ -41,6 +41,8 @@ void harness_skip(const char *why) {
   harness_skipped_in_test = 1;
 }
 
+/* the unity build: every test file is part of this one translation unit */
+/* NOLINTBEGIN(bugprone-suspicious-include) */
 #include "test_autograd.c"
 #include "test_views_inplace.c"
 #include "test_core.c"
@@ -62,6 +64,7 @@ void harness_skip(const char *why) {
 #include "test_ops_random.c"
 #include "test_print.c"
 #include "test_view_programs.c"
+/* NOLINTEND(bugprone-suspicious-include) */
 
 static int harness_cmp(const void *a, const void *b) {
   const harness_test *x = (const harness_test *)a, *y = (const harness_test *)b;

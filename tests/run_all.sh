@@ -11,6 +11,8 @@
 #   the BLIS backend (tests/blis_backend.c) in every way a user links it:
 #   static archive, shared library, amalgamated header + backend object
 #   (skipped with a message when BLIS is not installed)
+#   static analysis: make lint (clang-tidy + cppcheck; skipped when either is
+#   not installed)
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p build
@@ -122,6 +124,14 @@ check "CT_DEBUG + ASan catches those and use of a released handle" sh -c \
   done
 check "parallel loops with CT_NO_THREADS" sh -c \
   "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
+
+# Static analysis: clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp),
+# any finding fails (make lint). Skipped, not failed, without the tools.
+if command -v "${CLANG_TIDY:-clang-tidy}" > /dev/null 2>&1 && command -v "${CPPCHECK:-cppcheck}" > /dev/null 2>&1; then
+  check "static analysis: clang-tidy and cppcheck clean (make lint)" make -s lint
+else
+  echo "SKIP static analysis (make lint): clang-tidy or cppcheck not installed"; skipped=$((skipped + 1))
+fi
 
 # The BLIS backend, linked three ways; each run checks that the backend
 # registered itself and beats the reference kernels (tests/blis_backend.c).

@@ -72,9 +72,14 @@ static int oc_cases(oc_case *cs) {
   ct_tensor *At = ct_t(oc_signed(CT_DIMS(3, 2), 10)), *G2 = oc_signed(CT_DIMS(2), 11), *Gs = oc_signed(CT_DIMS(2, 2), 12);
   int n = 0;
   oc_pool_n = 0;
-#define OC(name, ...) \
-  cs[n].op = name, cs[n].skip_gradcheck = 0, cs[n].nargs = (int)(sizeof((ct_value[]){__VA_ARGS__}) / sizeof(ct_value)), \
-  memcpy(cs[n].args, (ct_value[]){__VA_ARGS__}, sizeof((ct_value[]){__VA_ARGS__})), n++
+#define OC(name, ...)                                                                        \
+  do {                                                                                       \
+    const ct_value oc_args_[] = {__VA_ARGS__};                                               \
+    _Static_assert(sizeof oc_args_ <= sizeof cs[0].args, "OC: too many arguments");         \
+    cs[n].op = name, cs[n].skip_gradcheck = 0, cs[n].nargs = (int)(sizeof oc_args_ / sizeof oc_args_[0]); \
+    memcpy(cs[n].args, oc_args_, sizeof oc_args_);                                           \
+    n++;                                                                                     \
+  } while (0)
   OC("add.Tensor", OC_T(A), OC_T(B), OC_S(ct_int(2)));
   OC("add.Scalar", OC_T(A), OC_S(ct_float(1.5)), OC_S(ct_int(2)));
   OC("sub.Tensor", OC_T(A), OC_T(C), OC_S(ct_float(0.5)));

@@ -36,13 +36,12 @@ static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -127,12 +126,11 @@ static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_ad
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -203,13 +201,12 @@ static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
@@ -294,12 +291,11 @@ static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_su
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
@@ -385,13 +381,12 @@ static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -495,12 +490,11 @@ static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mu
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -590,13 +584,12 @@ static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -700,12 +693,11 @@ static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_di
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
@@ -790,13 +782,12 @@ static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackw
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
@@ -905,12 +896,11 @@ static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
@@ -943,12 +933,11 @@ static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
@@ -982,12 +971,11 @@ static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, N
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1023,12 +1011,11 @@ static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__ba
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim0 = dim0;
     ct__nd->dim1 = dim1;
   }
@@ -1061,12 +1048,11 @@ static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
@@ -1099,12 +1085,11 @@ static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_p
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -1138,12 +1123,11 @@ static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_exp
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1177,12 +1161,11 @@ static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -1216,12 +1199,11 @@ static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_s
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1255,12 +1237,11 @@ static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backwa
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1298,12 +1279,11 @@ static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->index = index;
@@ -1341,12 +1321,11 @@ static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0",
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->index = index;
   }
@@ -1389,12 +1368,11 @@ static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backwar
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->start = start;
@@ -1438,12 +1416,11 @@ static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", c
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
     ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__nd->start = start;
     ct__nd->end = end;
@@ -1486,12 +1463,11 @@ static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backw
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
   ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_geometry(&ct__nd->self_geometry, self);
     if (ct__save_ints(&ct__nd->size, size, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -1526,12 +1502,11 @@ static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
@@ -1572,12 +1547,11 @@ static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
   ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
@@ -1666,12 +1640,11 @@ static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
   ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1762,12 +1735,11 @@ static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, N
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
   ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
@@ -1856,12 +1828,11 @@ static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_squ
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
   ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -1962,12 +1933,11 @@ static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
   ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
@@ -2068,12 +2038,11 @@ static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, c
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
   ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
@@ -2174,12 +2143,11 @@ static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
   ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2280,12 +2248,11 @@ static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, c
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
   ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2386,12 +2353,11 @@ static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
   ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -2492,12 +2458,11 @@ static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
   ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
@@ -2598,12 +2563,11 @@ static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, c
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -2704,12 +2668,11 @@ static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
   ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
@@ -2810,12 +2773,11 @@ static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__back
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
   ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
@@ -2916,12 +2878,11 @@ static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
   ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -3022,12 +2983,11 @@ static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
   ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -3128,12 +3088,11 @@ static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
   ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
@@ -3234,12 +3193,11 @@ static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, c
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
   ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
@@ -3340,12 +3298,11 @@ static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
   ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -3446,12 +3403,11 @@ static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_s
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
   ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
@@ -3552,12 +3508,11 @@ static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, c
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
   ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
@@ -3662,12 +3617,11 @@ static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -3778,12 +3732,11 @@ static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backw
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->negative_slope = negative_slope;
   }
@@ -3894,12 +3847,11 @@ static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -4015,12 +3967,11 @@ static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, c
 static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
@@ -4130,12 +4081,11 @@ static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, c
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
   ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -4240,12 +4190,11 @@ static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->beta = beta;
     ct__nd->threshold = threshold;
@@ -4300,12 +4249,11 @@ static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, c
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
   ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -4396,12 +4344,11 @@ static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
   ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
@@ -4480,12 +4427,11 @@ static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, N
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
   ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
@@ -4564,12 +4510,11 @@ static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
   ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
@@ -4648,12 +4593,11 @@ static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backw
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
@@ -4732,12 +4676,11 @@ static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
   ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
@@ -4826,12 +4769,11 @@ static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backwa
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -4943,13 +4885,12 @@ static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct__node_div_Tensor_mode *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -5065,12 +5006,11 @@ static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backwa
 static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct__node_div_Scalar_mode *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
@@ -5153,13 +5093,12 @@ static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__b
 static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_floor_divide *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5241,12 +5180,11 @@ static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0"
 static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_floor_divide_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5339,13 +5277,12 @@ static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   ct__node_pow_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -5468,12 +5405,11 @@ static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__back
 static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   ct__node_pow_Tensor_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->exponent = exponent;
   }
@@ -5587,12 +5523,11 @@ static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_po
 static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   ct__node_pow_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(exponent))) {
     ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self = self;
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -5655,13 +5590,12 @@ static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_remainder_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -5763,12 +5697,11 @@ static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct_
 static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_remainder_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5847,12 +5780,11 @@ static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward
 static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(other))) {
     ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -5912,13 +5844,12 @@ static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_fmod_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -6020,12 +5951,11 @@ static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_
 static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   ct__node_fmod_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
@@ -6122,13 +6052,12 @@ static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_maximum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -6190,13 +6119,12 @@ static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_m
 static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_minimum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -6258,13 +6186,12 @@ static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2
 static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   ct__node_atan2 *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -6873,14 +6800,13 @@ static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_
 static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct__node_where_self *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -6933,13 +6859,12 @@ static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__bac
 static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   ct__node_where_ScalarSelf *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
     ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -6981,13 +6906,12 @@ static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__ba
 static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   ct__node_where_ScalarOther *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
     ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, condition)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
@@ -7004,13 +6928,12 @@ static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condit
 static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(condition))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, condition)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, condition) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
@@ -7051,13 +6974,12 @@ static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__node_masked_fill_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
     ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -7160,14 +7082,13 @@ static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", 
 static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct__node_masked_fill_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
     ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
@@ -7264,13 +7185,12 @@ static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__node_lerp_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
     ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
@@ -7381,14 +7301,13 @@ static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_
 static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct__node_lerp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -7522,14 +7441,13 @@ static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcmul *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7658,14 +7576,13 @@ static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_a
 static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct__node_addcdiv *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
     ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -7787,12 +7704,11 @@ static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp
 static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__node_clamp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
     ct__nd->max = max;
@@ -7917,14 +7833,13 @@ static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct__node_clamp_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -8049,12 +7964,11 @@ static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   ct__node_clamp_min *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
   }
@@ -8167,13 +8081,12 @@ static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__
 static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   ct__node_clamp_min_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
     ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
   }
@@ -8287,12 +8200,11 @@ static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backwar
 static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   ct__node_clamp_max *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->max = max;
   }
@@ -8405,13 +8317,12 @@ static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__
 static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   ct__node_clamp_max_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
     ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->max, max);
   }
@@ -8515,12 +8426,11 @@ static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8569,12 +8479,11 @@ static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backwa
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8621,12 +8530,11 @@ static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, N
 static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_mean *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8664,12 +8572,11 @@ static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mea
 static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_mean_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8731,12 +8638,11 @@ static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, c
 static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   ct__node_prod *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -8801,12 +8707,11 @@ static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward
 static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct__node_prod_dim_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -8866,12 +8771,11 @@ static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, c
 static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amax *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8930,12 +8834,11 @@ static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, c
 static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_amin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -8990,12 +8893,11 @@ static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__
 static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
   ct__node_max *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -9037,12 +8939,11 @@ static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__
 static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
   ct__node_min *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -9090,12 +8991,11 @@ static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backwar
 static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_var_correction *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -9175,12 +9075,11 @@ static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backwar
 static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct__node_std_correction *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -9261,12 +9160,11 @@ static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackwa
 static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_linalg_vector_norm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->ord = ord;
     if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -9356,12 +9254,11 @@ static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backwa
 static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   ct__node_logsumexp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -9493,12 +9390,11 @@ static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumsum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -9600,12 +9496,11 @@ static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_c
 static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_cumprod *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -9725,12 +9620,11 @@ static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_d
 static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_max_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -9792,12 +9686,11 @@ static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_d
 static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_min_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -9899,12 +9792,11 @@ static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, c
 static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -9963,12 +9855,11 @@ static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_
 static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct__node_sort_stable *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -10027,12 +9918,11 @@ static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, c
 static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -10091,13 +9981,12 @@ static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueS
 static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
   ct__node_value_selecting_reduction_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->indices, indices);
     ct__nd->keepdim = keepdim;
@@ -10147,13 +10036,12 @@ static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backwa
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -10202,12 +10090,11 @@ static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nan
 static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nansum *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -10266,12 +10153,11 @@ static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_n
 static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct__node_nanmean *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -10370,12 +10256,11 @@ static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__
 static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct__node_logcumsumexp *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -10433,12 +10318,11 @@ static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummax *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -10497,12 +10381,11 @@ static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cum
 static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct__node_cummin *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -10563,12 +10446,11 @@ static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward
 static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -10631,12 +10513,11 @@ static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_med
 static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
   ct__node_median *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -10696,12 +10577,11 @@ static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward
 static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_median_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -10764,12 +10644,11 @@ static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backwa
 static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
   ct__node_nanmedian *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -10829,12 +10708,11 @@ static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__ba
 static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_nanmedian_dim *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -10898,13 +10776,12 @@ static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   ct__node_dot *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
     ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, tensor) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->tensor, tensor);
   }
@@ -10966,13 +10843,12 @@ static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__rel
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   ct__node_mv *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
     ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, vec)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, vec) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->vec, vec);
   }
@@ -11034,13 +10910,12 @@ static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__rel
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_mm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -11102,13 +10977,12 @@ static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   ct__node_bmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
@@ -11175,14 +11049,13 @@ static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct__node_addmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
     ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, mat1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
     ct__save(&ct__nd->mat2, mat2);
     ct__nd->beta = beta;
@@ -11317,14 +11190,13 @@ static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_b
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct__node_baddbmm *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
     ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, batch1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, batch2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -11460,12 +11332,11 @@ static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, N
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   ct__node_flip *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -11512,12 +11383,11 @@ static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, N
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
   ct__node_roll *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11565,12 +11435,11 @@ static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_rep
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
   ct__node_repeat *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11616,12 +11485,11 @@ static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   ct__node_constant_pad_nd *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
@@ -11676,12 +11544,11 @@ static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11738,13 +11605,12 @@ static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1d
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11789,12 +11655,11 @@ static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11851,13 +11716,12 @@ static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2d
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11902,12 +11766,11 @@ static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -11964,13 +11827,12 @@ static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3d
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_reflection_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12015,12 +11877,11 @@ static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackwar
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12077,13 +11938,12 @@ static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12128,12 +11988,11 @@ static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackwar
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12190,13 +12049,12 @@ static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12241,12 +12099,11 @@ static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackwar
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12303,13 +12160,12 @@ static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   ct__node_replication_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
@@ -12344,12 +12200,11 @@ static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, N
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_tril *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -12434,12 +12289,11 @@ static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, N
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__node_triu *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
@@ -12536,13 +12390,12 @@ static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gat
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct__node_gather *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -12602,14 +12455,13 @@ static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backwa
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_src *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -12723,13 +12575,12 @@ static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__back
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_scatter_value *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -12840,14 +12691,13 @@ static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__bac
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct__node_scatter_add *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -12934,15 +12784,14 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 2, src) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
@@ -12994,14 +12843,13 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
@@ -13095,14 +12943,13 @@ static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct__node_scatter_reduce_two *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -13254,13 +13101,12 @@ static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__b
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct__node_index_select *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -13320,14 +13166,13 @@ static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backwar
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct__node_index_add *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -13442,14 +13287,13 @@ static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backw
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct__node_index_copy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -13559,13 +13403,12 @@ static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct__node_index_fill_int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -13663,14 +13506,13 @@ static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0"
 static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct__node_index_fill_int_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
     ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
@@ -13786,13 +13628,12 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
     if (!ct__nd) return NULL;
     ((ct__not_impl_node *)ct__nd)->op = "one_hot";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
+    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
@@ -13841,13 +13682,12 @@ static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backwa
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct__node_embedding *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->weight_sizes, weight);
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
@@ -13908,13 +13748,12 @@ static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBa
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct__node_embedding_dense_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
     ct__nd->scale_grad_by_freq = scale_grad_by_freq;
@@ -13971,12 +13810,11 @@ static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backwa
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -14032,12 +13870,11 @@ static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct_
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -14110,14 +13947,13 @@ static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -14216,16 +14052,15 @@ static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
     ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 4, total_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 3, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 4, total_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
@@ -14314,14 +14149,13 @@ static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBa
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -14403,15 +14237,14 @@ static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCr
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
     ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, target)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 3, pos_weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 3, pos_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -14480,14 +14313,13 @@ static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__ba
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
   ct__node_convolution *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
     ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, bias)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, bias) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->input, input);
     ct__save_shape(&ct__nd->input_sizes, input);
     ct__save(&ct__nd->weight, weight);
@@ -14568,13 +14400,12 @@ static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBac
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_input *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
     ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, weight)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->weight, weight);
@@ -14643,13 +14474,12 @@ static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBa
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   ct__node_convolution_backward_weight *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
     ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->input, input);
@@ -14709,12 +14539,11 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBac
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -14759,13 +14588,12 @@ static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvg
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->self, self);
   }
@@ -14826,14 +14654,13 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14910,14 +14737,13 @@ static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubl
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   ct__node_max_pool2d_double_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
     ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input_grad)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, indices)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input_grad) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -14982,12 +14808,11 @@ static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndi
 static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__node_max_pool2d_with_indices *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -15047,12 +14872,11 @@ static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backw
 static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -15124,13 +14948,12 @@ static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBack
 static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__node_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
     ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, grad_output)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -15189,12 +15012,11 @@ static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2
 static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_im2col *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -15238,12 +15060,11 @@ static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col
 static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   ct__node_col2im *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -15500,12 +15321,11 @@ static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backwa
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   ct__node_bernoulli *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
@@ -15536,12 +15356,11 @@ static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__back
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   ct__node_bernoulli_p *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
@@ -15572,12 +15391,11 @@ static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
   ct__node_normal_Tensor_float *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean))) {
     ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -15608,12 +15426,11 @@ static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct_
 static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_float_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -15645,13 +15462,12 @@ static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct
 static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   ct__node_normal_Tensor_Tensor *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
     ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, mean)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, std)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
@@ -15793,12 +15609,11 @@ static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", c
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   ct__node_native_dropout *ct__nd = NULL;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input))) {
     ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, input)) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->p = p;
     ct__nd->train = train;
   }

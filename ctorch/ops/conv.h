@@ -467,13 +467,12 @@ static ct_status ct__conv_result(const char *op, ct_tensor *out, int ndim, const
   ct_dtype cd = ct__conv_compute_dtype(dtype);
   *res = *acc = NULL;
   if (out) {
-    ct_status st;
     if (out->dtype != dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
     if (!ct_device_eq(out->device, dev))
       return ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
-    if (ct__check_writable(op, out) != CT_OK || (st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return ct_last_error();
+    if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return ct_last_error();
     *res = ct_retain(out);
   } else {
     *res = ct__empty(op, ndim, shape, dtype, dev);
@@ -710,6 +709,7 @@ static ct_tensor *ct__conv_padding_mode(const char *op, int nsp, ct_tensor *inpu
         return ct_fail(CT_ERR_SIZE, op, "padding='same': dilation %lld * (kernel size %lld - 1) overflows int64", (long long)d,
                        (long long)weight->sizes[2 + i]),
                (ct_tensor *)NULL;
+      /* cppcheck-suppress unreadVariable ; read through pl.data (pl.data = pad above) */
       pad[i] = total / 2 + total % 2;
       odd[i] = total % 2;
     }
@@ -1112,8 +1112,8 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
     if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
-      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)(g.H + 2 * g.ph),
-                     (long long)(g.W + 2 * g.pw)),
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
+                     (long long)g.W + 2 * (long long)g.pw),
              (ct_tensor *)NULL;
   }
   g.count_include_pad = count_include_pad;
@@ -1441,7 +1441,7 @@ static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output
                    "stride=(%lld, %lld), expected size of input's dimension %d to match the calculated number of sliding blocks %lld * %lld = "
                    "%lld, but got input.size(%d)=%lld.", (long long)g.H, (long long)g.W, (long long)g.kh, (long long)g.kw, (long long)g.dh,
                    (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
-                   (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
+                   (long long)g.OW, (long long)g.OH * (long long)g.OW, b + 1, (long long)self->sizes[b + 1]),
            (ct_tensor *)NULL;
   g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1, g.K = self->sizes[b];
   shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;

@@ -734,7 +734,7 @@ static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_ten
       if (weight) prod = ct_mul(prod, ct__nn_class_view(weight, self->ndim, cdim));
       if (reduction == CT__NN_NONE) l = ct_neg(ct_sum_dim(prod, 1, &cdim, false));
       else if (reduction == CT__NN_SUM) l = ct_neg(ct_sum(prod));
-      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)(self->numel / C) : 0.0));
+      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)self->numel / (double)C : 0.0));
       r = ct_keep(l);
     }
     return r;

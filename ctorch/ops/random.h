@@ -393,8 +393,10 @@ static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const in
 static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
   ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
   int64_t shape[CT_MAX_DIMS], i;
-  int ndim = like->ndim;
+  int ndim;
   const double *zp, *mp, *sp;
+  if (!like) return ct__fail_null(op, "mean"), (ct_tensor *)NULL; /* one of the two is a tensor in every overload */
+  ndim = like->ndim;
   if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
   if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
   memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -409,11 +411,12 @@ static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f
     return r;
   }
   if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
-  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
-    if (!(sp[i] >= 0)) {
-      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
-      goto fail;
-    }
+  if (sd)
+    for (i = 0, sp = (const double *)ct_data_ptr(sd); i < r->numel; i++)
+      if (!(sp[i] >= 0)) {
+        ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+        goto fail;
+      }
   z = ct__empty(op, ndim, shape, CT_F64, r->device);
   if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
   zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;

@@ -132,9 +132,8 @@ static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
   }
 }
 static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
-  if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
-  else if (dt == CT_BOOL) *(bool *)p = v != 0;
-  else ct__store_double(p, dt, v); /* integers: as PyTorch's cast on x86 (dtype.h) */
+  if (dt == CT_BOOL) *(bool *)p = v != 0;
+  else ct__store_double(p, dt, v); /* floating, and integers as PyTorch's cast on x86 (dtype.h) */
 }
 
 /* Element offsets of the reduced dims of t, in row-major order; returns the
@@ -252,7 +251,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
   buf = CT_MALLOC(words * 8);
-  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)words * 8);
   in_off = (int64_t *)buf;
   xi = in_off + (noff + 1);
   xf = (double *)(void *)xi;
@@ -364,7 +363,8 @@ static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *o
  * copied from a temporary, see ct__rd_result) and bump out's version. */
 static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
   if (st == CT_OK && !out) {
-    *result = dst;
+    if (result) *result = dst;
+    else ct_release(dst); /* no out= and nowhere to put it: not a caller in this file, but never a NULL write */
     return CT_OK;
   }
   if (st == CT_OK && out && dst != out && (st = ct__resize_out(op, out, dst->ndim, dst->sizes)) == CT_OK && !ct__is_meta(out) &&

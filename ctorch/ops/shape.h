@@ -414,7 +414,7 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
   if (self->ndim != nsp + 1 && self->ndim != nsp + 2)
     return ct_fail(CT_ERR_RANK, op, "Expected %dD or %dD (batch mode) tensor with possibly 0 batch size and other non-zero "
                    "dimensions for input, but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
-  for (k = self->ndim == nsp + 2; k < self->ndim; k++) /* only a batch dim may be empty */
+  for (k = self->ndim == nsp + 2 ? 1 : 0; k < self->ndim; k++) /* only a batch dim may be empty */
     if (self->sizes[k] == 0)
       return ct_fail(CT_ERR_SHAPE, op, "%dD or %dD (batch mode) tensor expected for input (only the batch dim may be empty), "
                      "but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
@@ -429,7 +429,7 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
                      ct_shape_format(self->ndim, self->sizes, b, sizeof b));
     if (n + l + r < 1)
       return ct_fail(CT_ERR_INVALID, op, "input (%s) is too small. Calculated output size at dimension %d is %lld",
-                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)(n + l + r));
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)n + (long long)l + (long long)r);
   }
   return CT_OK;
 }
@@ -1233,7 +1233,7 @@ static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tens
     if (t->sizes[j] != self->sizes[n + j])
       return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
                      "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
-                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)n + (long long)j);
   if (ct__is_meta(t) || ct__is_meta(self)) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
   if (t->numel) {
     do {
@@ -1653,7 +1653,7 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
   ct_tensor *x = self;
   if (self->ndim < np + 1)
     return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
-                   (long long)(np + 1), self->ndim),
+                   (long long)np + 1, self->ndim),
            (ct_tensor *)NULL;
   for (k = np - 1; k >= 0; k--) {
     int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;

@@ -604,7 +604,8 @@ static ct_tensor *ct__unary_gelu_backward(ct_tensor *grad, ct_tensor *self, int6
     ct_tensor *dinner = ct__unary_mul_num(ct__unary_plus1(ct__unary_mul_num(x2, 3 * kappa)), CT__UNARY_SQRT_2_PI);
     ct_tensor *dright = ct_mul(ct_mul(ct__unary_mul_num(self, 0.5), ct__unary_one_minus(ct_mul(t, t))), dinner);
     return ct_mul(grad, ct_add(dleft, dright));
-  } else {
+  }
+  {
     ct_tensor *cdf = ct__unary_mul_num(ct__unary_plus1(ct_erf(ct__unary_mul_num(self, CT__UNARY_SQRT1_2))), 0.5);
     ct_tensor *pdf = ct__unary_mul_num(ct_exp(ct__unary_mul_num(ct_mul(self, self), -0.5)),
                                        0.5 * CT__UNARY_2_SQRTPI * CT__UNARY_SQRT1_2);
