@@ -104,7 +104,7 @@ blis-flags:
 CLANG_TIDY ?= clang-tidy
 CPPCHECK   ?= cppcheck
 LINT_IMPL   = tests/main.c examples/demo.c examples/custom_op.c
-LINT_PROGS  = tests/parallel.c tests/concurrent_backward.c tests/debug_misuse.c tests/blis_backend.c
+LINT_PROGS  = tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c tests/debug_misuse.c tests/blis_backend.c
 LINT_OTHER  = gen/ctgen.c
 CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
                  --inline-suppr --suppressions-list=tools/cppcheck.supp --library=posix --library=gnu \

@@ -60,7 +60,7 @@ static void *registrar(void *arg) {
 }
 
 static void *worker(void *arg) {
-  long id = (long)arg;
+  long id = *(const long *)arg;
   const ct_op *triple = ct_op_find("threads::triple");
   int r;
   __atomic_add_fetch(&started, 1, __ATOMIC_ACQ_REL);
@@ -125,13 +125,14 @@ static void *worker(void *arg) {
 
 int main(void) {
   pthread_t th[THREADS], reg;
+  static long ids[THREADS]; /* each worker's id, by address */
   long i;
   shared_x = ct_ones(CT_DIMS(4), CT_F32);
   if (!shared_x || ct_set_requires_grad(shared_x, true) != CT_OK) return 1;
   shared_y = ct_mul_scalar(shared_x, ct_float(2));
   if (!shared_y || !ct_def("threads::triple(Tensor self) -> Tensor")) return 1;
   pthread_create(&reg, NULL, registrar, NULL);
-  for (i = 0; i < THREADS; i++) pthread_create(&th[i], NULL, worker, (void *)i);
+  for (i = 0; i < THREADS; i++) ids[i] = i, pthread_create(&th[i], NULL, worker, &ids[i]);
   for (i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
   pthread_join(reg, NULL);
   ct_release(shared_y);
