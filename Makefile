@@ -8,6 +8,7 @@
 #   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
 #   make blis-flags how to link the backend's static archive into a program
 #   make lint       clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp); fails on any finding
+#   make fuzz       the libFuzzer fuzzers (clang): build/fuzz/; fuzz-run, fuzz-ci, fuzz-replay (fuzz/README.md)
 
 CC      ?= cc
 CXX     ?= c++
@@ -132,3 +133,85 @@ lint-cppcheck:
 
 clean:
 	rm -rf $(BUILD) dist/ctorch.h.tmp
+
+# ---- fuzzers (fuzz/README.md) ----
+# libFuzzer builds need clang with compiler-rt (Debian: clang libclang-rt-14-dev);
+# the -replay builds (any C compiler, -DFZ_STANDALONE) run corpus files without it.
+FUZZ_CC      ?= clang
+FUZZ_DIR      = $(BUILD)/fuzz
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = $(STD) $(WARN) -O1 -g -I.
+# the differential fuzzer needs BLIS (backends/cpu_blis/find-blis.sh)
+FUZZ_NAMES   ?= op_sequence schema $(shell sh backends/cpu_blis/find-blis.sh check > /dev/null 2>&1 && echo differential)
+FUZZ_SECONDS ?= 1800
+FUZZ_CI_SECONDS ?= 45
+REPLAY_SAN   ?= $(FUZZ_SAN)
+FUZZ_CORE     = fuzz/fuzz_common.h $(HEADERS)
+FUZZ_DIFF_SRC = fuzz/differential.c fuzz/diff_common.h fuzz/diff_side.h fuzz/diff_ref.c fuzz/diff_blis.c
+
+.PHONY: fuzz fuzz-replay-build fuzz-run fuzz-ci fuzz-replay
+
+fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
+
+# objects shared by a fuzzer's parts: coverage without libFuzzer's main
+$(FUZZ_DIR)/%.fo: fuzz/%.c $(FUZZ_CORE) fuzz/diff_common.h fuzz/diff_side.h | $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
+$(FUZZ_DIR)/cpu_blis.fo: backends/cpu_blis/cpu_blis.c $(HEADERS) | $(FUZZ_DIR)
+	@$(BLIS_FIND) check
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(BLIS_CF) -c -o $@ backends/cpu_blis/cpu_blis.c
+
+$(FUZZ_DIR)/op_sequence: fuzz/op_sequence.c $(FUZZ_DIR)/ctorch_impl.fo $(FUZZ_CORE)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/op_sequence.c $(FUZZ_DIR)/ctorch_impl.fo -lm -lpthread
+$(FUZZ_DIR)/schema: fuzz/schema.c $(FUZZ_DIR)/ctorch_impl.fo $(FUZZ_CORE)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/schema.c $(FUZZ_DIR)/ctorch_impl.fo -lm -lpthread
+$(FUZZ_DIR)/differential: $(FUZZ_DIFF_SRC) $(FUZZ_DIR)/diff_ref.fo $(FUZZ_DIR)/diff_blis.fo $(FUZZ_DIR)/cpu_blis.fo $(FUZZ_CORE)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/differential.c \
+	  $(FUZZ_DIR)/diff_ref.fo $(FUZZ_DIR)/diff_blis.fo $(FUZZ_DIR)/cpu_blis.fo $(BLIS_LF) -lm -lpthread
+
+# standalone replayers: $(CC), no libFuzzer (fuzz_common.h's main runs each file given)
+fuzz-replay-build: $(addprefix $(FUZZ_DIR)/,$(addsuffix -replay,$(FUZZ_NAMES)))
+$(FUZZ_DIR)/op_sequence-replay $(FUZZ_DIR)/schema-replay: $(FUZZ_DIR)/%-replay: fuzz/%.c fuzz/ctorch_impl.c $(FUZZ_CORE) | $(FUZZ_DIR)
+	$(CC) $(FUZZ_CFLAGS) $(REPLAY_SAN) -o $@ -DFZ_STANDALONE fuzz/$*.c fuzz/ctorch_impl.c -lm -lpthread
+$(FUZZ_DIR)/differential-replay: $(FUZZ_DIFF_SRC) $(FUZZ_CORE) | $(FUZZ_DIR)
+	@$(BLIS_FIND) check
+	$(CC) $(FUZZ_CFLAGS) $(REPLAY_SAN) $(BLIS_CF) -o $@ -DFZ_STANDALONE fuzz/differential.c fuzz/diff_ref.c fuzz/diff_blis.c \
+	  backends/cpu_blis/cpu_blis.c $(BLIS_LF) -lm -lpthread
+
+$(FUZZ_DIR):
+	mkdir -p $(FUZZ_DIR)
+
+FUZZ_ENV = ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# each fuzzer for FUZZ_SECONDS on a scratch copy of its corpus (new inputs go
+# to build/fuzz/corpus-<name>; merge them into fuzz/corpus/<name> with -merge=1)
+fuzz-run: fuzz
+	@for f in $(FUZZ_NAMES); do \
+	  mkdir -p $(FUZZ_DIR)/corpus-$$f && \
+	  echo "== $$f: $(FUZZ_SECONDS) s" && \
+	  $(FUZZ_ENV) $(FUZZ_DIR)/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=30 \
+	    $$( [ -f fuzz/$$f.dict ] && echo -dict=fuzz/$$f.dict ) \
+	    $(FUZZ_DIR)/corpus-$$f fuzz/corpus/$$f 2> $(FUZZ_DIR)/$$f.log; rc=$$?; \
+	  grep -E '^(stat::|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$f.log; \
+	  [ $$rc -eq 0 ] || { tail -n 40 $(FUZZ_DIR)/$$f.log; exit 1; }; \
+	done
+
+# every corpus file through the standalone replayers
+fuzz-replay: fuzz-replay-build
+	@for f in $(FUZZ_NAMES); do \
+	  $(FUZZ_ENV) $(FUZZ_DIR)/$$f-replay fuzz/corpus/$$f/* 2> $(FUZZ_DIR)/$$f-replay.log || \
+	    { echo "FAIL replay $$f"; tail -n 40 $(FUZZ_DIR)/$$f-replay.log; exit 1; }; \
+	  echo "ok   replay $$f: $$(ls fuzz/corpus/$$f | wc -l) files"; \
+	done
+
+# CI: each fuzzer for FUZZ_CI_SECONDS from its corpus (which replays every
+# corpus file first), two at a time; fails on any finding
+fuzz-ci: fuzz
+	@rm -rf $(FUZZ_DIR)/ci && mkdir -p $(FUZZ_DIR)/ci
+	@printf '%s\n' $(FUZZ_NAMES) | xargs -P 2 -I{} sh -c 'mkdir -p $(FUZZ_DIR)/ci/{} && \
+	  $(FUZZ_ENV) $(FUZZ_DIR)/{} -max_total_time=$(FUZZ_CI_SECONDS) -print_final_stats=1 -timeout=30 \
+	    -artifact_prefix=$(FUZZ_DIR)/ci/ $$( [ -f fuzz/{}.dict ] && echo -dict=fuzz/{}.dict ) \
+	    $(FUZZ_DIR)/ci/{} fuzz/corpus/{} > $(FUZZ_DIR)/ci/{}.log 2>&1 || touch $(FUZZ_DIR)/ci/{}.failed'
+	@ok=1; for f in $(FUZZ_NAMES); do \
+	  if [ -f $(FUZZ_DIR)/ci/$$f.failed ]; then ok=0; echo "FAIL fuzz $$f"; tail -n 40 $(FUZZ_DIR)/ci/$$f.log; \
+	  else echo "ok   fuzz $$f: $$(grep -E '^#[0-9]+ +DONE' $(FUZZ_DIR)/ci/$$f.log)"; fi; \
+	done; [ $$ok -eq 1 ]

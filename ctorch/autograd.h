@@ -435,9 +435,14 @@ static void ct__node_release(ct_node *n) {
 }
 
 /* ---- saved tensors ---- */
-/* Inputs are saved as they are (they own their own history), except views:
- * a view owns its base, which may own this node (`y.mul_(y[1])`), so a view
- * is saved as an unlinked alias holding its data and its history. */
+/* A node must not own a tensor that may come to own the node. Saved as they
+ * are: leaves that require grad (an in-place op on them is refused, so they
+ * never get history). Every other input is saved as an unlinked alias holding
+ * its data and its history as of now: an in-place op may give the input
+ * itself a history leading to this node (`x.mul_(x)`, `x.addcmul_(g, x)` on
+ * a non-leaf, or on a tensor that does not require grad), and a view owns its
+ * base, which may own this node (`y.mul_(y[1])`): the handle would make a
+ * reference cycle, never freed. */
 static void ct__save(ct__saved *s, ct_tensor *t) {
   ct_tensor *a;
   s->defined = 1;
@@ -445,7 +450,8 @@ static void ct__save(ct__saved *s, ct_tensor *t) {
   if (!t) return;
   s->version = t->storage->version;
   s->t = t;
-  if (!t->base || !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the view) */
+  if ((!t->base && ct_requires_grad(t) && !(t->autograd && t->autograd->grad_fn)) ||
+      !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the handle) */
     ct_retain(t);
     return;
   }

@@ -262,6 +262,17 @@ static int ct__same_device(const char *op, const ct_tensor *a, const ct_tensor *
   return 0;
 }
 
+/* The tensor a kernel writes (out=, or self in place) must be on the op's
+ * device: the CPU 0-dim exception is for inputs only, as PyTorch's
+ * TensorIterator (a CPU 0-dim out of a meta op would be written through the
+ * meta operand's missing data). */
+static int ct__out_device_ok(const char *op, const ct_tensor *out, ct_device dev) {
+  if (ct_device_eq(out->device, dev)) return 1;
+  ct_fail(CT_ERR_DEVICE, op, "Expected out tensor to have device %s:%d, but got %s:%d instead", ct_device_type_name((ct_device_type)dev.type),
+          dev.index, ct_device_type_name((ct_device_type)out->device.type), out->device.index);
+  return 0;
+}
+
 /* Check or prepare the tensor a kernel writes: `out` for out= variants
  * (resized like PyTorch when its shape differs), self for in-place ones. */
 static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape) {
@@ -533,14 +544,14 @@ typedef struct ct__binary_ctx {
   CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
   CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
   CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))                          \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b > alpha ? a : 0))
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b <= alpha ? 0 : a))
 CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
 
 #define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
   CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
   CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
   CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))                         \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b > alpha ? a : 0))
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b <= alpha ? 0 : a))
 CT__INT_TYPES(CT__DEF_INT_BINARY)
 
 /* bool: add is "or" (alpha must be true to count), mul is "and" */
@@ -606,7 +617,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
   }
   if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && !ct__out_device_ok(op, out, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device))
+    return ct_last_error();
   ndim = a->ndim;
   shape = a->sizes; /* the common case: equal shapes, no broadcasting */
   if (!ct__same_sizes(a, b)) {
@@ -729,7 +741,8 @@ CT__NOALPHA_KERNELS(div)
 
 /* ---- unary ops: ctorch/ops/unary.h ---- */
 
-/* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
+/* ---- threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
+ * grad_output through, as PyTorch's kernel and the BLIS backend) ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
   (void)ks;

@@ -7281,9 +7281,14 @@ static void ct__node_release(ct_node *n) {
 }
 
 /* ---- saved tensors ---- */
-/* Inputs are saved as they are (they own their own history), except views:
- * a view owns its base, which may own this node (`y.mul_(y[1])`), so a view
- * is saved as an unlinked alias holding its data and its history. */
+/* A node must not own a tensor that may come to own the node. Saved as they
+ * are: leaves that require grad (an in-place op on them is refused, so they
+ * never get history). Every other input is saved as an unlinked alias holding
+ * its data and its history as of now: an in-place op may give the input
+ * itself a history leading to this node (`x.mul_(x)`, `x.addcmul_(g, x)` on
+ * a non-leaf, or on a tensor that does not require grad), and a view owns its
+ * base, which may own this node (`y.mul_(y[1])`): the handle would make a
+ * reference cycle, never freed. */
 static void ct__save(ct__saved *s, ct_tensor *t) {
   ct_tensor *a;
   s->defined = 1;
@@ -7291,7 +7296,8 @@ static void ct__save(ct__saved *s, ct_tensor *t) {
   if (!t) return;
   s->version = t->storage->version;
   s->t = t;
-  if (!t->base || !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the view) */
+  if ((!t->base && ct_requires_grad(t) && !(t->autograd && t->autograd->grad_fn)) ||
+      !(a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset))) { /* (out of memory: keep the handle) */
     ct_retain(t);
     return;
   }
@@ -8269,6 +8275,17 @@ static int ct__same_device(const char *op, const ct_tensor *a, const ct_tensor *
   return 0;
 }
 
+/* The tensor a kernel writes (out=, or self in place) must be on the op's
+ * device: the CPU 0-dim exception is for inputs only, as PyTorch's
+ * TensorIterator (a CPU 0-dim out of a meta op would be written through the
+ * meta operand's missing data). */
+static int ct__out_device_ok(const char *op, const ct_tensor *out, ct_device dev) {
+  if (ct_device_eq(out->device, dev)) return 1;
+  ct_fail(CT_ERR_DEVICE, op, "Expected out tensor to have device %s:%d, but got %s:%d instead", ct_device_type_name((ct_device_type)dev.type),
+          dev.index, ct_device_type_name((ct_device_type)out->device.type), out->device.index);
+  return 0;
+}
+
 /* Check or prepare the tensor a kernel writes: `out` for out= variants
  * (resized like PyTorch when its shape differs), self for in-place ones. */
 static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape) {
@@ -8540,14 +8557,14 @@ typedef struct ct__binary_ctx {
   CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
   CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
   CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))                          \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b > alpha ? a : 0))
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b <= alpha ? 0 : a))
 CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
 
 #define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
   CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
   CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
   CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))                         \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b > alpha ? a : 0))
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b <= alpha ? 0 : a))
 CT__INT_TYPES(CT__DEF_INT_BINARY)
 
 /* bool: add is "or" (alpha must be true to count), mul is "and" */
@@ -8613,7 +8630,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
   }
   if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && !ct__out_device_ok(op, out, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device))
+    return ct_last_error();
   ndim = a->ndim;
   shape = a->sizes; /* the common case: equal shapes, no broadcasting */
   if (!ct__same_sizes(a, b)) {
@@ -8736,7 +8754,8 @@ CT__NOALPHA_KERNELS(div)
 
 /* ---- unary ops: ctorch/ops/unary.h ---- */
 
-/* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
+/* ---- threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
+ * grad_output through, as PyTorch's kernel and the BLIS backend) ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
   (void)ks;
@@ -9416,7 +9435,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && out != a && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && out != a && !ct__out_device_ok(op, out, a->device)) return ct_last_error();
   if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
                                       : ct_retain(out);
@@ -9987,6 +10006,18 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
+/* Integer division by zero: checked on the divisor in the common dtype, and
+ * for an out= before the out is resized (a failed call leaves it as it was). */
+static ct_status ct__pw_check_divisor(const char *op, ct_tensor *divisor, ct_dtype common) {
+  ct__wrapped *w = (divisor->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)divisor : NULL;
+  ct_tensor *c = divisor->dtype == common ? ct_retain(divisor) : ct__as_dtype(op, divisor, common, w);
+  int zero;
+  if (!c) return ct_last_error();
+  zero = ct__pw_has_zero(c);
+  if (!(c->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(c); /* wrapped numbers live on a stack */
+  return zero ? ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero") : CT_OK;
+}
+
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -9997,7 +10028,8 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   const int select = id >= CT__PW_NOPS;
   const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
   int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
-  int ndim, i, first = select ? 1 : 0;
+  int ndim, i, first = select ? 1 : 0, zdiv;
+  int64_t numel;
   ct_dtype common, res_dtype;
   ct_tensor *cin[4] = {NULL, NULL, NULL, NULL}, *dst = NULL, *ops[4];
   ct_device dev;
@@ -10018,7 +10050,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     }
   for (i = 0; i < nin; i++)
     if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
-  if (out && !ct_device_eq(out->device, dev) && !ct__same_device(op, out, in[0])) return ct_last_error();
+  if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
   /* broadcast shape */
   ndim = in[0]->ndim;
   memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -10057,11 +10089,14 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
   }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
+  zdiv = (flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && dev.type != CT_DEVICE_META &&
+         ct__sizes_product(ndim, shape, &numel) && numel > 0;
   if (out) {
     ct_dtype od = (ct_dtype)out->dtype;
     if (od != res_dtype && !ct_can_cast(res_dtype, od))
       return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                      ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
+    if (zdiv && ct__pw_check_divisor(op, in[1], common) != CT_OK) return ct_last_error();
     /* self in place, or an out that is an input, keeps its shape */
     if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
   }
@@ -10079,10 +10114,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
       goto done;
     }
   }
-  if ((flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && ct__pw_has_zero(cin[1])) {
-    st = ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero");
-    goto done;
-  }
+  if (zdiv && !out && (st = ct__pw_check_divisor(op, cin[1], common)) != CT_OK) goto done;
   memset(&ctx, 0, sizeof ctx);
   if (pctx) ctx = *pctx;
   ops[0] = dst;
@@ -10595,8 +10627,8 @@ static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes
   p->rows = 1;
   for (i = 0; i < ndim; i++) {
     p->kept[i] = p->reduce[i] ? 1 : sizes[i];
-    if (p->reduce[i]) p->n *= sizes[i];
-    else p->rows *= sizes[i];
+    if (p->reduce[i]) p->n = ct__mul_sat(p->n, sizes[i]); /* (a zero-size tensor's other sizes may multiply past int64) */
+    else p->rows = ct__mul_sat(p->rows, sizes[i]);
     if (!p->reduce[i] || keepdim) p->out_shape[p->out_ndim++] = p->kept[i];
   }
   return CT_OK;
@@ -10684,13 +10716,19 @@ static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *of
   }
   return cnt;
 }
-static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
+/* The product of the reduced (`reduce` 1) or kept (0) sizes of t. A zero
+ * size anywhere among them gives 0 first: the other sizes of a zero-size
+ * tensor can multiply past int64. */
+static int64_t ct__rd_sizes_product(const ct_tensor *t, const int *reduce, int which) {
   int64_t n = 1;
   int d;
   for (d = 0; d < t->ndim; d++)
-    if (reduce[d]) n *= t->sizes[d];
+    if (!reduce[d] == !which && t->sizes[d] == 0) return 0;
+  for (d = 0; d < t->ndim; d++)
+    if (!reduce[d] == !which) n = ct__mul_sat(n, t->sizes[d]);
   return n;
 }
+static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) { return ct__rd_sizes_product(t, reduce, 1); }
 
 /* Are t's reduced dims one contiguous block (row offsets 0, 1, 2, ...)? */
 static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
@@ -10698,8 +10736,7 @@ static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
   int d;
   for (d = t->ndim - 1; d >= 0; d--) {
     if (!reduce[d] || t->sizes[d] == 1) continue;
-    if (t->strides[d] != expect) return 0;
-    expect *= t->sizes[d];
+    if (t->strides[d] != expect || ct__mul_ovf(expect, t->sizes[d], &expect)) return 0; /* (zero-size: the offsets path) */
   }
   return 1;
 }
@@ -10763,19 +10800,20 @@ static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t 
 static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   const ct_tensor *s = j->src;
   ct_tensor *outs[2];
-  int nd = s->ndim, d, k, contig = ct__rd_row_contig(s, j->reduce), direct;
-  int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
-  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w, noff;
+  int nd = s->ndim, d, k, contig, direct;
+  int64_t n, m, rows = ct__rd_sizes_product(s, j->reduce, 0), r, i, idx[CT_MAX_DIMS];
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2, w, noff;
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
   ct__rd_row row;
+  if (rows == 0) return CT_OK; /* before any product of the reduced sizes, which may overflow then */
+  contig = ct__rd_row_contig(s, j->reduce);
+  n = ct__rd_inner(s, j->reduce);
+  n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0;
   outs[0] = j->out0;
   outs[1] = j->out1;
   m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
-  for (d = 0; d < nd; d++)
-    if (!j->reduce[d]) rows *= s->sizes[d];
-  if (rows == 0) return CT_OK;
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
@@ -10880,7 +10918,7 @@ static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
 static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
                                 ct_dtype dtype) {
   if (out) {
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (!ct__out_device_ok(op, out, a->device) || ct__check_writable(op, out) != CT_OK) return NULL;
     if (out == a || ct__overlap_status(out, a) != CT__OVERLAP_NO)
       return ct__empty(op, ndim, shape, (ct_dtype)out->dtype, out->device);
     if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
@@ -12782,7 +12820,7 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
                           : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
                                     ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
     /* PyTorch refuses an out overlapping self partially (addmm, baddbmm), not mat1/mat2: those are read through a temporary */
-    if (!ct__same_device(op, out, c->a) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
+    if (!ct__out_device_ok(op, out, c->a->device) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
     if ((out == c->a || out == c->b || out == c->self) &&
         (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
       return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
@@ -13083,15 +13121,19 @@ static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
     if (t1 && t2) {
       int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
       int on = t1->ndim - 1, i;
-      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      for (i = 0; i < on; i++) folded = ct__mul_sat(folded, oshape[i] = t1->sizes[i]);
       fshape[0] = folded, fshape[1] = t1->sizes[on];
-      t1 = ct_reshape(t1, 2, fshape);
-      if (t2->ndim == 2) {
+      if (folded == INT64_MAX) { /* (a zero-size operand whose other sizes multiply past int64) */
+        char buf[160];
+        ct_fail(CT_ERR_SIZE, "matmul", "the batch dims of %s multiply past int64: they cannot be folded",
+                ct_shape_format(t1->ndim, t1->sizes, buf, sizeof buf));
+      } else if (t2->ndim == 2) {
+        t1 = ct_reshape(t1, 2, fshape);
         oshape[on++] = t2->sizes[1];
         o = ct_view(ct_mm(t1, t2), on, oshape);
         if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
       } else {
-        o = ct_view(ct_mv(t1, t2), on, oshape);
+        o = ct_view(ct_mv(ct_reshape(t1, 2, fshape), t2), on, oshape);
       }
     }
     r = ct_keep(o);
@@ -13110,7 +13152,9 @@ static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
   if (nb + 2 > CT_MAX_DIMS)
     return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
            (ct_tensor *)NULL;
-  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  for (i = 0; i < nb; i++) prod = ct__mul_sat(prod, ea[i] = eb[i] = batch[i]);
+  if (prod == INT64_MAX) /* (zero-size operands whose other sizes multiply past int64) */
+    return ct_fail(CT_ERR_SIZE, "matmul", "the broadcast batch dims multiply past int64: they cannot be flattened"), (ct_tensor *)NULL;
   ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
   fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
   CT_SCOPE {
@@ -13195,7 +13239,7 @@ static ct_status ct__la_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   if (out->dtype != r->dtype)
     st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
                  ct_dtype_name((ct_dtype)out->dtype));
-  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+  else if (!ct__out_device_ok(op, out, r->device) || ct__check_writable(op, out) != CT_OK)
     st = ct_last_error();
   else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
     ct__bump_version(out);
@@ -15876,7 +15920,7 @@ static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
     st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
                  ct__dtype_torch_name((ct_dtype)out->dtype));
-  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+  else if (!ct__out_device_ok(op, out, r->device) || ct__check_writable(op, out) != CT_OK)
     st = ct_last_error();
   else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
     ct__bump_version(out);
@@ -17738,28 +17782,36 @@ static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* represen
   default: *lo = 0, *hi = 1; return 0;
   }
 }
-static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
-  static const char *op = "random_";
-  ct__rn_stream s = ct__rn_stream_zero();
-  ct__rn_sink k;
-  ct_generator *g;
-  int64_t lo, hi, i;
-  uint64_t range; /* to - from; 0 means 2^64 */
-  (void)ks;
-  ct__rn_int_bounds((ct_dtype)self->dtype, &lo, &hi);
+/* random_'s checks of [from, to) against the dtype (to CT_INT_NONE: up to
+ * the dtype's top); *range = to - from, 0 meaning 2^64. Separate so that
+ * randint's out= can check before it resizes its out. */
+static ct_status ct__rn_check_range(const char *op, ct_dtype dtype, int64_t from, int64_t to, uint64_t *range) {
+  int64_t lo, hi;
+  ct__rn_int_bounds(dtype, &lo, &hi);
   if (to == CT_INT_NONE) { /* [from, top]: top is the largest exact integer (floats) or the maximum */
     if (from < lo || from > hi)
-      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name((ct_dtype)self->dtype));
-    range = (uint64_t)hi - (uint64_t)from + 1;
+      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name(dtype));
+    *range = (uint64_t)hi - (uint64_t)from + 1;
   } else {
     if (from >= to)
       return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)from,
                      (long long)to);
     if (from < lo || from > hi || to - 1 > hi || to - 1 < lo)
       return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' and 'to' - 1 to be in [%lld, %lld] for %s, but got from=%lld, to=%lld",
-                     (long long)lo, (long long)hi, ct__dtype_torch_name((ct_dtype)self->dtype), (long long)from, (long long)to);
-    range = (uint64_t)to - (uint64_t)from;
+                     (long long)lo, (long long)hi, ct__dtype_torch_name(dtype), (long long)from, (long long)to);
+    *range = (uint64_t)to - (uint64_t)from;
   }
+  return CT_OK;
+}
+static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
+  static const char *op = "random_";
+  ct__rn_stream s = ct__rn_stream_zero();
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  uint64_t range; /* to - from; 0 means 2^64 */
+  (void)ks;
+  if (ct__rn_check_range(op, (ct_dtype)self->dtype, from, to, &range) != CT_OK) return ct_last_error();
   if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
@@ -17857,8 +17909,11 @@ static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype
 }
 
 /* ---- factories' out= forms ---- */
-static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
+/* Every check of a factory's out= comes before its resize: a failed call
+ * leaves the out as it was (PyTorch's structured kernels check in meta()). */
+static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size, ct_generator *gen) {
   int i;
+  if (gen && !ct__rn_pick(op, gen, out)) return ct_last_error();
   if (size.n < 0 || size.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "size has %lld dims (at most %d)", (long long)size.n, CT_MAX_DIMS);
   for (i = 0; i < size.n; i++)
     if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension %lld", (long long)size.data[i]);
@@ -17866,20 +17921,20 @@ static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size)
   return ct__resize_out(op, out, (int)size.n, size.data);
 }
 static ct_status ct__k_rand_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size) != CT_OK)
+  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size, gen) != CT_OK)
     return ct_last_error();
   return ct__k_uniform_(ks, out, 0, 1, gen);
 }
 static ct_status ct__k_randn_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size) != CT_OK)
+  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size, gen) != CT_OK)
     return ct_last_error();
   return ct__k_normal_(ks, out, 0, 1, gen);
 }
 static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (low >= high)
-    return ct_fail(CT_ERR_INVALID, "randint", "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
-                   (long long)low, (long long)high);
-  if (ct__rn_resize("randint", out, size) != CT_OK) return ct_last_error();
+  uint64_t range;
+  if (ct__rn_check_range("randint", (ct_dtype)out->dtype, low, high, &range) != CT_OK ||
+      ct__rn_resize("randint", out, size, gen) != CT_OK)
+    return ct_last_error();
   return ct__k_random_from_(ks, out, low, high, gen);
 }
 static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
@@ -17896,7 +17951,7 @@ static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, 
   if (out->dtype == CT_BOOL || n - 1 > hi)
     return ct_fail(CT_ERR_INVALID, op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
   size.data = &n, size.n = 1;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, gen) != CT_OK) return ct_last_error();
   g = ct__rn_pick(op, gen, out);
   if (!g) return ct_last_error();
   if (ct__is_meta(out) || n == 0) return ct__bump_version(out), CT_OK;
@@ -17924,7 +17979,7 @@ static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *
   if (m < 0) return ct_fail(CT_ERR_INVALID, op, "m must be greater or equal to 0, got %lld", (long long)m);
   shape[0] = n, shape[1] = m;
   size.data = shape, size.n = 2;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
   if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
   if (!ct__is_meta(out)) {
     char *base = (char *)ct_data_ptr(out);
@@ -17951,7 +18006,7 @@ static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end
   if (steps < 0) return ct_fail(CT_ERR_INVALID, op, "number of steps must be non-negative");
   if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start and end must be numbers");
   size.data = &steps, size.n = 1;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
   if (ct__is_meta(out) || steps == 0) return ct__bump_version(out), CT_OK;
   if (ct__rn_sink_open(op, out, &k) != CT_OK) return ct_last_error();
   if (d == CT_F64 || !ct_dtype_is_floating(d)) {

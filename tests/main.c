@@ -52,6 +52,7 @@ void harness_skip(const char *why) {
 #include "test_errors.c"
 #include "test_fixtures.c"
 #include "test_hardening.c"
+#include "test_fuzz_findings.c"
 #include "test_opcheck.c"
 #include "test_opcases.c"
 #include "test_ops_unary.c"

@@ -13,6 +13,8 @@
 #   (skipped with a message when BLIS is not installed)
 #   static analysis: make lint (clang-tidy + cppcheck; skipped when either is
 #   not installed)
+#   the fuzzers, a bounded run each (make fuzz-ci; skipped without libFuzzer,
+#   whose corpora are then replayed by standalone builds)
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p build
@@ -164,6 +166,17 @@ if why=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
   fi
 else
   echo "SKIP BLIS backend (static, shared, amalgamated): $(echo "$why" | head -n 1)"; skipped=$((skipped + 3))
+fi
+
+# The fuzzers (fuzz/README.md): each for 45 s from its checked-in corpus
+# (every corpus file replayed first), with libFuzzer (clang + compiler-rt);
+# without it the corpora still go through the standalone builds.
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > build/fuzz_probe.c
+if command -v clang > /dev/null 2>&1 && clang -fsanitize=fuzzer -o build/fuzz_probe build/fuzz_probe.c > /dev/null 2>&1; then
+  check "fuzzers: a bounded run of each from its corpus (make fuzz-ci)" sh -c "make -s -j2 fuzz && make -s fuzz-ci"
+else
+  echo "SKIP fuzzers (make fuzz-ci): clang with libFuzzer (libclang-rt-14-dev) not installed"; skipped=$((skipped + 1))
+  check "fuzz corpora replayed by the standalone fuzzers (make fuzz-replay)" make -s fuzz-replay
 fi
 
 if [ "$skipped" -gt 0 ]; then

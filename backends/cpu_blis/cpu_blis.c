@@ -237,12 +237,13 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
     T *C = (T *)g->c, alpha = (T)g->alpha, beta = (T)g->beta;                                                      \
     int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
     if (g->csb == 1 && g->csc == 1 && k == 1) { /* outer product (a batch-1 weight gradient) */                      \
-      for (i = 0; i < m; i++) {                                                                                      \
+      for (i = 0; i < m; i++) { /* alpha * (a b), as the other paths: (alpha a) b can overflow where alpha (a b) does not */ \
         T *restrict c = C + i * g->rsc;                                                                              \
         const T *restrict b = B;                                                                                     \
-        T a = alpha * A[i * g->rsa];                                                                                 \
-        if (beta == 0) for (j = 0; j < n; j++) c[j] = a * b[j];                                                      \
-        else for (j = 0; j < n; j++) c[j] = a * b[j] + beta * c[j];                                                  \
+        T a = A[i * g->rsa];                                                                                         \
+        if (beta == 0 && alpha == 1) for (j = 0; j < n; j++) c[j] = a * b[j];                                        \
+        else if (beta == 0) for (j = 0; j < n; j++) c[j] = alpha * (a * b[j]);                                       \
+        else for (j = 0; j < n; j++) c[j] = alpha * (a * b[j]) + beta * c[j];                                        \
       }                                                                                                              \
     } else if (g->csb == 1 && g->csc == 1) {                                                                         \
       int64_t i0, j0, r, mi, nj;                                                                                    \
@@ -376,6 +377,20 @@ static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *c
   return *rs > 0 && *cs > 0;
 }
 
+/* Are the rows x cols elements (row stride rs, column stride cs) all finite? */
+static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  int64_t i, j;
+  for (i = 0; i < rows; i++) {
+    int bad = 0;
+    if (dt == CT_F32)
+      for (j = 0; j < cols; j++) bad |= !isfinite(((const float *)p)[i * rs + j * cs]);
+    else
+      for (j = 0; j < cols; j++) bad |= !isfinite(((const double *)p)[i * rs + j * cs]);
+    if (bad) return 0;
+  }
+  return 1;
+}
+
 static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   rntm_t rntm;
   int pack;
@@ -389,6 +404,14 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   }
   if (work < ctb__small_flops || ((g->m <= 2 || g->n <= 2) && work < ctb__small_flops * (CT_BLIS_SMALL_GEMV_FLOPS / CT_BLIS_SMALL_FLOPS)) || !ctb__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
       !ctb__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ctb__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
+    ctb__small_gemm(dt, g, work);
+    return;
+  }
+  /* BLIS may skip a zero of one operand (an axpy with a zero scalar), so a
+   * NaN or inf facing it would not give the NaN of IEEE arithmetic that the
+   * reference kernel (and the plain-C kernel) gives: operands with one go
+   * to the plain-C kernel. The scan costs O(mk + kn) of an O(mnk) product. */
+  if (!ctb__all_finite(dt, g->a, g->m, g->k, g->rsa, g->csa) || !ctb__all_finite(dt, g->b, g->k, g->n, g->rsb, g->csb)) {
     ctb__small_gemm(dt, g, work);
     return;
   }
@@ -687,6 +710,10 @@ static int ctb__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2
   int d;
   if (!ctb__mm_ok(m1, m2, rank) || !ctb__is_cpu_float(self) || self->dtype != m1->dtype || self->ndim > rank) return 0;
   if (beta.kind == CT_SCALAR_NONE || alpha.kind == CT_SCALAR_NONE) return 0;
+  /* alpha 0: BLAS would not read the product, but the reference kernel (and
+   * PyTorch's own CPU gemm) computes 0 * (m1 @ m2), NaN where the product
+   * has an inf or NaN: the reference kernel keeps results backend-independent */
+  if (ctb__scalar_d(alpha) == 0) return 0;
   for (d = 0; d < self->ndim; d++) {
     int od = rank - self->ndim + d;
     int64_t want = od == rank - 1 ? m2->sizes[rank - 1] : od == rank - 2 ? m1->sizes[rank - 2] : m1->sizes[0];

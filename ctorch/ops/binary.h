@@ -269,6 +269,18 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
+/* Integer division by zero: checked on the divisor in the common dtype, and
+ * for an out= before the out is resized (a failed call leaves it as it was). */
+static ct_status ct__pw_check_divisor(const char *op, ct_tensor *divisor, ct_dtype common) {
+  ct__wrapped *w = (divisor->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)divisor : NULL;
+  ct_tensor *c = divisor->dtype == common ? ct_retain(divisor) : ct__as_dtype(op, divisor, common, w);
+  int zero;
+  if (!c) return ct_last_error();
+  zero = ct__pw_has_zero(c);
+  if (!(c->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(c); /* wrapped numbers live on a stack */
+  return zero ? ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero") : CT_OK;
+}
+
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -279,7 +291,8 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   const int select = id >= CT__PW_NOPS;
   const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
   int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
-  int ndim, i, first = select ? 1 : 0;
+  int ndim, i, first = select ? 1 : 0, zdiv;
+  int64_t numel;
   ct_dtype common, res_dtype;
   ct_tensor *cin[4] = {NULL, NULL, NULL, NULL}, *dst = NULL, *ops[4];
   ct_device dev;
@@ -300,7 +313,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     }
   for (i = 0; i < nin; i++)
     if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
-  if (out && !ct_device_eq(out->device, dev) && !ct__same_device(op, out, in[0])) return ct_last_error();
+  if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
   /* broadcast shape */
   ndim = in[0]->ndim;
   memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -339,11 +352,14 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
     if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
   }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
+  zdiv = (flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && dev.type != CT_DEVICE_META &&
+         ct__sizes_product(ndim, shape, &numel) && numel > 0;
   if (out) {
     ct_dtype od = (ct_dtype)out->dtype;
     if (od != res_dtype && !ct_can_cast(res_dtype, od))
       return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                      ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
+    if (zdiv && ct__pw_check_divisor(op, in[1], common) != CT_OK) return ct_last_error();
     /* self in place, or an out that is an input, keeps its shape */
     if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
   }
@@ -361,10 +377,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
       goto done;
     }
   }
-  if ((flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && ct__pw_has_zero(cin[1])) {
-    st = ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero");
-    goto done;
-  }
+  if (zdiv && !out && (st = ct__pw_check_divisor(op, cin[1], common)) != CT_OK) goto done;
   memset(&ctx, 0, sizeof ctx);
   if (pctx) ctx = *pctx;
   ops[0] = dst;

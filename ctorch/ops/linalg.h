@@ -178,7 +178,7 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
                           : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
                                     ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
     /* PyTorch refuses an out overlapping self partially (addmm, baddbmm), not mat1/mat2: those are read through a temporary */
-    if (!ct__same_device(op, out, c->a) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
+    if (!ct__out_device_ok(op, out, c->a->device) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
     if ((out == c->a || out == c->b || out == c->self) &&
         (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
       return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
@@ -479,15 +479,19 @@ static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
     if (t1 && t2) {
       int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
       int on = t1->ndim - 1, i;
-      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      for (i = 0; i < on; i++) folded = ct__mul_sat(folded, oshape[i] = t1->sizes[i]);
       fshape[0] = folded, fshape[1] = t1->sizes[on];
-      t1 = ct_reshape(t1, 2, fshape);
-      if (t2->ndim == 2) {
+      if (folded == INT64_MAX) { /* (a zero-size operand whose other sizes multiply past int64) */
+        char buf[160];
+        ct_fail(CT_ERR_SIZE, "matmul", "the batch dims of %s multiply past int64: they cannot be folded",
+                ct_shape_format(t1->ndim, t1->sizes, buf, sizeof buf));
+      } else if (t2->ndim == 2) {
+        t1 = ct_reshape(t1, 2, fshape);
         oshape[on++] = t2->sizes[1];
         o = ct_view(ct_mm(t1, t2), on, oshape);
         if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
       } else {
-        o = ct_view(ct_mv(t1, t2), on, oshape);
+        o = ct_view(ct_mv(ct_reshape(t1, 2, fshape), t2), on, oshape);
       }
     }
     r = ct_keep(o);
@@ -506,7 +510,9 @@ static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
   if (nb + 2 > CT_MAX_DIMS)
     return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
            (ct_tensor *)NULL;
-  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  for (i = 0; i < nb; i++) prod = ct__mul_sat(prod, ea[i] = eb[i] = batch[i]);
+  if (prod == INT64_MAX) /* (zero-size operands whose other sizes multiply past int64) */
+    return ct_fail(CT_ERR_SIZE, "matmul", "the broadcast batch dims multiply past int64: they cannot be flattened"), (ct_tensor *)NULL;
   ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
   fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
   CT_SCOPE {
@@ -591,7 +597,7 @@ static ct_status ct__la_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   if (out->dtype != r->dtype)
     st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
                  ct_dtype_name((ct_dtype)out->dtype));
-  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+  else if (!ct__out_device_ok(op, out, r->device) || ct__check_writable(op, out) != CT_OK)
     st = ct_last_error();
   else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
     ct__bump_version(out);

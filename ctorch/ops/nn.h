@@ -951,7 +951,7 @@ static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
     st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
                  ct__dtype_torch_name((ct_dtype)out->dtype));
-  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+  else if (!ct__out_device_ok(op, out, r->device) || ct__check_writable(op, out) != CT_OK)
     st = ct_last_error();
   else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
     ct__bump_version(out);

@@ -455,28 +455,36 @@ static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* represen
   default: *lo = 0, *hi = 1; return 0;
   }
 }
-static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
-  static const char *op = "random_";
-  ct__rn_stream s = ct__rn_stream_zero();
-  ct__rn_sink k;
-  ct_generator *g;
-  int64_t lo, hi, i;
-  uint64_t range; /* to - from; 0 means 2^64 */
-  (void)ks;
-  ct__rn_int_bounds((ct_dtype)self->dtype, &lo, &hi);
+/* random_'s checks of [from, to) against the dtype (to CT_INT_NONE: up to
+ * the dtype's top); *range = to - from, 0 meaning 2^64. Separate so that
+ * randint's out= can check before it resizes its out. */
+static ct_status ct__rn_check_range(const char *op, ct_dtype dtype, int64_t from, int64_t to, uint64_t *range) {
+  int64_t lo, hi;
+  ct__rn_int_bounds(dtype, &lo, &hi);
   if (to == CT_INT_NONE) { /* [from, top]: top is the largest exact integer (floats) or the maximum */
     if (from < lo || from > hi)
-      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name((ct_dtype)self->dtype));
-    range = (uint64_t)hi - (uint64_t)from + 1;
+      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name(dtype));
+    *range = (uint64_t)hi - (uint64_t)from + 1;
   } else {
     if (from >= to)
       return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)from,
                      (long long)to);
     if (from < lo || from > hi || to - 1 > hi || to - 1 < lo)
       return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' and 'to' - 1 to be in [%lld, %lld] for %s, but got from=%lld, to=%lld",
-                     (long long)lo, (long long)hi, ct__dtype_torch_name((ct_dtype)self->dtype), (long long)from, (long long)to);
-    range = (uint64_t)to - (uint64_t)from;
+                     (long long)lo, (long long)hi, ct__dtype_torch_name(dtype), (long long)from, (long long)to);
+    *range = (uint64_t)to - (uint64_t)from;
   }
+  return CT_OK;
+}
+static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
+  static const char *op = "random_";
+  ct__rn_stream s = ct__rn_stream_zero();
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  uint64_t range; /* to - from; 0 means 2^64 */
+  (void)ks;
+  if (ct__rn_check_range(op, (ct_dtype)self->dtype, from, to, &range) != CT_OK) return ct_last_error();
   if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
@@ -574,8 +582,11 @@ static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype
 }
 
 /* ---- factories' out= forms ---- */
-static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
+/* Every check of a factory's out= comes before its resize: a failed call
+ * leaves the out as it was (PyTorch's structured kernels check in meta()). */
+static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size, ct_generator *gen) {
   int i;
+  if (gen && !ct__rn_pick(op, gen, out)) return ct_last_error();
   if (size.n < 0 || size.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "size has %lld dims (at most %d)", (long long)size.n, CT_MAX_DIMS);
   for (i = 0; i < size.n; i++)
     if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension %lld", (long long)size.data[i]);
@@ -583,20 +594,20 @@ static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size)
   return ct__resize_out(op, out, (int)size.n, size.data);
 }
 static ct_status ct__k_rand_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size) != CT_OK)
+  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size, gen) != CT_OK)
     return ct_last_error();
   return ct__k_uniform_(ks, out, 0, 1, gen);
 }
 static ct_status ct__k_randn_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size) != CT_OK)
+  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size, gen) != CT_OK)
     return ct_last_error();
   return ct__k_normal_(ks, out, 0, 1, gen);
 }
 static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *gen, ct_tensor *out) {
-  if (low >= high)
-    return ct_fail(CT_ERR_INVALID, "randint", "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
-                   (long long)low, (long long)high);
-  if (ct__rn_resize("randint", out, size) != CT_OK) return ct_last_error();
+  uint64_t range;
+  if (ct__rn_check_range("randint", (ct_dtype)out->dtype, low, high, &range) != CT_OK ||
+      ct__rn_resize("randint", out, size, gen) != CT_OK)
+    return ct_last_error();
   return ct__k_random_from_(ks, out, low, high, gen);
 }
 static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
@@ -613,7 +624,7 @@ static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, 
   if (out->dtype == CT_BOOL || n - 1 > hi)
     return ct_fail(CT_ERR_INVALID, op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
   size.data = &n, size.n = 1;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, gen) != CT_OK) return ct_last_error();
   g = ct__rn_pick(op, gen, out);
   if (!g) return ct_last_error();
   if (ct__is_meta(out) || n == 0) return ct__bump_version(out), CT_OK;
@@ -641,7 +652,7 @@ static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *
   if (m < 0) return ct_fail(CT_ERR_INVALID, op, "m must be greater or equal to 0, got %lld", (long long)m);
   shape[0] = n, shape[1] = m;
   size.data = shape, size.n = 2;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
   if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
   if (!ct__is_meta(out)) {
     char *base = (char *)ct_data_ptr(out);
@@ -668,7 +679,7 @@ static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end
   if (steps < 0) return ct_fail(CT_ERR_INVALID, op, "number of steps must be non-negative");
   if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start and end must be numbers");
   size.data = &steps, size.n = 1;
-  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
   if (ct__is_meta(out) || steps == 0) return ct__bump_version(out), CT_OK;
   if (ct__rn_sink_open(op, out, &k) != CT_OK) return ct_last_error();
   if (d == CT_F64 || !ct_dtype_is_floating(d)) {

@@ -65,8 +65,8 @@ static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes
   p->rows = 1;
   for (i = 0; i < ndim; i++) {
     p->kept[i] = p->reduce[i] ? 1 : sizes[i];
-    if (p->reduce[i]) p->n *= sizes[i];
-    else p->rows *= sizes[i];
+    if (p->reduce[i]) p->n = ct__mul_sat(p->n, sizes[i]); /* (a zero-size tensor's other sizes may multiply past int64) */
+    else p->rows = ct__mul_sat(p->rows, sizes[i]);
     if (!p->reduce[i] || keepdim) p->out_shape[p->out_ndim++] = p->kept[i];
   }
   return CT_OK;
@@ -154,13 +154,19 @@ static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *of
   }
   return cnt;
 }
-static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
+/* The product of the reduced (`reduce` 1) or kept (0) sizes of t. A zero
+ * size anywhere among them gives 0 first: the other sizes of a zero-size
+ * tensor can multiply past int64. */
+static int64_t ct__rd_sizes_product(const ct_tensor *t, const int *reduce, int which) {
   int64_t n = 1;
   int d;
   for (d = 0; d < t->ndim; d++)
-    if (reduce[d]) n *= t->sizes[d];
+    if (!reduce[d] == !which && t->sizes[d] == 0) return 0;
+  for (d = 0; d < t->ndim; d++)
+    if (!reduce[d] == !which) n = ct__mul_sat(n, t->sizes[d]);
   return n;
 }
+static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) { return ct__rd_sizes_product(t, reduce, 1); }
 
 /* Are t's reduced dims one contiguous block (row offsets 0, 1, 2, ...)? */
 static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
@@ -168,8 +174,7 @@ static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
   int d;
   for (d = t->ndim - 1; d >= 0; d--) {
     if (!reduce[d] || t->sizes[d] == 1) continue;
-    if (t->strides[d] != expect) return 0;
-    expect *= t->sizes[d];
+    if (t->strides[d] != expect || ct__mul_ovf(expect, t->sizes[d], &expect)) return 0; /* (zero-size: the offsets path) */
   }
   return 1;
 }
@@ -233,19 +238,20 @@ static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t 
 static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   const ct_tensor *s = j->src;
   ct_tensor *outs[2];
-  int nd = s->ndim, d, k, contig = ct__rd_row_contig(s, j->reduce), direct;
-  int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
-  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w, noff;
+  int nd = s->ndim, d, k, contig, direct;
+  int64_t n, m, rows = ct__rd_sizes_product(s, j->reduce, 0), r, i, idx[CT_MAX_DIMS];
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2, w, noff;
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
   ct__rd_row row;
+  if (rows == 0) return CT_OK; /* before any product of the reduced sizes, which may overflow then */
+  contig = ct__rd_row_contig(s, j->reduce);
+  n = ct__rd_inner(s, j->reduce);
+  n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0;
   outs[0] = j->out0;
   outs[1] = j->out1;
   m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
-  for (d = 0; d < nd; d++)
-    if (!j->reduce[d]) rows *= s->sizes[d];
-  if (rows == 0) return CT_OK;
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
@@ -350,7 +356,7 @@ static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
 static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
                                 ct_dtype dtype) {
   if (out) {
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (!ct__out_device_ok(op, out, a->device) || ct__check_writable(op, out) != CT_OK) return NULL;
     if (out == a || ct__overlap_status(out, a) != CT__OVERLAP_NO)
       return ct__empty(op, ndim, shape, (ct_dtype)out->dtype, out->device);
     if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;

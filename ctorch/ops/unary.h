@@ -316,7 +316,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && out != a && !ct__same_device(op, out, a)) return ct_last_error();
+  if (out && out != a && !ct__out_device_ok(op, out, a->device)) return ct_last_error();
   if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
                                       : ct_retain(out);

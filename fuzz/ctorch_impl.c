@@ -1,0 +1,6 @@
+/* fuzz/ctorch_impl.c - ctorch's implementation for the op-sequence and
+ * schema fuzzers, compiled once with the fuzzing flags (sanitizers and
+ * coverage) and fuzz_common.h's allocation limit (CT_MALLOC wrappers). */
+#include "fuzz_common.h"
+#define CTORCH_IMPLEMENTATION
+#include "ctorch.h"

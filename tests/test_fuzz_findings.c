@@ -1,0 +1,244 @@
+/* tests/test_fuzz_findings.c - regression tests of what the fuzzers found
+ * (fuzz/README.md, "Findings"), one test per finding.
+ *
+ * Included into the unity runner after ctorch.h and harness.h.
+ */
+
+/* Shape, strides, offset, dtype and storage of `t` equal those in `was`. */
+static int ff_same_meta(const ct_tensor *t, const ct_tensor *was) {
+  int i;
+  if (t->ndim != was->ndim || t->dtype != was->dtype || t->offset != was->offset || t->storage != was->storage) return 0;
+  for (i = 0; i < t->ndim; i++)
+    if (t->sizes[i] != was->sizes[i] || t->strides[i] != was->strides[i]) return 0;
+  return 1;
+}
+
+/* F12 (op_sequence): randint's out= resized its out before checking the
+ * range against the out's dtype (and rand/randn/randint/randperm before
+ * checking the generator's device), so a failed call left the out resized
+ * with uninitialised contents. Every check now comes first. */
+TEST(fuzz_factory_out_unchanged_on_failure) {
+  CT_SCOPE {
+    ct_tensor *o = ct_zeros(CT_DIMS(1), CT_BOOL), was = *o;
+    ct_tensor *f = ct_zeros(CT_DIMS(2), CT_F32), wasf = *f;
+    ct_generator *meta = ct_generator_new(CT_META);
+    CHECK_ERR(ct_randint_out(o, 0, 5, CT_DIMS(3, 4), NULL), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1");
+    CHECK(ff_same_meta(o, &was));
+    CHECK_ERR(ct_randint_out(o, 3, 3, CT_DIMS(7), NULL), CT_ERR_INVALID, "less than 'to'");
+    CHECK(ff_same_meta(o, &was));
+    if (meta) {
+      CHECK_ERR(ct_rand_out(f, CT_DIMS(5, 5), meta), CT_ERR_DEVICE, "generator");
+      CHECK(ff_same_meta(f, &wasf));
+      CHECK_ERR(ct_randint_out(f, 0, 5, CT_DIMS(9), meta), CT_ERR_DEVICE, "generator");
+      CHECK(ff_same_meta(f, &wasf));
+      CHECK_ERR(ct_randperm_out(f, 9, meta), CT_ERR_DEVICE, "generator");
+      CHECK(ff_same_meta(f, &wasf));
+      ct_generator_free(meta);
+    }
+    CHECK_OK(ct_randint_out(o, 0, 2, CT_DIMS(3, 4), NULL)); /* bool takes [0, 2) */
+    CHECK(o->ndim == 2 && o->numel == 12);
+  }
+  ct_clear_error();
+}
+
+/* F12, second form: integer division by zero (floor_divide, remainder,
+ * fmod, div with a rounding mode) was detected after the out was resized. */
+TEST(fuzz_int_division_out_unchanged_on_failure) {
+  int k;
+  for (k = 0; k < 6; k++) {
+    CT_SCOPE {
+      int32_t av[6] = {1, 2, 3, 4, 5, 6};
+      bool bv[2] = {true, false};
+      ct_tensor *a = ct_from_array(CT_DIMS(3, 2), CT_I32, av), *b = ct_from_array(CT_DIMS(2), CT_BOOL, bv);
+      ct_tensor *o = ct_zeros(0, NULL, CT_I64), was = *o;
+      ct_status st = k == 0   ? ct_remainder_out(o, a, b)
+                     : k == 1 ? ct_floor_divide_out(o, a, b)
+                     : k == 2 ? ct_fmod_out(o, a, b)
+                     : k == 3 ? ct_div_mode_out(o, a, b, "floor")
+                     : k == 4 ? ct_div_mode_out(o, a, b, "trunc")
+                              : ct_remainder_scalar_self_out(o, ct_int(7), b);
+      CHECK(st == CT_ERR_INVALID && strstr(ct_last_error_message(), "division by zero"));
+      CHECK(ff_same_meta(o, &was));
+      ct_clear_error();
+      bv[1] = true; /* no zero: the out is resized and written */
+      b = ct_from_array(CT_DIMS(2), CT_BOOL, bv);
+      CHECK_OK(k == 0 ? ct_remainder_out(o, a, b) : k == 1 ? ct_floor_divide_out(o, a, b) : ct_fmod_out(o, a, b));
+      CHECK(o->ndim == 2 && o->numel == 6 && ct_get(o, 5) == (k == 1 ? 6 : 0));
+    }
+    ct_clear_error();
+  }
+}
+
+/* D1 (differential): threshold_backward with a NaN self gave 0 in the
+ * reference kernel (self > threshold) but grad in the BLIS backend and in
+ * PyTorch (self <= threshold ? 0 : grad). */
+TEST(fuzz_threshold_backward_nan_self) {
+  static const ct_dtype dts[] = {CT_F32, CT_F64, CT_F16, CT_BF16};
+  size_t k;
+  for (k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+    CT_SCOPE {
+      float g[4] = {1, 2, 3, 4}, x[4] = {NAN, -1, 0, 5};
+      ct_tensor *gt = ct_to_dtype(ct_from_array(CT_DIMS(4), CT_F32, g), dts[k]);
+      ct_tensor *xt = ct_to_dtype(ct_from_array(CT_DIMS(4), CT_F32, x), dts[k]);
+      ct_tensor *r = ct_threshold_backward(gt, xt, ct_float(0));
+      CHECK(r && ct_get(r, 0) == 1 && ct_get(r, 1) == 0 && ct_get(r, 2) == 0 && ct_get(r, 3) == 4);
+    }
+  }
+  CHECK(ct_last_error() == CT_OK);
+}
+
+/* D2 (differential): addmm / baddbmm with alpha 0 and an inf or NaN in the
+ * product's operands: the reference kernel computes 0 * inf = NaN (as
+ * PyTorch's own CPU gemm), the BLIS backend skipped the product (BLAS
+ * semantics), so the result depended on the backend. The backend now hands
+ * alpha 0 to the reference kernel. (The suite also runs with the BLIS
+ * backend linked: tests/run_all.sh.) */
+TEST(fuzz_addmm_alpha_zero_propagates_nonfinite) {
+  static const ct_dtype dts[] = {CT_F32, CT_F64};
+  size_t k;
+  for (k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+    CT_SCOPE {
+      float m1v[2] = {INFINITY, 1}, m2v[2] = {1, 1}, sv[1] = {2};
+      ct_tensor *m1 = ct_to_dtype(ct_from_array(CT_DIMS(1, 2), CT_F32, m1v), dts[k]);
+      ct_tensor *m2 = ct_to_dtype(ct_from_array(CT_DIMS(2, 1), CT_F32, m2v), dts[k]);
+      ct_tensor *self = ct_to_dtype(ct_from_array(CT_DIMS(1, 1), CT_F32, sv), dts[k]);
+      ct_tensor *r = ct_addmm_ex(self, m1, m2, ct_int(1), ct_int(0));
+      ct_tensor *b = ct_baddbmm_ex(ct_unsqueeze(self, 0), ct_unsqueeze(m1, 0), ct_unsqueeze(m2, 0), ct_int(1), ct_int(0));
+      ct_tensor *finite = ct_addmm_ex(self, ct_ones_like(m1), m2, ct_int(1), ct_int(0));
+      CHECK(r && isnan(ct_get(r, 0)));
+      CHECK(b && isnan(ct_get(b, 0)));
+      CHECK(finite && ct_get(finite, 0) == 2);
+    }
+  }
+  CHECK(ct_last_error() == CT_OK);
+}
+
+/* F9 (op_sequence): a node saved its inputs by handle; an in-place op that
+ * gives a saved input a history leading back to that node made a reference
+ * cycle, never freed: x.mul_(x) on a non-leaf, x.addcmul_(g, x) on a tensor
+ * that does not require grad. Inputs other than leaves requiring grad are
+ * now saved as unlinked aliases (ctorch/autograd.h, ct__save). The runner
+ * checks that no tensor is left alive; gradients still flow. */
+TEST(fuzz_inplace_on_saved_input_no_cycle) {
+  CT_SCOPE {
+    ct_tensor *leaf = ct_ones(CT_DIMS(3), CT_F32), *x, *y, *g, *z;
+    ct_set_requires_grad(leaf, true);
+    x = ct_mul(leaf, ct_scalar_tensor(ct_float(2), CT_F32)); /* non-leaf */
+    CHECK_OK(ct_mul_(x, x));
+    CHECK(ct_get(x, 0) == 4);
+    /* the saved operand was modified in place: backward refuses, as PyTorch */
+    CHECK_ERR(ct_backward(ct_sum(x)), CT_ERR_STATE, "modified by an inplace operation");
+    y = ct_zeros(CT_DIMS(3), CT_F32); /* no grad */
+    g = ct_full(CT_DIMS(3), ct_float(3), CT_F32);
+    ct_set_requires_grad(g, true);
+    CHECK_OK(ct_addcmul_(y, g, y));
+    CHECK(ct_requires_grad(y));
+    /* a saved non-leaf still carries its history: d/dleaf sum(leaf*2 * leaf*2) = 8 leaf */
+    z = ct_mul(leaf, ct_scalar_tensor(ct_float(2), CT_F32));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(z, z))));
+    CHECK(ct_grad(leaf) && ct_get(ct_grad(leaf), 0) == 8);
+    ct_set_grad(leaf, NULL);
+  }
+  ct_clear_error();
+}
+
+/* D3 (differential): the BLIS backend's plain-C outer product (k = 1)
+ * scaled a row by alpha before the product, (alpha a) b, which overflows to
+ * inf where alpha (a b), the reference kernel's order, is finite. */
+TEST(fuzz_addmm_outer_product_alpha_order) {
+  CT_SCOPE {
+    float m1v[2] = {3e38f, 1}, m2v[1] = {0.5f}, sv[1] = {-0.75f};
+    ct_tensor *m1 = ct_from_array(CT_DIMS(2, 1), CT_F32, m1v), *m2 = ct_from_array(CT_DIMS(1, 1), CT_F32, m2v);
+    ct_tensor *self = ct_from_array(CT_DIMS(1), CT_F32, sv);
+    ct_tensor *r = ct_addmm_ex(self, m1, m2, ct_int(1), ct_int(2));
+    ct_tensor *r0 = ct_addmm_ex(self, m1, m2, ct_int(0), ct_int(2));
+    CHECK(r && isfinite(ct_get(r, 0)) && fabs(ct_get(r, 0) - 3e38) < 1e32 && ct_get(r, 1) == 0.25);
+    CHECK(r0 && isfinite(ct_get(r0, 0)) && ct_get(r0, 1) == 1);
+  }
+  CHECK(ct_last_error() == CT_OK);
+}
+
+/* F13 (op_sequence): a reduction of a zero-size tensor whose other sizes
+ * multiply past int64 ([0, 0, 2^61+1, 2^61+1], all dims) multiplied the
+ * reduced sizes before noticing the zero (signed overflow, UB). */
+TEST(fuzz_reduce_zero_size_huge_dims) {
+  int64_t big = ((int64_t)1 << 61) + 1;
+  CT_SCOPE {
+    ct_tensor *x = ct_empty(CT_DIMS(0, 0, big, big), CT_F64), *y = ct_empty(CT_DIMS(big, big, 0), CT_F32);
+    ct_tensor *l = ct_logsumexp(x, 0, NULL, false), *s = ct_sum(x), *m = ct_mean(y);
+    ct_tensor *a = ct_amax(x, CT_DIMS(2, 3), false);
+    CHECK(l && l->ndim == 0 && isinf(ct_get(l, 0)) && ct_get(l, 0) < 0);
+    CHECK(s && ct_get(s, 0) == 0);
+    CHECK(m && isnan(ct_get(m, 0)));
+    CHECK(a && a->ndim == 2 && a->numel == 0);
+  }
+  ct_clear_error();
+}
+
+/* F4 (op_sequence): a CPU 0-dim out= (or self in place) passed the device
+ * check of an op with a meta operand (the CPU 0-dim exception is for inputs
+ * only), and the kernel then read the meta operand's missing data. */
+TEST(fuzz_cpu_scalar_out_of_meta_op) {
+  CT_SCOPE {
+    ct_tensor *o = ct_zeros(0, NULL, CT_F32), *a = ct_zeros(0, NULL, CT_BF16);
+    ct_tensor *m = ct_empty_opts(0, NULL, ct_opts(CT_I64, CT_META)), *m3 = ct_empty_opts(CT_DIMS(3), ct_opts(CT_F32, CT_META));
+    ct_tensor *mm2 = ct_empty_opts(CT_DIMS(3, 3), ct_opts(CT_F32, CT_META)), *o2 = ct_zeros(CT_DIMS(3, 3), CT_F32);
+    CHECK_ERR(ct_sub_out(o, a, m), CT_ERR_DEVICE, "Expected out tensor to have device meta");
+    CHECK_ERR(ct_maximum_out(o, a, m3), CT_ERR_DEVICE, "Expected out tensor to have device meta");
+    CHECK_ERR(ct_sub_(o, m3), CT_ERR_DEVICE, "Expected out tensor to have device meta");
+    CHECK_ERR(ct_sum_all_out(o, m3), CT_ERR_DEVICE, "Expected out tensor to have device meta");
+    CHECK_ERR(ct_neg_out(o, m3), CT_ERR_DEVICE, "Expected out tensor to have device meta");
+    CHECK_ERR(ct_mm_out(o2, mm2, mm2), CT_ERR_DEVICE, "device");
+    CHECK(o->ndim == 0 && ct_get(o, 0) == 0);
+    CHECK_OK(ct_sub_out(o, a, ct_ones(0, NULL, CT_F32))); /* CPU scalars among themselves */
+    CHECK(ct_get(o, 0) == -1);
+    CHECK(ct_sub(a, m3) && ct_add(m3, a)); /* a CPU 0-dim input still joins a meta op */
+  }
+  ct_clear_error();
+}
+
+/* D4 (differential): the BLIS library skips a zero of one operand (an axpy
+ * with a zero scalar), so a NaN or inf of the other operand facing it gave a
+ * finite element where IEEE arithmetic (the reference kernel) gives NaN. The
+ * backend now hands operands with a NaN or inf to its plain-C kernel. The
+ * product is large enough for BLIS when the backend is linked
+ * (tests/run_all.sh runs this suite with it). */
+TEST(fuzz_mm_nonfinite_facing_zero) {
+  static const ct_dtype dts[] = {CT_F32, CT_F64};
+  size_t k;
+  for (k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+    CT_SCOPE {
+      ct_tensor *a = ct_ones(CT_DIMS(96, 96), dts[k]), *b = ct_ones(CT_DIMS(96, 96), dts[k]), *r, *bt;
+      int64_t j;
+      ct_set(a, 1, NAN);
+      ct_set(a, 2 * 96 + 3, INFINITY);
+      for (j = 0; j < 96; j++) ct_set(b, 96 + j, 0), ct_set(b, 3 * 96 + j, 0);
+      r = ct_mm(a, b);
+      bt = ct_baddbmm_ex(ct_zeros(CT_DIMS(1, 96, 96), dts[k]), ct_unsqueeze(a, 0), ct_unsqueeze(b, 0), ct_int(1), ct_int(1));
+      CHECK(r && isnan(ct_get(r, 5)) && isnan(ct_get(r, 2 * 96 + 7)) && ct_get(r, 96) == 94);
+      CHECK(bt && isnan(ct_get(bt, 5)) && isnan(ct_get(bt, 2 * 96 + 7)) && ct_get(bt, 96) == 94);
+    }
+  }
+  CHECK(ct_last_error() == CT_OK);
+}
+
+/* F14 (op_sequence): matmul of zero-size batched operands whose other sizes
+ * multiply past int64 ([2^61+1, 5, 2, 0]) flattened the batch dims with a
+ * plain product (signed overflow, UB). Such a batch cannot be flattened into
+ * one dim: a clear error. Zero-size batches that fit still work. */
+TEST(fuzz_matmul_zero_size_huge_batch) {
+  int64_t big = ((int64_t)1 << 61) + 1;
+  CT_SCOPE {
+    ct_tensor *x = ct_empty(CT_DIMS(big, 5, 2, 0), CT_BF16), *w = ct_empty(CT_DIMS(0, 3), CT_BF16);
+    ct_tensor *e = ct_empty(CT_DIMS(4, 0, 2, 3), CT_F32), *f = ct_empty(CT_DIMS(3, 5), CT_F32), *r;
+    CHECK_ERR(ct_matmul(x, x), CT_ERR_SIZE, "multiply past int64");
+    CHECK_ERR(ct_matmul(x, w), CT_ERR_SIZE, "multiply past int64");
+    CHECK_ERR(ct_matmul(ct_transpose(w, 0, 1), ct_transpose(x, -1, -2)), CT_ERR_SIZE, "multiply past int64");
+    ct_clear_error();
+    r = ct_matmul(e, f);
+    CHECK(r && r->ndim == 4 && r->sizes[0] == 4 && r->sizes[1] == 0 && r->sizes[3] == 5);
+    r = ct_matmul(e, ct_empty(CT_DIMS(4, 1, 3, 2), CT_F32));
+    CHECK(r && r->ndim == 4 && r->sizes[0] == 4 && r->sizes[1] == 0 && r->sizes[2] == 2 && r->sizes[3] == 2);
+  }
+  ct_clear_error();
+}
