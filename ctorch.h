@@ -33,6 +33,8 @@
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
+ *   device    device interface registry: devices, streams, events, copies,
+ *             device allocators (CPU and Meta built in; docs/device.md)
  *   tensor    storage, tensors, factories, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
  *   backend   compiled backends: ct_register_backend (version, priority)
@@ -85,7 +87,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -93,6 +95,7 @@
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
 #include "ctorch/schema.h"
+#include "ctorch/device.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/backend.h"
@@ -126,6 +129,7 @@
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
 #include "ctorch/schema.h"
+#include "ctorch/device.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/backend.h"

@@ -549,7 +549,7 @@ static inline ct_keyset ct__below_autograd_begin(void) {
   return saved;
 }
 static inline void ct__below_autograd_end(ct_keyset saved) { ct__tls.keys.excluded = saved; }
-#define CT__BELOW_AUTOGRAD (ct_keys_below(CT_KEY_AUTOGRAD_META))
+#define CT__BELOW_AUTOGRAD (~CT_AUTOGRAD_KEYS & ct_keys_below(CT_KEY_AUTOGRAD_OTHER)) /* below every autograd key */
 
 /* In-place on something autograd must refuse (PyTorch's check_inplace); runs
  * only when the op is recorded (grad mode, some input requires grad). */

@@ -31,6 +31,8 @@ typedef struct ct_guard {
   ct_keyset changed;               /* keys this guard actually added */
   int saved_int;                   /* previous grad mode / device index */
   int8_t device_type;
+  int8_t restore_device;           /* device and stream guards: 1 if the device was changed */
+  ct_stream saved_stream;          /* stream guards: the stream that was current */
   ct__scope scope; /* temporaries (ct_scope_begin only) */
 } ct_guard;
 
@@ -41,7 +43,14 @@ CTDEF void ct_enable_grad_begin(ct_guard *g);   /* undo an outer no-grad */
 CTDEF void ct_inference_mode_begin(ct_guard *g); /* no-grad and autograd keys excluded */
 CTDEF void ct_include_keys_begin(ct_guard *g, ct_keyset ks);
 CTDEF void ct_exclude_keys_begin(ct_guard *g, ct_keyset ks);
+/* Sets the device's index as its type's current device (through the type's
+ * device interface; a type with no interface keeps a per-thread index only)
+ * and restores the previous one at the end. A bad device (index out of
+ * range) leaves everything as it was, with the error pending. */
 CTDEF void ct_device_begin(ct_guard *g, ct_device device);
+/* c10's StreamGuard: makes s the current stream of its device and its
+ * device the current one; restores both at the end. */
+CTDEF void ct_stream_begin(ct_guard *g, ct_stream s);
 CTDEF void ct_scope_begin(ct_guard *g); /* releases the tensors returned inside */
 
 CTDEF bool ct_is_grad_enabled(void);
@@ -79,6 +88,7 @@ static inline void ct__guard_cleanup(ct_guard *g) {
 #define CT__INCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_include_keys_begin(&g, (ks)))
 #define CT__EXCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_exclude_keys_begin(&g, (ks)))
 #define CT__DEVICE_GUARD(g, d) CT__GUARD_LOOP(g, ct_device_begin(&g, (d)))
+#define CT__STREAM_GUARD(g, s) CT__GUARD_LOOP(g, ct_stream_begin(&g, (s)))
 #define CT__SCOPE(g) CT__GUARD_LOOP(g, ct_scope_begin(&g))
 
 /* public block macros */
@@ -88,6 +98,7 @@ static inline void ct__guard_cleanup(ct_guard *g) {
 #define CT_INCLUDE_KEYS(ks) CT__INCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
 #define CT_EXCLUDE_KEYS(ks) CT__EXCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
 #define CT_DEVICE_GUARD(d) CT__DEVICE_GUARD(CT__UNIQUE(ct__guard_), d)
+#define CT_STREAM_GUARD(s) CT__STREAM_GUARD(CT__UNIQUE(ct__guard_), s)
 #define CT_SCOPE CT__SCOPE(CT__UNIQUE(ct__guard_))
 
 #endif /* CT_GUARD_H */
@@ -147,16 +158,53 @@ CTDEF void ct_inference_mode_begin(ct_guard *g) {
   g->state = 1;
 }
 
-static void ct__device_end(ct_guard *g) { ct__tls.device_index[g->device_type] = (int8_t)g->saved_int; }
+static void ct__device_end(ct_guard *g) {
+  const ct_device_interface *i = ct_device_interface_get((ct_device_type)g->device_type);
+  if (!g->restore_device) return;
+  if (i) i->set_device(g->saved_int);
+  else ct__tls.device_index[g->device_type] = (int8_t)g->saved_int;
+}
+/* Make device current; 1 if something must be restored (saved in g). */
+static int ct__device_swap(ct_guard *g, ct_device device, const char *op) {
+  const ct_device_interface *i;
+  int prev;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
+    return 0;
+  }
+  g->device_type = device.type;
+  i = ct_device_interface_get((ct_device_type)device.type);
+  if (!i) { /* no backend linked: a per-thread index only */
+    g->saved_int = ct__tls.device_index[device.type];
+    ct__tls.device_index[device.type] = device.index;
+    return 1;
+  }
+  if (ct_device_exchange(device, &prev) != CT_OK) return 0;
+  g->saved_int = prev;
+  return 1;
+}
 CTDEF void ct_device_begin(ct_guard *g, ct_device device) {
-  int t = device.type >= 0 && device.type < 8 ? device.type : 0;
-  g->device_type = (int8_t)t;
-  g->saved_int = ct__tls.device_index[t];
-  ct__tls.device_index[t] = device.index;
+  g->restore_device = (int8_t)ct__device_swap(g, device, "CT_DEVICE_GUARD");
   g->end = ct__device_end;
   g->state = 1;
 }
+static void ct__stream_end(ct_guard *g) {
+  if (g->saved_stream.device.type >= 0) ct_stream_set(g->saved_stream);
+  ct__device_end(g);
+}
+CTDEF void ct_stream_begin(ct_guard *g, ct_stream s) {
+  g->saved_stream.device.type = -1;
+  g->restore_device = 0;
+  if (ct_device_check("CT_STREAM_GUARD", s.device) == CT_OK) {
+    g->restore_device = (int8_t)ct__device_swap(g, s.device, "CT_STREAM_GUARD");
+    if (g->restore_device && ct_stream_exchange(s, &g->saved_stream) != CT_OK) g->saved_stream.device.type = -1;
+  }
+  g->end = ct__stream_end;
+  g->state = 1;
+}
 CTDEF int ct_current_device(ct_device_type type) {
+  const ct_device_interface *i = ct_device_interface_get(type);
+  if (i) return i->get_device();
   return (unsigned)type < 8 ? ct__tls.device_index[type] : -1;
 }
 

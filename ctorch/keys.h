@@ -14,10 +14,10 @@
  *   48    Tracer                   records calls
  *   44-45 AutocastCPU/AutocastCUDA mixed precision
  *   39    AutogradOther            autograd for backends without their own
- *   32-37 Autograd<backend>        bit = backend bit + 30 (Meta 32, CPU 33, ...)
+ *   32-37 Autograd<backend>        bit = backend bit + 30 (CPU 32, ..., Meta 37)
  *   24    ADInplaceOrView          version counters and view bookkeeping
  *   20    BackendSelect            factories choosing a backend
- *   2-9   backends: Meta=2, CPU=3, CUDA=4, PrivateUse1..3=5..7
+ *   2-9   backends: CPU=2, CUDA=3, PrivateUse1..3=4..6, Meta=7 (8-9 free)
  *   0-1   Undefined (never set: an empty set is 0)
  *
  * Invariants:
@@ -27,6 +27,9 @@
  *    dispatch table has one slot per bit (64 slots) and no second lookup.
  *  - A tensor's own key set holds its backend key, plus the backend's
  *    autograd key while it takes part in autograd.
+ *  - Meta is the highest backend (as in c10): a call that sees a meta tensor,
+ *    or Meta in the thread's included keys, runs the meta kernel whatever
+ *    other devices its arguments are on (shape inference never touches data).
  *  - Alias keys (CompositeImplicitAutograd, CompositeExplicitAutograd,
  *    Autograd) exist only for registration; they expand to runtime keys.
  */
@@ -41,20 +44,20 @@ typedef uint64_t ct_keyset;
 
 #define CT_KEY_TABLE(X)                                   \
   X(CT_KEY_UNDEFINED, 0, "Undefined")                     \
-  X(CT_KEY_META, 2, "Meta")                               \
-  X(CT_KEY_CPU, 3, "CPU")                                 \
-  X(CT_KEY_CUDA, 4, "CUDA")                               \
-  X(CT_KEY_PRIVATEUSE1, 5, "PrivateUse1")                 \
-  X(CT_KEY_PRIVATEUSE2, 6, "PrivateUse2")                 \
-  X(CT_KEY_PRIVATEUSE3, 7, "PrivateUse3")                 \
+  X(CT_KEY_CPU, 2, "CPU")                                 \
+  X(CT_KEY_CUDA, 3, "CUDA")                               \
+  X(CT_KEY_PRIVATEUSE1, 4, "PrivateUse1")                 \
+  X(CT_KEY_PRIVATEUSE2, 5, "PrivateUse2")                 \
+  X(CT_KEY_PRIVATEUSE3, 6, "PrivateUse3")                 \
+  X(CT_KEY_META, 7, "Meta")                               \
   X(CT_KEY_BACKEND_SELECT, 20, "BackendSelect")           \
   X(CT_KEY_AD_INPLACE_OR_VIEW, 24, "ADInplaceOrView")     \
-  X(CT_KEY_AUTOGRAD_META, 32, "AutogradMeta")             \
-  X(CT_KEY_AUTOGRAD_CPU, 33, "AutogradCPU")               \
-  X(CT_KEY_AUTOGRAD_CUDA, 34, "AutogradCUDA")             \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE1, 35, "AutogradPrivateUse1") \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE2, 36, "AutogradPrivateUse2") \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE3, 37, "AutogradPrivateUse3") \
+  X(CT_KEY_AUTOGRAD_CPU, 32, "AutogradCPU")               \
+  X(CT_KEY_AUTOGRAD_CUDA, 33, "AutogradCUDA")             \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE1, 34, "AutogradPrivateUse1") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE2, 35, "AutogradPrivateUse2") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE3, 36, "AutogradPrivateUse3") \
+  X(CT_KEY_AUTOGRAD_META, 37, "AutogradMeta")             \
   X(CT_KEY_AUTOGRAD_OTHER, 39, "AutogradOther")           \
   X(CT_KEY_AUTOCAST_CPU, 44, "AutocastCPU")               \
   X(CT_KEY_AUTOCAST_CUDA, 45, "AutocastCUDA")             \
@@ -101,7 +104,7 @@ static inline bool ct_key_is_backend(ct_key k) { return (ct_keyset_of(k) & CT_BA
 static inline bool ct_key_is_autograd(ct_key k) { return (ct_keyset_of(k) & CT_AUTOGRAD_KEYS) != 0; }
 /* The autograd key serving backend key b (AutogradOther for unknown ones). */
 static inline ct_key ct_autograd_key_for(ct_key b) {
-  return (b >= CT_KEY_META && b <= CT_KEY_PRIVATEUSE3) ? (ct_key)(b + CT_AUTOGRAD_KEY_OFFSET) : CT_KEY_AUTOGRAD_OTHER;
+  return (b >= CT_KEY_CPU && b <= CT_KEY_META) ? (ct_key)(b + CT_AUTOGRAD_KEY_OFFSET) : CT_KEY_AUTOGRAD_OTHER;
 }
 
 CTDEF const char *ct_key_name(ct_key k); /* "AutogradCPU"; "?" if unknown */

@@ -371,7 +371,10 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
   }
 }
 
-static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
+static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking);
+static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking);
+static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) { return ct__copy_impl_nb(self, src, false); }
+static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   static const char *op = "copy_";
   ct_tensor *ops[2];
   ct_tensor *tmp = NULL;
@@ -387,10 +390,8 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   }
   if (ct__is_meta(self)) return CT_OK;
   if (ct__is_meta(src)) return ct_fail(CT_ERR_DEVICE, op, "cannot copy out of a meta tensor: it has no data");
-  if (self->device.type != CT_DEVICE_CPU || src->device.type != CT_DEVICE_CPU)
-    return ct_fail(CT_ERR_DEVICE, op, "no copy kernel between %s and %s", ct_device_type_name((ct_device_type)src->device.type),
-                   ct_device_type_name((ct_device_type)self->device.type));
   if (self->numel == 0) return CT_OK;
+  if (self->device.type != CT_DEVICE_CPU || src->device.type != CT_DEVICE_CPU) return ct__copy_across(self, src, non_blocking);
   if (self->storage == src->storage && self != src &&
       !(self->offset == src->offset && ct_same_shape(self, src) &&
         !memcmp(self->strides, src->strides, sizeof(int64_t) * (size_t)self->ndim))) {
@@ -416,16 +417,81 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   return CT_OK;
 }
 
+/* Between devices (any pair with data): a direct copy through the device
+ * interface when both sides are dense with one dtype and shape, else through
+ * host buffers holding the storage span each side covers, so that the CPU
+ * loops above do strides, broadcasting and dtype conversion. A strided
+ * destination's span is read, updated and written back. */
+static ct_status ct__span(const ct_tensor *t, int64_t *first, int64_t *count) {
+  int64_t last = t->offset;
+  int i;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->strides[i] < 0) return ct_fail(CT_ERR_VIEW, "copy_", "negative strides are not supported across devices");
+    last += (t->sizes[i] - 1) * t->strides[i];
+  }
+  *first = t->offset;
+  *count = last - t->offset + 1;
+  return CT_OK;
+}
+/* A CPU tensor viewing a host copy of t's span (t off the CPU); *buf owns it. */
+static ct_tensor *ct__host_view(ct_tensor *t, int read, ct_tensor **buf) {
+  int64_t first, count;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  *buf = NULL;
+  if (ct__span(t, &first, &count) != CT_OK) return NULL;
+  *buf = ct__empty("copy_", 1, &count, (ct_dtype)t->dtype, CT_CPU);
+  if (!*buf) return NULL;
+  if (read && ct_device_memcpy((*buf)->storage->data, CT_CPU, (char *)t->storage->data + (size_t)first * es, t->device,
+                               (size_t)count * es, false) != CT_OK)
+    return NULL;
+  return ct__from_blob((*buf)->storage->data, t->ndim, t->sizes, t->strides, (ct_dtype)t->dtype, NULL, NULL);
+}
+static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  ct_tensor *hs = NULL, *hsbuf = NULL, *hd = NULL, *hdbuf = NULL;
+  ct_status st;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  if ((st = ct_device_check("copy_", self->device)) != CT_OK || (st = ct_device_check("copy_", src->device)) != CT_OK) return st;
+  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src))
+    return ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es,
+                            non_blocking && self->device.type == src->device.type); /* host buffers: synchronous */
+  if (src->device.type == CT_DEVICE_CPU) hs = ct_retain(src);
+  else hs = ct__host_view(src, 1, &hsbuf);
+  if (!hs) {
+    st = ct_last_error();
+    goto done;
+  }
+  if (self->device.type == CT_DEVICE_CPU) {
+    st = ct__copy_impl(self, hs);
+    goto done;
+  }
+  hd = ct__host_view(self, !ct_is_contiguous(self), &hdbuf);
+  if (!hd) {
+    st = ct_last_error();
+    goto done;
+  }
+  if ((st = ct__copy_impl(hd, hs)) == CT_OK) {
+    int64_t first, count;
+    (void)ct__span(self, &first, &count);
+    st = ct_device_memcpy((char *)self->storage->data + (size_t)first * es, self->device, hdbuf->storage->data, CT_CPU,
+                          (size_t)count * es, false);
+  }
+done:
+  ct_release(hd);
+  ct_release(hdbuf);
+  ct_release(hs);
+  ct_release(hsbuf);
+  return st;
+}
+
 static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_status st;
   (void)ks;
-  (void)non_blocking;
   if (self == src) { /* PyTorch's early exit (is_same): nothing to copy, nothing checked */
     ct__bump_version(self);
     return CT_OK;
   }
   if ((st = ct__check_overlap("copy_", self, src)) != CT_OK) return st; /* another view of the same elements is fine */
-  st = ct__copy_impl(self, src);
+  st = ct__copy_impl_nb(self, src, non_blocking);
   if (st == CT_OK) ct__bump_version(self);
   return st;
 }

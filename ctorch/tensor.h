@@ -13,36 +13,14 @@
 #include "base.h"
 #include "dtype.h"
 #include "keys.h"
+#include "device.h"
 
 CT_EXTERN_C_BEGIN
 
-typedef enum ct_device_type {
-  CT_DEVICE_CPU = 0, /* zero: the default device */
-  CT_DEVICE_CUDA,
-  CT_DEVICE_META, /* shapes and dtypes only, no data */
-  CT_DEVICE_PRIVATEUSE1,
-  CT_DEVICE_PRIVATEUSE2,
-  CT_DEVICE_PRIVATEUSE3,
-  CT_DEVICE_NUM
-} ct_device_type;
-
-typedef struct ct_device {
-  int8_t type;  /* ct_device_type */
-  int8_t index; /* which device of that type; 0 for the CPU */
-} ct_device;
-
-static inline ct_device ct_device_make(ct_device_type type, int index) {
-  ct_device d;
-  d.type = (int8_t)type;
-  d.index = (int8_t)index;
-  return d;
-}
-#define CT_CPU ct_device_make(CT_DEVICE_CPU, 0)
-#define CT_META ct_device_make(CT_DEVICE_META, 0)
-static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
-CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
-CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
-/* Install the allocator for a device type (backends do this at startup). */
+/* Compatibility path: an allocator installed for a device type here takes
+ * precedence over its device interface's allocator (device.h) for new
+ * storages. The CPU and Meta have one from the start; other types allocate
+ * through their registered interface (per device index and current stream). */
 CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a);
 CTDEF const ct_allocator *ct_device_allocator(ct_device_type t);
 
@@ -52,11 +30,13 @@ typedef struct ct_storage {
   uint32_t version;               /* bumped by every in-place write, through any view */
   void *data;                     /* NULL for meta or zero-byte storage */
   size_t nbytes;                  /* usable size of data */
-  ct_device device;
+  ct_device device;               /* type and index */
   uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
-  const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
+  uint8_t device_alloc;           /* data came from the device interface's alloc (freed through it) */
+  const ct_allocator *allocator;  /* frees data; NULL when a deleter or the device interface owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
+  void *alloc_ctx;                /* the device allocator's per-block context (device_alloc) */
 } ct_storage;
 
 /* A view of a storage: metadata only, so views are cheap. Read the fields;
@@ -140,6 +120,14 @@ CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
  * to_dtype are dispatched operators, so autograd sees them: see
  * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
+/* non_blocking: a copy between two devices of one type may return before it
+ * is done (ordered on the current streams); host copies are synchronous. */
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking);
+/* record_stream (c10's): t's memory is in use by work queued on s, so the
+ * allocator does not hand it out again before that work is done, even after
+ * t is freed. Nothing to do for the CPU or for memory not from a device
+ * interface. */
+CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s);
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -186,11 +174,6 @@ typedef struct ct__scope {
 CT_EXTERN_C_BEGIN
 
 /* ---- devices ---- */
-static const char *const ct__device_names[CT_DEVICE_NUM] = {"cpu", "cuda", "meta", "privateuseone", "privateusetwo",
-                                                            "privateusethree"};
-static const ct_key ct__device_keys[CT_DEVICE_NUM] = {CT_KEY_CPU,          CT_KEY_CUDA,         CT_KEY_META,
-                                                      CT_KEY_PRIVATEUSE1, CT_KEY_PRIVATEUSE2, CT_KEY_PRIVATEUSE3};
-
 static void *ct__meta_alloc(void *ctx, size_t nbytes) {
   (void)ctx;
   (void)nbytes;
@@ -205,20 +188,14 @@ static const ct_allocator ct__meta_allocator = {"meta", ct__meta_alloc, ct__meta
 static const ct_allocator *ct__device_allocators[CT_DEVICE_NUM] = {&ct__cpu_allocator_instance, NULL,
                                                                    &ct__meta_allocator};
 
-CTDEF const char *ct_device_type_name(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_names[t] : "invalid";
-}
-CTDEF ct_key ct_device_backend_key(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_keys[t] : CT_KEY_UNDEFINED;
-}
 CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a) {
   if ((unsigned)t >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, "ct_set_device_allocator", "invalid device type %d", (int)t);
   if (!a || !a->alloc || !a->free) return ct__fail_null("ct_set_device_allocator", "allocator");
-  ct__device_allocators[t] = a;
+  ct__atomic_store(&ct__device_allocators[t], a);
   return CT_OK;
 }
 CTDEF const ct_allocator *ct_device_allocator(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_allocators[t] : NULL;
+  return (unsigned)t < CT_DEVICE_NUM ? ct__atomic_load(&ct__device_allocators[t]) : NULL;
 }
 
 static void ct__init(void); /* dispatch.h: registers the built-in operators once */
@@ -365,10 +342,20 @@ typedef char ct__storage_header_check[sizeof(ct_storage) <= CT__STORAGE_HEADER ?
 
 static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
   const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  const ct_device_interface *di = NULL;
   int inline_data = a == &ct__cpu_allocator_instance && nbytes <= CT__INLINE_BYTES;
+  void *actx = NULL;
   ct_storage *s;
   if (!a) {
-    ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
+    di = ct_device_interface_get((ct_device_type)device.type);
+    if (!di) {
+      ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (no device interface registered: is its backend linked?)",
+              ct_device_type_name((ct_device_type)device.type));
+      return NULL;
+    }
+    if (ct_device_check(op, device) != CT_OK) return NULL;
+  } else if (device.index != 0 && (device.type == CT_DEVICE_CPU || device.type == CT_DEVICE_META)) {
+    ct_fail(CT_ERR_INDEX, op, "device index %d out of range: '%s' has 1 device", (int)device.index,
             ct_device_type_name((ct_device_type)device.type));
     return NULL;
   }
@@ -383,11 +370,12 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
     ct__local_add(st->live_bytes, (int64_t)nbytes);
     ct__local_add(st->live_blocks, 1);
   } else {
-    s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+    if (di) s->data = nbytes ? di->alloc(device.index, ct_current_stream(device), nbytes, &actx) : NULL;
+    else s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
     if (nbytes && !s->data && device.type != CT_DEVICE_META) {
       ct__pool_free(s, sizeof(ct_storage));
-      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
-              ct_device_type_name((ct_device_type)device.type));
+      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s:%d", nbytes,
+              ct_device_type_name((ct_device_type)device.type), (int)device.index);
       return NULL;
     }
   }
@@ -396,9 +384,11 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->nbytes = nbytes;
   s->device = device;
   s->inline_data = (uint8_t)inline_data;
+  s->device_alloc = (uint8_t)(di != NULL);
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
+  s->alloc_ctx = actx;
   ct__local_add(ct__stats()->live_storages, 1);
   return s;
 }
@@ -419,8 +409,12 @@ static void ct__storage_release(ct_storage *s) {
     ct__local_add(st->live_blocks, -1);
     ct__pool_free(s, CT__STORAGE_HEADER + CT__INLINE_BYTES);
   } else {
-    if (s->deleter)
+    if (s->deleter) {
       s->deleter(s->data, s->deleter_ctx);
+    } else if (s->device_alloc) {
+      const ct_device_interface *di = ct_device_interface_get((ct_device_type)s->device.type);
+      if (di && s->data) di->free(s->device.index, s->data, s->nbytes, s->alloc_ctx);
+    }
     else if (s->allocator && s->data)
       s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
     ct__pool_free(s, sizeof(ct_storage));
@@ -807,9 +801,11 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
   s->device = CT_CPU;
   s->inline_data = 0;
+  s->device_alloc = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
+  s->alloc_ctx = NULL;
   ct__local_add(ct__stats()->live_storages, 1);
   return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
 }
@@ -1171,17 +1167,18 @@ static ct_tensor *ct__alias_impl(ct_tensor *t) {
 
 
 
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking) {
   ct_tensor *c;
   CT__CHECK_T("ct_to_device", t);
   if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
   c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
-  if (c && ct_copy_(c, t) != CT_OK) {
+  if (c && ct_copy_ex_(c, t, non_blocking) != CT_OK) {
     ct_release(c);
     return NULL;
   }
   return ct__track(c);
 }
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) { return ct_to_device_ex(t, device, false); }
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t) {
@@ -1232,9 +1229,8 @@ static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t i
             (long long)t->numel);
     return NULL;
   }
-  if (t->device.type != CT_DEVICE_CPU) {
-    ct_fail(CT_ERR_DEVICE, op, "element access needs a CPU tensor, got one on %s",
-            ct_device_type_name((ct_device_type)t->device.type));
+  if (t->device.type == CT_DEVICE_META) {
+    ct_fail(CT_ERR_DEVICE, op, "element access needs a tensor with data, got one on meta");
     return NULL;
   }
   for (i = t->ndim - 1; i >= 0; i--) {
@@ -1243,17 +1239,27 @@ static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t i
   }
   return (const char *)t->storage->data + (size_t)off * ct_dtype_size((ct_dtype)t->dtype);
 }
+/* The element's bytes on the host: its address for a CPU tensor, else a
+ * copy into buf (16 bytes) through the device interface. */
+static const char *ct__element_read(const char *op, const ct_tensor *t, int64_t index, char *buf) {
+  const char *p = ct__element_ptr(op, t, index);
+  if (!p || t->device.type == CT_DEVICE_CPU) return p;
+  if (ct_device_memcpy(buf, CT_CPU, p, t->device, ct_dtype_size((ct_dtype)t->dtype), false) != CT_OK) return NULL;
+  return buf;
+}
 
 CTDEF double ct_get(const ct_tensor *t, int64_t index) {
+  char buf[16];
   const char *p;
   if (!t) return ct__fail_null("ct_get", "t"), NAN;
-  p = ct__element_ptr("ct_get", t, index);
+  p = ct__element_read("ct_get", t, index, buf);
   return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
 }
 CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
+  char buf[16];
   const char *p;
   if (!t) return ct__fail_null("ct_get_int", "t"), 0;
-  p = ct__element_ptr("ct_get_int", t, index);
+  p = ct__element_read("ct_get_int", t, index, buf);
   if (!p) return 0;
   if (t->dtype == CT_I64) return *(const int64_t *)p;
   return ct__f2i64(ct__load_double(p, (ct_dtype)t->dtype)); /* NaN, inf: INT64_MIN, as PyTorch's cast on x86 */
@@ -1263,7 +1269,15 @@ CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
   if (!t) return ct__fail_null("ct_set", "t");
   p = ct__element_ptr("ct_set", t, index);
   if (!p) return ct_last_error();
-  ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  if (t->device.type != CT_DEVICE_CPU) { /* write through the device interface */
+    char buf[16];
+    ct_status st;
+    ct__store_double(buf, (ct_dtype)t->dtype, value);
+    if ((st = ct_device_memcpy((void *)p, t->device, buf, CT_CPU, ct_dtype_size((ct_dtype)t->dtype), false)) != CT_OK)
+      return st;
+  } else {
+    ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  }
   t->storage->version++;
   return CT_OK;
 }
@@ -1273,9 +1287,26 @@ CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
   if (t->numel != 1)
     return ct_fail(CT_ERR_SHAPE, "ct_item", "a tensor with %lld elements cannot be converted to a scalar",
                    (long long)t->numel);
-  if (!ct__element_ptr("ct_item", t, 0)) return ct_last_error();
-  *value = ct_get(t, 0);
+  {
+    char buf[16];
+    const char *p = ct__element_read("ct_item", t, 0, buf);
+    if (!p) return ct_last_error();
+    *value = ct__load_double(p, (ct_dtype)t->dtype);
+  }
   return CT_OK;
+}
+
+CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s) {
+  const ct_device_interface *di;
+  if (!t) return ct__fail_null("ct_record_stream", "t");
+  if (t->device.type != s.device.type)
+    return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor on %s:%d cannot be recorded on a stream of %s:%d",
+                   ct_device_type_name((ct_device_type)t->device.type), t->device.index,
+                   ct_device_type_name((ct_device_type)s.device.type), s.device.index);
+  if (ct_device_check("ct_record_stream", s.device) != CT_OK) return ct_last_error();
+  if (!t->storage->device_alloc || !t->storage->data) return CT_OK;
+  di = ct_device_interface_get((ct_device_type)t->device.type);
+  return di && di->record_stream ? di->record_stream(t->storage->data, t->storage->alloc_ctx, s) : CT_OK;
 }
 CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   ct_tensor *view;

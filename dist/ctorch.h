@@ -33,6 +33,8 @@
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
+ *   device    device interface registry: devices, streams, events, copies,
+ *             device allocators (CPU and Meta built in; docs/device.md)
  *   tensor    storage, tensors, factories, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
  *   backend   compiled backends: ct_register_backend (version, priority)
@@ -472,10 +474,10 @@ CT_EXTERN_C_END
  *   48    Tracer                   records calls
  *   44-45 AutocastCPU/AutocastCUDA mixed precision
  *   39    AutogradOther            autograd for backends without their own
- *   32-37 Autograd<backend>        bit = backend bit + 30 (Meta 32, CPU 33, ...)
+ *   32-37 Autograd<backend>        bit = backend bit + 30 (CPU 32, ..., Meta 37)
  *   24    ADInplaceOrView          version counters and view bookkeeping
  *   20    BackendSelect            factories choosing a backend
- *   2-9   backends: Meta=2, CPU=3, CUDA=4, PrivateUse1..3=5..7
+ *   2-9   backends: CPU=2, CUDA=3, PrivateUse1..3=4..6, Meta=7 (8-9 free)
  *   0-1   Undefined (never set: an empty set is 0)
  *
  * Invariants:
@@ -485,6 +487,9 @@ CT_EXTERN_C_END
  *    dispatch table has one slot per bit (64 slots) and no second lookup.
  *  - A tensor's own key set holds its backend key, plus the backend's
  *    autograd key while it takes part in autograd.
+ *  - Meta is the highest backend (as in c10): a call that sees a meta tensor,
+ *    or Meta in the thread's included keys, runs the meta kernel whatever
+ *    other devices its arguments are on (shape inference never touches data).
  *  - Alias keys (CompositeImplicitAutograd, CompositeExplicitAutograd,
  *    Autograd) exist only for registration; they expand to runtime keys.
  */
@@ -498,20 +503,20 @@ typedef uint64_t ct_keyset;
 
 #define CT_KEY_TABLE(X)                                   \
   X(CT_KEY_UNDEFINED, 0, "Undefined")                     \
-  X(CT_KEY_META, 2, "Meta")                               \
-  X(CT_KEY_CPU, 3, "CPU")                                 \
-  X(CT_KEY_CUDA, 4, "CUDA")                               \
-  X(CT_KEY_PRIVATEUSE1, 5, "PrivateUse1")                 \
-  X(CT_KEY_PRIVATEUSE2, 6, "PrivateUse2")                 \
-  X(CT_KEY_PRIVATEUSE3, 7, "PrivateUse3")                 \
+  X(CT_KEY_CPU, 2, "CPU")                                 \
+  X(CT_KEY_CUDA, 3, "CUDA")                               \
+  X(CT_KEY_PRIVATEUSE1, 4, "PrivateUse1")                 \
+  X(CT_KEY_PRIVATEUSE2, 5, "PrivateUse2")                 \
+  X(CT_KEY_PRIVATEUSE3, 6, "PrivateUse3")                 \
+  X(CT_KEY_META, 7, "Meta")                               \
   X(CT_KEY_BACKEND_SELECT, 20, "BackendSelect")           \
   X(CT_KEY_AD_INPLACE_OR_VIEW, 24, "ADInplaceOrView")     \
-  X(CT_KEY_AUTOGRAD_META, 32, "AutogradMeta")             \
-  X(CT_KEY_AUTOGRAD_CPU, 33, "AutogradCPU")               \
-  X(CT_KEY_AUTOGRAD_CUDA, 34, "AutogradCUDA")             \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE1, 35, "AutogradPrivateUse1") \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE2, 36, "AutogradPrivateUse2") \
-  X(CT_KEY_AUTOGRAD_PRIVATEUSE3, 37, "AutogradPrivateUse3") \
+  X(CT_KEY_AUTOGRAD_CPU, 32, "AutogradCPU")               \
+  X(CT_KEY_AUTOGRAD_CUDA, 33, "AutogradCUDA")             \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE1, 34, "AutogradPrivateUse1") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE2, 35, "AutogradPrivateUse2") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE3, 36, "AutogradPrivateUse3") \
+  X(CT_KEY_AUTOGRAD_META, 37, "AutogradMeta")             \
   X(CT_KEY_AUTOGRAD_OTHER, 39, "AutogradOther")           \
   X(CT_KEY_AUTOCAST_CPU, 44, "AutocastCPU")               \
   X(CT_KEY_AUTOCAST_CUDA, 45, "AutocastCUDA")             \
@@ -558,7 +563,7 @@ static inline bool ct_key_is_backend(ct_key k) { return (ct_keyset_of(k) & CT_BA
 static inline bool ct_key_is_autograd(ct_key k) { return (ct_keyset_of(k) & CT_AUTOGRAD_KEYS) != 0; }
 /* The autograd key serving backend key b (AutogradOther for unknown ones). */
 static inline ct_key ct_autograd_key_for(ct_key b) {
-  return (b >= CT_KEY_META && b <= CT_KEY_PRIVATEUSE3) ? (ct_key)(b + CT_AUTOGRAD_KEY_OFFSET) : CT_KEY_AUTOGRAD_OTHER;
+  return (b >= CT_KEY_CPU && b <= CT_KEY_META) ? (ct_key)(b + CT_AUTOGRAD_KEY_OFFSET) : CT_KEY_AUTOGRAD_OTHER;
 }
 
 CTDEF const char *ct_key_name(ct_key k); /* "AutogradCPU"; "?" if unknown */
@@ -660,18 +665,48 @@ CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out);
 CT_EXTERN_C_END
 #endif /* CT_SCHEMA_H */
 
-/* ---- ctorch/tensor.h ---- */
-/* ctorch/tensor.h - storage, tensors, factories, views and element access.
+/* ---- ctorch/device.h ---- */
+/* ctorch/device.h - devices, streams, events, copies and device memory.
  * Component of ctorch.h; see there for the overview and licence.
  *
- * Ownership: every function returning ct_tensor* returns a new reference
- * (NULL on error) that you drop with ct_release, unless a temporaries scope
- * (CT_SCOPE in guard.h) is open at your level, in which case the scope owns
- * it and releases it at the scope's end; ct_keep() lets one escape.
- * Views share storage with their base: writes through one show in the other.
+ * A device type (CPU, CUDA, PrivateUse1..3, Meta) is served by a backend
+ * that registers one ct_device_interface (c10's DeviceGuardImplInterface
+ * plus its Allocator, in one table). Everything above this layer (storage,
+ * guards, copy_, to_device, element access, printing) reaches a device only
+ * through it. The CPU and Meta interfaces are built in; CUDA is a separately
+ * compiled backend (backends/cuda, later) and PrivateUse1 is where the test
+ * device of tests/test_device_backend.h plugs in. See docs/device.md.
+ *
+ * Streams are values (device, id); id 0 is the device's default stream. The
+ * current stream is per thread and per device. Events are handles created on
+ * a device. Failures return a negative ct_status with a message, never crash.
+ *
+ * Mapping of each member onto the CUDA runtime (what backends/cuda does):
+ *   device_count        cudaGetDeviceCount
+ *   get_device          cudaGetDevice
+ *   set_device          cudaSetDevice
+ *   stream_create       cudaStreamCreateWithPriority(cudaStreamNonBlocking); id = the cudaStream_t
+ *   stream_destroy      cudaStreamDestroy
+ *   stream_query        cudaStreamQuery (cudaSuccess: done; cudaErrorNotReady: not yet)
+ *   stream_synchronize  cudaStreamSynchronize
+ *   device_synchronize  cudaSetDevice + cudaDeviceSynchronize
+ *   event_create        cudaEventCreateWithFlags(timing ? cudaEventDefault : cudaEventDisableTiming)
+ *   event_destroy       cudaEventDestroy
+ *   event_record        cudaEventRecord(event, stream)
+ *   event_block         cudaStreamWaitEvent(stream, event, 0)
+ *   event_query         cudaEventQuery
+ *   event_synchronize   cudaEventSynchronize
+ *   event_elapsed_ms    cudaEventElapsedTime
+ *   copy                cudaMemcpyAsync(kind H2D/D2H/D2D, stream) (+ cudaStreamSynchronize unless async)
+ *   alloc/free          the CUDA caching allocator: per-device, per-stream pools over cudaMalloc/cudaFree
+ *   record_stream       the caching allocator's recordStream: on free, cudaEventRecord on each
+ *                       recorded stream; the block is reused only once cudaEventQuery says done
+ *   memory_stats        the caching allocator's counters
+ *   empty_cache         cudaFree of every cached, unused block
+ *   host_alloc/free     cudaHostAlloc / cudaFreeHost (pinned memory), via a caching host allocator
  */
-#ifndef CT_TENSOR_H
-#define CT_TENSOR_H
+#ifndef CT_DEVICE_H
+#define CT_DEVICE_H
 
 
 CT_EXTERN_C_BEGIN
@@ -685,6 +720,9 @@ typedef enum ct_device_type {
   CT_DEVICE_PRIVATEUSE3,
   CT_DEVICE_NUM
 } ct_device_type;
+
+/* The most devices of one type this build can address (indices 0 .. 15). */
+#define CT_DEVICE_MAX_INDEX 16
 
 typedef struct ct_device {
   int8_t type;  /* ct_device_type */
@@ -702,7 +740,168 @@ static inline ct_device ct_device_make(ct_device_type type, int index) {
 static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
 CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
 CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
-/* Install the allocator for a device type (backends do this at startup). */
+
+/* A stream: an in-order queue of work on one device. id 0 is the default
+ * stream; other ids come from ct_stream_create (the backend chooses them). */
+typedef struct ct_stream {
+  ct_device device;
+  int64_t id;
+} ct_stream;
+static inline ct_stream ct_stream_make(ct_device device, int64_t id) {
+  ct_stream s;
+  s.device = device;
+  s.id = id;
+  return s;
+}
+static inline bool ct_stream_eq(ct_stream a, ct_stream b) { return ct_device_eq(a.device, b.device) && a.id == b.id; }
+
+/* An event: a marker recorded on a stream. A value holding a backend handle;
+ * create it with ct_event_create, destroy it with ct_event_destroy. An event
+ * never recorded counts as complete (as in CUDA). */
+#define CT_EVENT_TIMING 1u /* elapsed time can be measured */
+typedef struct ct_event {
+  ct_device device;
+  uint32_t flags;
+  void *handle;
+} ct_event;
+
+typedef enum ct_copy_kind {
+  CT_COPY_H2D = 1, /* host to device */
+  CT_COPY_D2H = 2, /* device to host */
+  CT_COPY_D2D = 3  /* device to device, same type (any indices) */
+} ct_copy_kind;
+
+/* Per-device allocator statistics (c10's DeviceStats, reduced). */
+typedef struct ct_device_stats {
+  int64_t allocated_bytes;      /* handed out and not yet freed */
+  int64_t peak_allocated_bytes;
+  int64_t allocated_blocks;
+  int64_t reserved_bytes;       /* held from the device: allocated + cached + waiting for streams */
+  int64_t peak_reserved_bytes;
+  int64_t cached_blocks;        /* free blocks kept for reuse */
+  int64_t pending_blocks;       /* freed, waiting for another stream's work (record_stream) */
+  int64_t num_allocs;           /* alloc calls that succeeded */
+  int64_t num_frees;
+  int64_t system_allocs;        /* calls to the device's own allocator (cudaMalloc) */
+  int64_t system_frees;
+} ct_device_stats;
+
+/* What a backend provides. Members marked optional may be NULL; the public
+ * functions then report CT_ERR_UNSUPPORTED (or do the trivial thing where
+ * noted). Indices passed in are already validated (0 <= index < count).
+ * Members report their own failures with ct_fail and return the status. */
+typedef struct ct_device_interface {
+  const char *name; /* for messages: "cpu", "cuda", "tdev" */
+  /* devices */
+  int (*device_count)(void);
+  int (*get_device)(void);          /* this thread's current device index */
+  ct_status (*set_device)(int index);
+  ct_status (*device_synchronize)(int index); /* optional: then every stream of the device is synchronized by nothing */
+  /* streams (optional: without them only the default stream exists and is synchronous) */
+  ct_status (*stream_create)(int index, int priority, int64_t *id); /* id != 0 */
+  ct_status (*stream_destroy)(ct_stream s);
+  ct_status (*stream_query)(ct_stream s, bool *done);
+  ct_status (*stream_synchronize)(ct_stream s);
+  /* events (optional as a group) */
+  ct_status (*event_create)(int index, uint32_t flags, void **handle);
+  void (*event_destroy)(int index, void *handle);
+  ct_status (*event_record)(void *handle, ct_stream s);
+  ct_status (*event_block)(void *handle, ct_stream s); /* s waits for the event's work */
+  ct_status (*event_query)(void *handle, bool *done);
+  ct_status (*event_synchronize)(void *handle);
+  ct_status (*event_elapsed_ms)(void *start, void *end, double *ms);
+  /* copies; ordered on `stream` (a stream of this type: the destination's
+   * for H2D and D2D, the source's for D2H). async false: returns when the
+   * copy is done; async true: the host buffer must stay valid until then. */
+  ct_status (*copy)(void *dst, const void *src, size_t nbytes, ct_copy_kind kind, ct_stream stream, bool async);
+  /* memory: blocks belong to a stream; *ctx is the allocator's per-block
+   * context, stored in the storage and given back to free/record_stream. */
+  void *(*alloc)(int index, ct_stream stream, size_t nbytes, void **ctx); /* NULL on failure */
+  void (*free)(int index, void *ptr, size_t nbytes, void *ctx);
+  ct_status (*record_stream)(void *ptr, void *ctx, ct_stream s); /* optional */
+  ct_status (*memory_stats)(int index, ct_device_stats *out); /* optional */
+  void (*empty_cache)(int index); /* optional */
+  /* pinned host memory (optional: not offered) */
+  void *(*host_alloc)(size_t nbytes, void **ctx);
+  void (*host_free)(void *ptr, size_t nbytes, void *ctx);
+} ct_device_interface;
+
+/* ---- registry ----
+ * One interface per device type, registered once (a second registration is
+ * CT_ERR_REGISTRATION; the interface must outlive the program's use of the
+ * type). CPU and Meta are built in. Lookups are lock-free and safe from any
+ * thread while another registers. */
+CTDEF ct_status ct_device_register(ct_device_type type, const ct_device_interface *iface);
+CTDEF const ct_device_interface *ct_device_interface_get(ct_device_type type); /* NULL if none (no error set) */
+CTDEF int ct_device_count(ct_device_type type); /* 0 if no backend is registered */
+/* CT_OK if d names a usable device: known type, interface registered, index in range. */
+CTDEF ct_status ct_device_check(const char *op, ct_device d);
+
+/* ---- current device (per thread; CT_DEVICE_GUARD in guard.h scopes it) ---- */
+CTDEF ct_status ct_device_set(ct_device d);
+/* Sets d as current and stores the previous index of d's type in *previous. */
+CTDEF ct_status ct_device_exchange(ct_device d, int *previous);
+CTDEF ct_status ct_device_synchronize(ct_device d); /* every stream of the device */
+
+/* ---- streams ---- */
+CTDEF ct_stream ct_default_stream(ct_device d);
+CTDEF ct_stream ct_current_stream(ct_device d); /* this thread's; the default stream unless set */
+CTDEF ct_status ct_stream_set(ct_stream s);
+CTDEF ct_status ct_stream_exchange(ct_stream s, ct_stream *previous);
+CTDEF ct_status ct_stream_create(ct_device d, int priority, ct_stream *out);
+CTDEF ct_status ct_stream_destroy(ct_stream s); /* not the default stream */
+CTDEF ct_status ct_stream_query(ct_stream s, bool *done);
+CTDEF ct_status ct_stream_synchronize(ct_stream s);
+
+/* ---- events ---- */
+CTDEF ct_status ct_event_create(ct_device d, uint32_t flags, ct_event *out);
+CTDEF void ct_event_destroy(ct_event *e); /* NULL or never created: nothing */
+CTDEF ct_status ct_event_record(ct_event *e, ct_stream s); /* s on e's device */
+CTDEF ct_status ct_stream_wait_event(ct_stream s, const ct_event *e); /* s blocks until e's work is done */
+CTDEF ct_status ct_event_query(const ct_event *e, bool *done);
+CTDEF ct_status ct_event_synchronize(const ct_event *e);
+CTDEF ct_status ct_event_elapsed_ms(const ct_event *start, const ct_event *end, double *ms); /* both CT_EVENT_TIMING */
+
+/* ---- memory ----
+ * ct_device_memcpy copies raw bytes between any two devices with data, on
+ * the current streams (the destination's for H2D/D2D, the source's for D2H;
+ * a D2D copy whose source stream differs first makes the destination stream
+ * wait for the source stream). non_blocking: may return before the copy is
+ * done; then host memory involved must stay valid until the stream is
+ * synchronized. Between types with no direct path it stages through the host. */
+CTDEF ct_status ct_device_memcpy(void *dst, ct_device dst_device, const void *src, ct_device src_device, size_t nbytes,
+                                 bool non_blocking);
+CTDEF ct_status ct_device_memory_stats(ct_device d, ct_device_stats *out);
+CTDEF ct_status ct_device_empty_cache(ct_device d);
+/* Pinned host memory from a device type's backend; NULL and an error where
+ * the type offers none (the CPU does not). Free with ct_host_free. */
+CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx);
+CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx);
+
+CT_EXTERN_C_END
+
+#endif /* CT_DEVICE_H */
+
+/* ---- ctorch/tensor.h ---- */
+/* ctorch/tensor.h - storage, tensors, factories, views and element access.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Ownership: every function returning ct_tensor* returns a new reference
+ * (NULL on error) that you drop with ct_release, unless a temporaries scope
+ * (CT_SCOPE in guard.h) is open at your level, in which case the scope owns
+ * it and releases it at the scope's end; ct_keep() lets one escape.
+ * Views share storage with their base: writes through one show in the other.
+ */
+#ifndef CT_TENSOR_H
+#define CT_TENSOR_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* Compatibility path: an allocator installed for a device type here takes
+ * precedence over its device interface's allocator (device.h) for new
+ * storages. The CPU and Meta have one from the start; other types allocate
+ * through their registered interface (per device index and current stream). */
 CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a);
 CTDEF const ct_allocator *ct_device_allocator(ct_device_type t);
 
@@ -712,11 +911,13 @@ typedef struct ct_storage {
   uint32_t version;               /* bumped by every in-place write, through any view */
   void *data;                     /* NULL for meta or zero-byte storage */
   size_t nbytes;                  /* usable size of data */
-  ct_device device;
+  ct_device device;               /* type and index */
   uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
-  const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
+  uint8_t device_alloc;           /* data came from the device interface's alloc (freed through it) */
+  const ct_allocator *allocator;  /* frees data; NULL when a deleter or the device interface owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
+  void *alloc_ctx;                /* the device allocator's per-block context (device_alloc) */
 } ct_storage;
 
 /* A view of a storage: metadata only, so views are cheap. Read the fields;
@@ -800,6 +1001,14 @@ CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
  * to_dtype are dispatched operators, so autograd sees them: see
  * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
+/* non_blocking: a copy between two devices of one type may return before it
+ * is done (ordered on the current streams); host copies are synchronous. */
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking);
+/* record_stream (c10's): t's memory is in use by work queued on s, so the
+ * allocator does not hand it out again before that work is done, even after
+ * t is freed. Nothing to do for the CPU or for memory not from a device
+ * interface. */
+CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s);
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -1156,6 +1365,8 @@ typedef struct ct_guard {
   ct_keyset changed;               /* keys this guard actually added */
   int saved_int;                   /* previous grad mode / device index */
   int8_t device_type;
+  int8_t restore_device;           /* device and stream guards: 1 if the device was changed */
+  ct_stream saved_stream;          /* stream guards: the stream that was current */
   ct__scope scope; /* temporaries (ct_scope_begin only) */
 } ct_guard;
 
@@ -1166,7 +1377,14 @@ CTDEF void ct_enable_grad_begin(ct_guard *g);   /* undo an outer no-grad */
 CTDEF void ct_inference_mode_begin(ct_guard *g); /* no-grad and autograd keys excluded */
 CTDEF void ct_include_keys_begin(ct_guard *g, ct_keyset ks);
 CTDEF void ct_exclude_keys_begin(ct_guard *g, ct_keyset ks);
+/* Sets the device's index as its type's current device (through the type's
+ * device interface; a type with no interface keeps a per-thread index only)
+ * and restores the previous one at the end. A bad device (index out of
+ * range) leaves everything as it was, with the error pending. */
 CTDEF void ct_device_begin(ct_guard *g, ct_device device);
+/* c10's StreamGuard: makes s the current stream of its device and its
+ * device the current one; restores both at the end. */
+CTDEF void ct_stream_begin(ct_guard *g, ct_stream s);
 CTDEF void ct_scope_begin(ct_guard *g); /* releases the tensors returned inside */
 
 CTDEF bool ct_is_grad_enabled(void);
@@ -1204,6 +1422,7 @@ static inline void ct__guard_cleanup(ct_guard *g) {
 #define CT__INCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_include_keys_begin(&g, (ks)))
 #define CT__EXCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_exclude_keys_begin(&g, (ks)))
 #define CT__DEVICE_GUARD(g, d) CT__GUARD_LOOP(g, ct_device_begin(&g, (d)))
+#define CT__STREAM_GUARD(g, s) CT__GUARD_LOOP(g, ct_stream_begin(&g, (s)))
 #define CT__SCOPE(g) CT__GUARD_LOOP(g, ct_scope_begin(&g))
 
 /* public block macros */
@@ -1213,6 +1432,7 @@ static inline void ct__guard_cleanup(ct_guard *g) {
 #define CT_INCLUDE_KEYS(ks) CT__INCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
 #define CT_EXCLUDE_KEYS(ks) CT__EXCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
 #define CT_DEVICE_GUARD(d) CT__DEVICE_GUARD(CT__UNIQUE(ct__guard_), d)
+#define CT_STREAM_GUARD(s) CT__STREAM_GUARD(CT__UNIQUE(ct__guard_), s)
 #define CT_SCOPE CT__SCOPE(CT__UNIQUE(ct__guard_))
 
 #endif /* CT_GUARD_H */
@@ -4847,6 +5067,433 @@ fail: {
 
 CT_EXTERN_C_END
 #endif /* CT__SCHEMA_IMPL */
+/* ---- ctorch/device.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__DEVICE_IMPL)
+#define CT__DEVICE_IMPL
+#include <time.h>
+CT_EXTERN_C_BEGIN
+
+static const char *const ct__device_names[CT_DEVICE_NUM] = {"cpu", "cuda", "meta", "privateuseone", "privateusetwo",
+                                                            "privateusethree"};
+static const ct_key ct__device_keys[CT_DEVICE_NUM] = {CT_KEY_CPU,          CT_KEY_CUDA,         CT_KEY_META,
+                                                      CT_KEY_PRIVATEUSE1, CT_KEY_PRIVATEUSE2, CT_KEY_PRIVATEUSE3};
+
+CTDEF const char *ct_device_type_name(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_names[t] : "invalid";
+}
+CTDEF ct_key ct_device_backend_key(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_keys[t] : CT_KEY_UNDEFINED;
+}
+
+/* ---- the CPU: one device, synchronous, the caching allocator of base.h ---- */
+static double ct__now_ms(void) {
+#ifdef TIME_UTC
+  struct timespec ts;
+  if (timespec_get(&ts, TIME_UTC) == TIME_UTC) return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+#endif
+  return (double)clock() * 1e3 / (double)CLOCKS_PER_SEC;
+}
+static int ct__cpu_count(void) { return 1; }
+static int ct__cpu_get_device(void) { return 0; }
+static ct_status ct__cpu_set_device(int index) {
+  return index == 0 ? CT_OK : ct_fail(CT_ERR_INDEX, "cpu", "device index %d out of range: the CPU has 1 device", index);
+}
+static ct_status ct__cpu_sync_device(int index) { return (void)index, CT_OK; }
+static int64_t ct__cpu_next_stream;
+static ct_status ct__cpu_stream_create(int index, int priority, int64_t *id) {
+  (void)index;
+  (void)priority;
+  *id = ct__atomic_add(&ct__cpu_next_stream, 1);
+  return CT_OK;
+}
+static ct_status ct__cpu_stream_destroy(ct_stream s) { return (void)s, CT_OK; }
+static ct_status ct__cpu_stream_query(ct_stream s, bool *done) {
+  (void)s;
+  *done = true;
+  return CT_OK;
+}
+static ct_status ct__cpu_stream_sync(ct_stream s) { return (void)s, CT_OK; }
+static ct_status ct__cpu_event_create(int index, uint32_t flags, void **handle) {
+  double *t = (double *)CT_MALLOC(sizeof(double));
+  (void)index;
+  (void)flags;
+  if (!t) return ct_fail(CT_ERR_OOM, "cpu", "out of memory creating an event");
+  *t = 0;
+  *handle = t;
+  return CT_OK;
+}
+static void ct__cpu_event_destroy(int index, void *handle) {
+  (void)index;
+  CT_FREE(handle);
+}
+static ct_status ct__cpu_event_record(void *handle, ct_stream s) {
+  (void)s;
+  *(double *)handle = ct__now_ms();
+  return CT_OK;
+}
+static ct_status ct__cpu_event_block(void *handle, ct_stream s) { return (void)handle, (void)s, CT_OK; }
+static ct_status ct__cpu_event_query(void *handle, bool *done) {
+  (void)handle;
+  *done = true;
+  return CT_OK;
+}
+static ct_status ct__cpu_event_sync(void *handle) { return (void)handle, CT_OK; }
+static ct_status ct__cpu_event_elapsed(void *start, void *end, double *ms) {
+  *ms = *(const double *)end - *(const double *)start;
+  return CT_OK;
+}
+static ct_status ct__cpu_copy(void *dst, const void *src, size_t nbytes, ct_copy_kind kind, ct_stream s, bool async) {
+  (void)kind;
+  (void)s;
+  (void)async;
+  if (nbytes) memmove(dst, src, nbytes);
+  return CT_OK;
+}
+static void *ct__cpu_dev_alloc(int index, ct_stream s, size_t nbytes, void **ctx) {
+  (void)index;
+  (void)s;
+  *ctx = NULL;
+  return ct__cpu_alloc(NULL, nbytes);
+}
+static void ct__cpu_dev_free(int index, void *ptr, size_t nbytes, void *ctx) {
+  (void)index;
+  ct__cpu_free(ctx, ptr, nbytes);
+}
+static ct_status ct__cpu_record_stream(void *ptr, void *ctx, ct_stream s) { return (void)ptr, (void)ctx, (void)s, CT_OK; }
+static ct_status ct__cpu_memory_stats(int index, ct_device_stats *out) {
+  ct_memory_stats m = ct_memory_stats_get();
+  (void)index;
+  memset(out, 0, sizeof *out);
+  out->allocated_bytes = m.live_bytes;
+  out->allocated_blocks = m.live_blocks;
+  out->reserved_bytes = m.reserved_bytes;
+  out->peak_reserved_bytes = m.peak_reserved_bytes;
+  out->system_allocs = m.system_allocs;
+  out->system_frees = m.system_frees;
+  return CT_OK;
+}
+static void ct__cpu_empty_cache(int index) {
+  (void)index;
+  ct_empty_cache();
+}
+static const ct_device_interface ct__cpu_device_interface = {
+    "cpu", ct__cpu_count, ct__cpu_get_device, ct__cpu_set_device, ct__cpu_sync_device,
+    ct__cpu_stream_create, ct__cpu_stream_destroy, ct__cpu_stream_query, ct__cpu_stream_sync,
+    ct__cpu_event_create, ct__cpu_event_destroy, ct__cpu_event_record, ct__cpu_event_block, ct__cpu_event_query,
+    ct__cpu_event_sync, ct__cpu_event_elapsed, ct__cpu_copy, ct__cpu_dev_alloc, ct__cpu_dev_free,
+    ct__cpu_record_stream, ct__cpu_memory_stats, ct__cpu_empty_cache, NULL, NULL};
+
+/* ---- Meta: one device, no data; streams and events trivial as on the CPU ---- */
+static ct_status ct__meta_set_device(int index) {
+  return index == 0 ? CT_OK : ct_fail(CT_ERR_INDEX, "meta", "device index %d out of range: meta has 1 device", index);
+}
+static ct_status ct__meta_copy(void *dst, const void *src, size_t nbytes, ct_copy_kind kind, ct_stream s, bool async) {
+  (void)dst, (void)src, (void)nbytes, (void)kind, (void)s, (void)async;
+  return ct_fail(CT_ERR_DEVICE, "meta", "a meta tensor has no data to copy");
+}
+static void *ct__meta_dev_alloc(int index, ct_stream s, size_t nbytes, void **ctx) {
+  (void)index, (void)s, (void)nbytes;
+  *ctx = NULL;
+  return NULL;
+}
+static void ct__meta_dev_free(int index, void *ptr, size_t nbytes, void *ctx) { (void)index, (void)ptr, (void)nbytes, (void)ctx; }
+static const ct_device_interface ct__meta_device_interface = {
+    "meta", ct__cpu_count, ct__cpu_get_device, ct__meta_set_device, ct__cpu_sync_device,
+    ct__cpu_stream_create, ct__cpu_stream_destroy, ct__cpu_stream_query, ct__cpu_stream_sync,
+    ct__cpu_event_create, ct__cpu_event_destroy, ct__cpu_event_record, ct__cpu_event_block, ct__cpu_event_query,
+    ct__cpu_event_sync, ct__cpu_event_elapsed, ct__meta_copy, ct__meta_dev_alloc, ct__meta_dev_free,
+    NULL, NULL, NULL, NULL, NULL};
+
+/* ---- registry: one pointer per type, published with a release store ---- */
+static const ct_device_interface *ct__device_ifaces[CT_DEVICE_NUM] = {&ct__cpu_device_interface, NULL,
+                                                                      &ct__meta_device_interface};
+
+CTDEF ct_status ct_device_register(ct_device_type type, const ct_device_interface *iface) {
+  static const char *op = "ct_device_register";
+  ct_status st = CT_OK;
+  if ((unsigned)type >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)type);
+  if (!iface) return ct__fail_null(op, "iface");
+  if (!iface->device_count || !iface->get_device || !iface->set_device || !iface->copy || !iface->alloc || !iface->free)
+    return ct_fail(CT_ERR_INVALID, op,
+                   "interface '%s' for '%s' lacks a required member (device_count, get_device, set_device, copy, alloc, free)",
+                   iface->name ? iface->name : "?", ct_device_type_name(type));
+  if ((iface->event_create != NULL) != (iface->event_record != NULL) || (iface->host_alloc != NULL) != (iface->host_free != NULL))
+    return ct_fail(CT_ERR_INVALID, op, "interface '%s': event and host-memory members come in groups",
+                   iface->name ? iface->name : "?");
+  ct__lock();
+  {
+    const ct_device_interface *old = ct__atomic_load(&ct__device_ifaces[type]);
+    if (old)
+      st = ct_fail(CT_ERR_REGISTRATION, op, "device type '%s' already has an interface ('%s'); a type is registered once",
+                   ct_device_type_name(type), old->name ? old->name : "?");
+    else
+      ct__atomic_store(&ct__device_ifaces[type], iface);
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF const ct_device_interface *ct_device_interface_get(ct_device_type type) {
+  return (unsigned)type < CT_DEVICE_NUM ? ct__atomic_load(&ct__device_ifaces[type]) : NULL;
+}
+
+CTDEF int ct_device_count(ct_device_type type) {
+  const ct_device_interface *i = ct_device_interface_get(type);
+  int n = i ? i->device_count() : 0;
+  return n < 0 ? 0 : n > CT_DEVICE_MAX_INDEX ? CT_DEVICE_MAX_INDEX : n;
+}
+
+/* The interface serving d, or NULL with an error for a bad device. */
+static const ct_device_interface *ct__device_iface(const char *op, ct_device d) {
+  const ct_device_interface *i;
+  int n;
+  if (d.type < 0 || d.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)d.type);
+    return NULL;
+  }
+  i = ct_device_interface_get((ct_device_type)d.type);
+  if (!i) {
+    ct_fail(CT_ERR_DEVICE, op, "no device interface registered for '%s' (is its backend linked?)",
+            ct_device_type_name((ct_device_type)d.type));
+    return NULL;
+  }
+  n = ct_device_count((ct_device_type)d.type);
+  if (d.index < 0 || d.index >= n) {
+    ct_fail(CT_ERR_INDEX, op, "device index %d out of range: '%s' has %d device%s", (int)d.index,
+            ct_device_type_name((ct_device_type)d.type), n, n == 1 ? "" : "s");
+    return NULL;
+  }
+  return i;
+}
+
+CTDEF ct_status ct_device_check(const char *op, ct_device d) {
+  return ct__device_iface(op ? op : "ct_device_check", d) ? CT_OK : ct_last_error();
+}
+
+CTDEF ct_status ct_device_set(ct_device d) {
+  const ct_device_interface *i = ct__device_iface("ct_device_set", d);
+  return i ? i->set_device(d.index) : ct_last_error();
+}
+CTDEF ct_status ct_device_exchange(ct_device d, int *previous) {
+  const ct_device_interface *i = ct__device_iface("ct_device_exchange", d);
+  int prev;
+  ct_status st;
+  if (!i) return ct_last_error();
+  prev = i->get_device();
+  if (prev != d.index && (st = i->set_device(d.index)) != CT_OK) return st;
+  if (previous) *previous = prev;
+  return CT_OK;
+}
+CTDEF ct_status ct_device_synchronize(ct_device d) {
+  const ct_device_interface *i = ct__device_iface("ct_device_synchronize", d);
+  if (!i) return ct_last_error();
+  return i->device_synchronize ? i->device_synchronize(d.index) : CT_OK;
+}
+
+/* ---- streams: the current one per thread and device ---- */
+static CT__TLS int64_t ct__current_streams[CT_DEVICE_NUM][CT_DEVICE_MAX_INDEX];
+
+CTDEF ct_stream ct_default_stream(ct_device d) { return ct_stream_make(d, 0); }
+CTDEF ct_stream ct_current_stream(ct_device d) {
+  if (d.type < 0 || d.type >= CT_DEVICE_NUM || d.index < 0 || d.index >= CT_DEVICE_MAX_INDEX) return ct_stream_make(d, 0);
+  return ct_stream_make(d, ct__current_streams[d.type][d.index]);
+}
+CTDEF ct_status ct_stream_exchange(ct_stream s, ct_stream *previous) {
+  if (!ct__device_iface("ct_stream_set", s.device)) return ct_last_error();
+  if (previous) *previous = ct_current_stream(s.device);
+  ct__current_streams[s.device.type][s.device.index] = s.id;
+  return CT_OK;
+}
+CTDEF ct_status ct_stream_set(ct_stream s) { return ct_stream_exchange(s, NULL); }
+CTDEF ct_status ct_stream_create(ct_device d, int priority, ct_stream *out) {
+  const ct_device_interface *i = ct__device_iface("ct_stream_create", d);
+  int64_t id = 0;
+  ct_status st;
+  if (!out) return ct__fail_null("ct_stream_create", "out");
+  if (!i) return ct_last_error();
+  if (!i->stream_create)
+    return ct_fail(CT_ERR_UNSUPPORTED, "ct_stream_create", "'%s' has only its default stream", i->name);
+  if ((st = i->stream_create(d.index, priority, &id)) != CT_OK) return st;
+  *out = ct_stream_make(d, id);
+  return CT_OK;
+}
+CTDEF ct_status ct_stream_destroy(ct_stream s) {
+  const ct_device_interface *i = ct__device_iface("ct_stream_destroy", s.device);
+  if (!i) return ct_last_error();
+  if (s.id == 0) return ct_fail(CT_ERR_INVALID, "ct_stream_destroy", "the default stream cannot be destroyed");
+  return i->stream_destroy ? i->stream_destroy(s) : CT_OK;
+}
+CTDEF ct_status ct_stream_query(ct_stream s, bool *done) {
+  const ct_device_interface *i = ct__device_iface("ct_stream_query", s.device);
+  if (!done) return ct__fail_null("ct_stream_query", "done");
+  if (!i) return ct_last_error();
+  if (!i->stream_query) return *done = true, CT_OK;
+  return i->stream_query(s, done);
+}
+CTDEF ct_status ct_stream_synchronize(ct_stream s) {
+  const ct_device_interface *i = ct__device_iface("ct_stream_synchronize", s.device);
+  if (!i) return ct_last_error();
+  return i->stream_synchronize ? i->stream_synchronize(s) : CT_OK;
+}
+
+/* ---- events ---- */
+static const ct_device_interface *ct__event_iface(const char *op, const ct_event *e) {
+  const ct_device_interface *i;
+  if (!e) {
+    ct__fail_null(op, "event");
+    return NULL;
+  }
+  if (!(i = ct__device_iface(op, e->device))) return NULL;
+  if (!i->event_create) {
+    ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' has no events", i->name);
+    return NULL;
+  }
+  if (!e->handle) {
+    ct_fail(CT_ERR_STATE, op, "the event was not created (ct_event_create) or was destroyed");
+    return NULL;
+  }
+  return i;
+}
+CTDEF ct_status ct_event_create(ct_device d, uint32_t flags, ct_event *out) {
+  const ct_device_interface *i = ct__device_iface("ct_event_create", d);
+  void *h = NULL;
+  ct_status st;
+  if (!out) return ct__fail_null("ct_event_create", "out");
+  if (!i) return ct_last_error();
+  if (!i->event_create) return ct_fail(CT_ERR_UNSUPPORTED, "ct_event_create", "'%s' has no events", i->name);
+  if ((st = i->event_create(d.index, flags, &h)) != CT_OK) return st;
+  out->device = d;
+  out->flags = flags;
+  out->handle = h;
+  return CT_OK;
+}
+CTDEF void ct_event_destroy(ct_event *e) {
+  const ct_device_interface *i;
+  if (!e || !e->handle) return;
+  i = ct_device_interface_get((ct_device_type)e->device.type);
+  if (i && i->event_destroy) i->event_destroy(e->device.index, e->handle);
+  e->handle = NULL;
+}
+CTDEF ct_status ct_event_record(ct_event *e, ct_stream s) {
+  const ct_device_interface *i = ct__event_iface("ct_event_record", e);
+  if (!i) return ct_last_error();
+  if (!ct_device_eq(e->device, s.device))
+    return ct_fail(CT_ERR_DEVICE, "ct_event_record", "event on %s:%d cannot be recorded on a stream of %s:%d",
+                   ct_device_type_name((ct_device_type)e->device.type), e->device.index,
+                   ct_device_type_name((ct_device_type)s.device.type), s.device.index);
+  return i->event_record(e->handle, s);
+}
+CTDEF ct_status ct_stream_wait_event(ct_stream s, const ct_event *e) {
+  const ct_device_interface *i = ct__event_iface("ct_stream_wait_event", e);
+  if (!i) return ct_last_error();
+  if (e->device.type != s.device.type) { /* another type: the host waits (nothing finer exists) */
+    ct_status st = ct_event_synchronize(e);
+    return st;
+  }
+  if (!ct__device_iface("ct_stream_wait_event", s.device)) return ct_last_error();
+  return i->event_block ? i->event_block(e->handle, s) : ct_event_synchronize(e);
+}
+CTDEF ct_status ct_event_query(const ct_event *e, bool *done) {
+  const ct_device_interface *i = ct__event_iface("ct_event_query", e);
+  if (!done) return ct__fail_null("ct_event_query", "done");
+  if (!i) return ct_last_error();
+  if (!i->event_query) return *done = true, CT_OK;
+  return i->event_query(e->handle, done);
+}
+CTDEF ct_status ct_event_synchronize(const ct_event *e) {
+  const ct_device_interface *i = ct__event_iface("ct_event_synchronize", e);
+  if (!i) return ct_last_error();
+  return i->event_synchronize ? i->event_synchronize(e->handle) : CT_OK;
+}
+CTDEF ct_status ct_event_elapsed_ms(const ct_event *start, const ct_event *end, double *ms) {
+  static const char *op = "ct_event_elapsed_ms";
+  const ct_device_interface *i = ct__event_iface(op, start);
+  if (!ms) return ct__fail_null(op, "ms");
+  if (!i || !ct__event_iface(op, end)) return ct_last_error();
+  if (!ct_device_eq(start->device, end->device)) return ct_fail(CT_ERR_DEVICE, op, "the two events are on different devices");
+  if (!(start->flags & end->flags & CT_EVENT_TIMING))
+    return ct_fail(CT_ERR_INVALID, op, "both events need CT_EVENT_TIMING to measure elapsed time");
+  if (!i->event_elapsed_ms) return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' cannot time events", i->name);
+  return i->event_elapsed_ms(start->handle, end->handle, ms);
+}
+
+/* ---- memory ---- */
+CTDEF ct_status ct_device_memcpy(void *dst, ct_device dd, const void *src, ct_device sd, size_t nbytes, bool non_blocking) {
+  static const char *op = "ct_device_memcpy";
+  const ct_device_interface *di, *si;
+  if (!nbytes) return CT_OK;
+  if (!dst) return ct__fail_null(op, "dst");
+  if (!src) return ct__fail_null(op, "src");
+  if (!(di = ct__device_iface(op, dd)) || !(si = ct__device_iface(op, sd))) return ct_last_error();
+  if (dd.type == CT_DEVICE_META || sd.type == CT_DEVICE_META)
+    return ct_fail(CT_ERR_DEVICE, op, "a meta tensor has no data to copy");
+  if (sd.type == CT_DEVICE_CPU && dd.type == CT_DEVICE_CPU) {
+    memmove(dst, src, nbytes);
+    return CT_OK;
+  }
+  if (sd.type == CT_DEVICE_CPU) return di->copy(dst, src, nbytes, CT_COPY_H2D, ct_current_stream(dd), non_blocking);
+  if (dd.type == CT_DEVICE_CPU) return si->copy(dst, src, nbytes, CT_COPY_D2H, ct_current_stream(sd), non_blocking);
+  if (sd.type == dd.type) {
+    ct_stream ss = ct_current_stream(sd), ds = ct_current_stream(dd);
+    ct_status st;
+    if (!ct_stream_eq(ss, ds)) { /* the destination stream waits for the source stream's work */
+      if (di->event_create) {
+        ct_event e;
+        if ((st = ct_event_create(sd, 0, &e)) != CT_OK) return st;
+        st = ct_event_record(&e, ss);
+        if (st == CT_OK) st = ct_stream_wait_event(ds, &e);
+        ct_event_destroy(&e);
+        if (st != CT_OK) return st;
+      } else if ((st = ct_stream_synchronize(ss)) != CT_OK) {
+        return st;
+      }
+    }
+    return di->copy(dst, src, nbytes, CT_COPY_D2D, ds, non_blocking);
+  }
+  { /* two device types: through a host buffer, synchronously */
+    void *tmp = ct__cpu_alloc(NULL, nbytes);
+    ct_status st;
+    if (!tmp) return ct_fail(CT_ERR_OOM, op, "out of memory staging %zu bytes through the host", nbytes);
+    st = si->copy(tmp, src, nbytes, CT_COPY_D2H, ct_current_stream(sd), false);
+    if (st == CT_OK) st = di->copy(dst, tmp, nbytes, CT_COPY_H2D, ct_current_stream(dd), false);
+    ct__cpu_free(NULL, tmp, nbytes);
+    return st;
+  }
+}
+
+CTDEF ct_status ct_device_memory_stats(ct_device d, ct_device_stats *out) {
+  const ct_device_interface *i = ct__device_iface("ct_device_stats", d);
+  if (!out) return ct__fail_null("ct_device_stats", "out");
+  if (!i) return ct_last_error();
+  memset(out, 0, sizeof *out);
+  return i->memory_stats ? i->memory_stats(d.index, out) : CT_OK;
+}
+CTDEF ct_status ct_device_empty_cache(ct_device d) {
+  const ct_device_interface *i = ct__device_iface("ct_device_empty_cache", d);
+  if (!i) return ct_last_error();
+  if (i->empty_cache) i->empty_cache(d.index);
+  return CT_OK;
+}
+CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
+  const ct_device_interface *i = ct__device_iface("ct_host_alloc", ct_device_make(type, 0));
+  void *p, *c = NULL;
+  if (!ctx) return ct__fail_null("ct_host_alloc", "ctx"), (void *)NULL;
+  if (!i) return NULL;
+  if (!i->host_alloc)
+    return ct_fail(CT_ERR_UNSUPPORTED, "ct_host_alloc", "'%s' offers no pinned host memory", ct_device_type_name(type)),
+           (void *)NULL;
+  p = i->host_alloc(nbytes, &c);
+  if (!p) return ct_fail(CT_ERR_OOM, "ct_host_alloc", "out of pinned memory allocating %zu bytes", nbytes), (void *)NULL;
+  *ctx = c;
+  return p;
+}
+CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {
+  const ct_device_interface *i = ct_device_interface_get(type);
+  if (ptr && i && i->host_free) i->host_free(ptr, nbytes, ctx);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__DEVICE_IMPL */
 /* ---- ctorch/tensor.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__TENSOR_IMPL)
 #define CT__TENSOR_IMPL
@@ -4854,11 +5501,6 @@ CT_EXTERN_C_END
 CT_EXTERN_C_BEGIN
 
 /* ---- devices ---- */
-static const char *const ct__device_names[CT_DEVICE_NUM] = {"cpu", "cuda", "meta", "privateuseone", "privateusetwo",
-                                                            "privateusethree"};
-static const ct_key ct__device_keys[CT_DEVICE_NUM] = {CT_KEY_CPU,          CT_KEY_CUDA,         CT_KEY_META,
-                                                      CT_KEY_PRIVATEUSE1, CT_KEY_PRIVATEUSE2, CT_KEY_PRIVATEUSE3};
-
 static void *ct__meta_alloc(void *ctx, size_t nbytes) {
   (void)ctx;
   (void)nbytes;
@@ -4873,20 +5515,14 @@ static const ct_allocator ct__meta_allocator = {"meta", ct__meta_alloc, ct__meta
 static const ct_allocator *ct__device_allocators[CT_DEVICE_NUM] = {&ct__cpu_allocator_instance, NULL,
                                                                    &ct__meta_allocator};
 
-CTDEF const char *ct_device_type_name(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_names[t] : "invalid";
-}
-CTDEF ct_key ct_device_backend_key(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_keys[t] : CT_KEY_UNDEFINED;
-}
 CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a) {
   if ((unsigned)t >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, "ct_set_device_allocator", "invalid device type %d", (int)t);
   if (!a || !a->alloc || !a->free) return ct__fail_null("ct_set_device_allocator", "allocator");
-  ct__device_allocators[t] = a;
+  ct__atomic_store(&ct__device_allocators[t], a);
   return CT_OK;
 }
 CTDEF const ct_allocator *ct_device_allocator(ct_device_type t) {
-  return (unsigned)t < CT_DEVICE_NUM ? ct__device_allocators[t] : NULL;
+  return (unsigned)t < CT_DEVICE_NUM ? ct__atomic_load(&ct__device_allocators[t]) : NULL;
 }
 
 static void ct__init(void); /* dispatch.h: registers the built-in operators once */
@@ -5033,10 +5669,20 @@ typedef char ct__storage_header_check[sizeof(ct_storage) <= CT__STORAGE_HEADER ?
 
 static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
   const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  const ct_device_interface *di = NULL;
   int inline_data = a == &ct__cpu_allocator_instance && nbytes <= CT__INLINE_BYTES;
+  void *actx = NULL;
   ct_storage *s;
   if (!a) {
-    ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
+    di = ct_device_interface_get((ct_device_type)device.type);
+    if (!di) {
+      ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (no device interface registered: is its backend linked?)",
+              ct_device_type_name((ct_device_type)device.type));
+      return NULL;
+    }
+    if (ct_device_check(op, device) != CT_OK) return NULL;
+  } else if (device.index != 0 && (device.type == CT_DEVICE_CPU || device.type == CT_DEVICE_META)) {
+    ct_fail(CT_ERR_INDEX, op, "device index %d out of range: '%s' has 1 device", (int)device.index,
             ct_device_type_name((ct_device_type)device.type));
     return NULL;
   }
@@ -5051,11 +5697,12 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
     ct__local_add(st->live_bytes, (int64_t)nbytes);
     ct__local_add(st->live_blocks, 1);
   } else {
-    s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+    if (di) s->data = nbytes ? di->alloc(device.index, ct_current_stream(device), nbytes, &actx) : NULL;
+    else s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
     if (nbytes && !s->data && device.type != CT_DEVICE_META) {
       ct__pool_free(s, sizeof(ct_storage));
-      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
-              ct_device_type_name((ct_device_type)device.type));
+      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s:%d", nbytes,
+              ct_device_type_name((ct_device_type)device.type), (int)device.index);
       return NULL;
     }
   }
@@ -5064,9 +5711,11 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->nbytes = nbytes;
   s->device = device;
   s->inline_data = (uint8_t)inline_data;
+  s->device_alloc = (uint8_t)(di != NULL);
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
+  s->alloc_ctx = actx;
   ct__local_add(ct__stats()->live_storages, 1);
   return s;
 }
@@ -5087,8 +5736,12 @@ static void ct__storage_release(ct_storage *s) {
     ct__local_add(st->live_blocks, -1);
     ct__pool_free(s, CT__STORAGE_HEADER + CT__INLINE_BYTES);
   } else {
-    if (s->deleter)
+    if (s->deleter) {
       s->deleter(s->data, s->deleter_ctx);
+    } else if (s->device_alloc) {
+      const ct_device_interface *di = ct_device_interface_get((ct_device_type)s->device.type);
+      if (di && s->data) di->free(s->device.index, s->data, s->nbytes, s->alloc_ctx);
+    }
     else if (s->allocator && s->data)
       s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
     ct__pool_free(s, sizeof(ct_storage));
@@ -5475,9 +6128,11 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
   s->device = CT_CPU;
   s->inline_data = 0;
+  s->device_alloc = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
+  s->alloc_ctx = NULL;
   ct__local_add(ct__stats()->live_storages, 1);
   return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
 }
@@ -5839,17 +6494,18 @@ static ct_tensor *ct__alias_impl(ct_tensor *t) {
 
 
 
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking) {
   ct_tensor *c;
   CT__CHECK_T("ct_to_device", t);
   if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
   c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
-  if (c && ct_copy_(c, t) != CT_OK) {
+  if (c && ct_copy_ex_(c, t, non_blocking) != CT_OK) {
     ct_release(c);
     return NULL;
   }
   return ct__track(c);
 }
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) { return ct_to_device_ex(t, device, false); }
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t) {
@@ -5900,9 +6556,8 @@ static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t i
             (long long)t->numel);
     return NULL;
   }
-  if (t->device.type != CT_DEVICE_CPU) {
-    ct_fail(CT_ERR_DEVICE, op, "element access needs a CPU tensor, got one on %s",
-            ct_device_type_name((ct_device_type)t->device.type));
+  if (t->device.type == CT_DEVICE_META) {
+    ct_fail(CT_ERR_DEVICE, op, "element access needs a tensor with data, got one on meta");
     return NULL;
   }
   for (i = t->ndim - 1; i >= 0; i--) {
@@ -5911,17 +6566,27 @@ static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t i
   }
   return (const char *)t->storage->data + (size_t)off * ct_dtype_size((ct_dtype)t->dtype);
 }
+/* The element's bytes on the host: its address for a CPU tensor, else a
+ * copy into buf (16 bytes) through the device interface. */
+static const char *ct__element_read(const char *op, const ct_tensor *t, int64_t index, char *buf) {
+  const char *p = ct__element_ptr(op, t, index);
+  if (!p || t->device.type == CT_DEVICE_CPU) return p;
+  if (ct_device_memcpy(buf, CT_CPU, p, t->device, ct_dtype_size((ct_dtype)t->dtype), false) != CT_OK) return NULL;
+  return buf;
+}
 
 CTDEF double ct_get(const ct_tensor *t, int64_t index) {
+  char buf[16];
   const char *p;
   if (!t) return ct__fail_null("ct_get", "t"), NAN;
-  p = ct__element_ptr("ct_get", t, index);
+  p = ct__element_read("ct_get", t, index, buf);
   return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
 }
 CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
+  char buf[16];
   const char *p;
   if (!t) return ct__fail_null("ct_get_int", "t"), 0;
-  p = ct__element_ptr("ct_get_int", t, index);
+  p = ct__element_read("ct_get_int", t, index, buf);
   if (!p) return 0;
   if (t->dtype == CT_I64) return *(const int64_t *)p;
   return ct__f2i64(ct__load_double(p, (ct_dtype)t->dtype)); /* NaN, inf: INT64_MIN, as PyTorch's cast on x86 */
@@ -5931,7 +6596,15 @@ CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
   if (!t) return ct__fail_null("ct_set", "t");
   p = ct__element_ptr("ct_set", t, index);
   if (!p) return ct_last_error();
-  ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  if (t->device.type != CT_DEVICE_CPU) { /* write through the device interface */
+    char buf[16];
+    ct_status st;
+    ct__store_double(buf, (ct_dtype)t->dtype, value);
+    if ((st = ct_device_memcpy((void *)p, t->device, buf, CT_CPU, ct_dtype_size((ct_dtype)t->dtype), false)) != CT_OK)
+      return st;
+  } else {
+    ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  }
   t->storage->version++;
   return CT_OK;
 }
@@ -5941,9 +6614,26 @@ CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
   if (t->numel != 1)
     return ct_fail(CT_ERR_SHAPE, "ct_item", "a tensor with %lld elements cannot be converted to a scalar",
                    (long long)t->numel);
-  if (!ct__element_ptr("ct_item", t, 0)) return ct_last_error();
-  *value = ct_get(t, 0);
+  {
+    char buf[16];
+    const char *p = ct__element_read("ct_item", t, 0, buf);
+    if (!p) return ct_last_error();
+    *value = ct__load_double(p, (ct_dtype)t->dtype);
+  }
   return CT_OK;
+}
+
+CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s) {
+  const ct_device_interface *di;
+  if (!t) return ct__fail_null("ct_record_stream", "t");
+  if (t->device.type != s.device.type)
+    return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor on %s:%d cannot be recorded on a stream of %s:%d",
+                   ct_device_type_name((ct_device_type)t->device.type), t->device.index,
+                   ct_device_type_name((ct_device_type)s.device.type), s.device.index);
+  if (ct_device_check("ct_record_stream", s.device) != CT_OK) return ct_last_error();
+  if (!t->storage->device_alloc || !t->storage->data) return CT_OK;
+  di = ct_device_interface_get((ct_device_type)t->device.type);
+  return di && di->record_stream ? di->record_stream(t->storage->data, t->storage->alloc_ctx, s) : CT_OK;
 }
 CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   ct_tensor *view;
@@ -6786,16 +7476,53 @@ CTDEF void ct_inference_mode_begin(ct_guard *g) {
   g->state = 1;
 }
 
-static void ct__device_end(ct_guard *g) { ct__tls.device_index[g->device_type] = (int8_t)g->saved_int; }
+static void ct__device_end(ct_guard *g) {
+  const ct_device_interface *i = ct_device_interface_get((ct_device_type)g->device_type);
+  if (!g->restore_device) return;
+  if (i) i->set_device(g->saved_int);
+  else ct__tls.device_index[g->device_type] = (int8_t)g->saved_int;
+}
+/* Make device current; 1 if something must be restored (saved in g). */
+static int ct__device_swap(ct_guard *g, ct_device device, const char *op) {
+  const ct_device_interface *i;
+  int prev;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
+    return 0;
+  }
+  g->device_type = device.type;
+  i = ct_device_interface_get((ct_device_type)device.type);
+  if (!i) { /* no backend linked: a per-thread index only */
+    g->saved_int = ct__tls.device_index[device.type];
+    ct__tls.device_index[device.type] = device.index;
+    return 1;
+  }
+  if (ct_device_exchange(device, &prev) != CT_OK) return 0;
+  g->saved_int = prev;
+  return 1;
+}
 CTDEF void ct_device_begin(ct_guard *g, ct_device device) {
-  int t = device.type >= 0 && device.type < 8 ? device.type : 0;
-  g->device_type = (int8_t)t;
-  g->saved_int = ct__tls.device_index[t];
-  ct__tls.device_index[t] = device.index;
+  g->restore_device = (int8_t)ct__device_swap(g, device, "CT_DEVICE_GUARD");
   g->end = ct__device_end;
   g->state = 1;
 }
+static void ct__stream_end(ct_guard *g) {
+  if (g->saved_stream.device.type >= 0) ct_stream_set(g->saved_stream);
+  ct__device_end(g);
+}
+CTDEF void ct_stream_begin(ct_guard *g, ct_stream s) {
+  g->saved_stream.device.type = -1;
+  g->restore_device = 0;
+  if (ct_device_check("CT_STREAM_GUARD", s.device) == CT_OK) {
+    g->restore_device = (int8_t)ct__device_swap(g, s.device, "CT_STREAM_GUARD");
+    if (g->restore_device && ct_stream_exchange(s, &g->saved_stream) != CT_OK) g->saved_stream.device.type = -1;
+  }
+  g->end = ct__stream_end;
+  g->state = 1;
+}
 CTDEF int ct_current_device(ct_device_type type) {
+  const ct_device_interface *i = ct_device_interface_get(type);
+  if (i) return i->get_device();
   return (unsigned)type < 8 ? ct__tls.device_index[type] : -1;
 }
 
@@ -7395,7 +8122,7 @@ static inline ct_keyset ct__below_autograd_begin(void) {
   return saved;
 }
 static inline void ct__below_autograd_end(ct_keyset saved) { ct__tls.keys.excluded = saved; }
-#define CT__BELOW_AUTOGRAD (ct_keys_below(CT_KEY_AUTOGRAD_META))
+#define CT__BELOW_AUTOGRAD (~CT_AUTOGRAD_KEYS & ct_keys_below(CT_KEY_AUTOGRAD_OTHER)) /* below every autograd key */
 
 /* In-place on something autograd must refuse (PyTorch's check_inplace); runs
  * only when the op is recorded (grad mode, some input requires grad). */
@@ -8384,7 +9111,10 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
   }
 }
 
-static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
+static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking);
+static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking);
+static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) { return ct__copy_impl_nb(self, src, false); }
+static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   static const char *op = "copy_";
   ct_tensor *ops[2];
   ct_tensor *tmp = NULL;
@@ -8400,10 +9130,8 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   }
   if (ct__is_meta(self)) return CT_OK;
   if (ct__is_meta(src)) return ct_fail(CT_ERR_DEVICE, op, "cannot copy out of a meta tensor: it has no data");
-  if (self->device.type != CT_DEVICE_CPU || src->device.type != CT_DEVICE_CPU)
-    return ct_fail(CT_ERR_DEVICE, op, "no copy kernel between %s and %s", ct_device_type_name((ct_device_type)src->device.type),
-                   ct_device_type_name((ct_device_type)self->device.type));
   if (self->numel == 0) return CT_OK;
+  if (self->device.type != CT_DEVICE_CPU || src->device.type != CT_DEVICE_CPU) return ct__copy_across(self, src, non_blocking);
   if (self->storage == src->storage && self != src &&
       !(self->offset == src->offset && ct_same_shape(self, src) &&
         !memcmp(self->strides, src->strides, sizeof(int64_t) * (size_t)self->ndim))) {
@@ -8429,16 +9157,81 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   return CT_OK;
 }
 
+/* Between devices (any pair with data): a direct copy through the device
+ * interface when both sides are dense with one dtype and shape, else through
+ * host buffers holding the storage span each side covers, so that the CPU
+ * loops above do strides, broadcasting and dtype conversion. A strided
+ * destination's span is read, updated and written back. */
+static ct_status ct__span(const ct_tensor *t, int64_t *first, int64_t *count) {
+  int64_t last = t->offset;
+  int i;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->strides[i] < 0) return ct_fail(CT_ERR_VIEW, "copy_", "negative strides are not supported across devices");
+    last += (t->sizes[i] - 1) * t->strides[i];
+  }
+  *first = t->offset;
+  *count = last - t->offset + 1;
+  return CT_OK;
+}
+/* A CPU tensor viewing a host copy of t's span (t off the CPU); *buf owns it. */
+static ct_tensor *ct__host_view(ct_tensor *t, int read, ct_tensor **buf) {
+  int64_t first, count;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  *buf = NULL;
+  if (ct__span(t, &first, &count) != CT_OK) return NULL;
+  *buf = ct__empty("copy_", 1, &count, (ct_dtype)t->dtype, CT_CPU);
+  if (!*buf) return NULL;
+  if (read && ct_device_memcpy((*buf)->storage->data, CT_CPU, (char *)t->storage->data + (size_t)first * es, t->device,
+                               (size_t)count * es, false) != CT_OK)
+    return NULL;
+  return ct__from_blob((*buf)->storage->data, t->ndim, t->sizes, t->strides, (ct_dtype)t->dtype, NULL, NULL);
+}
+static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  ct_tensor *hs = NULL, *hsbuf = NULL, *hd = NULL, *hdbuf = NULL;
+  ct_status st;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  if ((st = ct_device_check("copy_", self->device)) != CT_OK || (st = ct_device_check("copy_", src->device)) != CT_OK) return st;
+  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src))
+    return ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es,
+                            non_blocking && self->device.type == src->device.type); /* host buffers: synchronous */
+  if (src->device.type == CT_DEVICE_CPU) hs = ct_retain(src);
+  else hs = ct__host_view(src, 1, &hsbuf);
+  if (!hs) {
+    st = ct_last_error();
+    goto done;
+  }
+  if (self->device.type == CT_DEVICE_CPU) {
+    st = ct__copy_impl(self, hs);
+    goto done;
+  }
+  hd = ct__host_view(self, !ct_is_contiguous(self), &hdbuf);
+  if (!hd) {
+    st = ct_last_error();
+    goto done;
+  }
+  if ((st = ct__copy_impl(hd, hs)) == CT_OK) {
+    int64_t first, count;
+    (void)ct__span(self, &first, &count);
+    st = ct_device_memcpy((char *)self->storage->data + (size_t)first * es, self->device, hdbuf->storage->data, CT_CPU,
+                          (size_t)count * es, false);
+  }
+done:
+  ct_release(hd);
+  ct_release(hdbuf);
+  ct_release(hs);
+  ct_release(hsbuf);
+  return st;
+}
+
 static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_status st;
   (void)ks;
-  (void)non_blocking;
   if (self == src) { /* PyTorch's early exit (is_same): nothing to copy, nothing checked */
     ct__bump_version(self);
     return CT_OK;
   }
   if ((st = ct__check_overlap("copy_", self, src)) != CT_OK) return st; /* another view of the same elements is fine */
-  st = ct__copy_impl(self, src);
+  st = ct__copy_impl_nb(self, src, non_blocking);
   if (st == CT_OK) ct__bump_version(self);
   return st;
 }
@@ -55753,6 +56546,10 @@ static const struct {
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_CUDA, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
     {"fill_.Scalar", CT_KEY_CPU, CT_FN(ct__k_fill_), "reference"},

@@ -993,6 +993,9 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
   } map[] = {{"CPU", "CT_KEY_CPU"},
              {"CUDA", "CT_KEY_CUDA"},
              {"Meta", "CT_KEY_META"},
+             {"PrivateUse1", "CT_KEY_PRIVATEUSE1"},
+             {"PrivateUse2", "CT_KEY_PRIVATEUSE2"},
+             {"PrivateUse3", "CT_KEY_PRIVATEUSE3"},
              {"CompositeImplicitAutograd", "CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD"},
              {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"}};
   *n = 0;

@@ -65,6 +65,7 @@ void harness_skip(const char *why) {
 #include "test_ops_random.c"
 #include "test_print.c"
 #include "test_view_programs.c"
+#include "test_device.c"
 /* NOLINTEND(bugprone-suspicious-include) */
 
 static int harness_cmp(const void *a, const void *b) {

@@ -14,6 +14,26 @@ TEST(keyset_priority_is_the_highest_bit) {
   CHECK(ct_keyset_highest(CT_BACKEND_KEYS) < ct_keyset_highest(CT_AUTOGRAD_KEYS & (0 - CT_AUTOGRAD_KEYS)));
   CHECK(!strcmp(ct_keyset_format(ks, buf, sizeof buf), "CPU, AutogradCPU, Profiler"));
   CHECK(!strcmp(ct_key_name(CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD), "CompositeImplicitAutograd"));
+  /* Meta is the highest backend (c10's order): it wins over any real device */
+  CHECK(ct_keyset_highest(ct_keyset_of(CT_KEY_CPU) | ct_keyset_of(CT_KEY_META)) == CT_KEY_META);
+  CHECK(ct_keyset_highest(ct_keyset_of(CT_KEY_CUDA) | ct_keyset_of(CT_KEY_PRIVATEUSE3) | ct_keyset_of(CT_KEY_META)) == CT_KEY_META);
+  CHECK(ct_autograd_key_for(CT_KEY_META) == CT_KEY_AUTOGRAD_META);
+  CHECK(ct_autograd_key_for(CT_KEY_META) > ct_autograd_key_for(CT_KEY_PRIVATEUSE3));
+}
+
+/* With Meta in the thread's included keys, a call on CPU tensors is
+ * dispatched to the Meta kernel first (c10: Meta wins over other backends). */
+TEST(meta_key_wins_over_cpu) {
+  CT_SCOPE {
+    ct_tensor *m = ct_empty_opts(CT_DIMS(2, 3), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0)));
+    ct_tensor *c0 = ct_scalar_tensor(ct_float(2), CT_F32), *r;
+    ct_keyset chosen = 0;
+    const ct_op *add = ct_op_find("add.Tensor");
+    r = ct_add(c0, m); /* a 0-dim CPU tensor goes with a meta tensor, as in PyTorch */
+    CHECK(r && r->device.type == CT_DEVICE_META && r->ndim == 2);
+    CHECK(add && ct_dispatch_lookup(add, ct_keyset_of(CT_KEY_CPU) | ct_keyset_of(CT_KEY_META), &chosen) &&
+          ct_keyset_highest(chosen) == CT_KEY_META);
+  }
 }
 
 static void *dispatch_thread_body(void *arg) {
@@ -172,7 +192,7 @@ TEST(boxed_fallback_sees_every_op) {
   CHECK(r5 && fabs(ct_get(r5, 0) - exp(1.0)) < 1e-6);
   CHECK_OK(ct_fallback_remove(CT_KEY_CUSTOM2));
   CT_INCLUDE_KEYS(ct_keyset_of(CT_KEY_CUSTOM2)) { /* fallback gone: Custom2 has no kernel */
-    CHECK_ERR(ct_add(b, b), CT_ERR_NO_KERNEL, "no kernel for op 'add.Tensor' at key Custom2; registered: Meta, CPU");
+    CHECK_ERR(ct_add(b, b), CT_ERR_NO_KERNEL, "no kernel for op 'add.Tensor' at key Custom2; registered: CPU, Meta");
   }
   CHECK(dispatch_count == 7);
   ct_release(r1), ct_release(r2), ct_release(r3), ct_release(r4), ct_release(r5), ct_release(a), ct_release(b);

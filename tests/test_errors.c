@@ -468,7 +468,7 @@ static const err_case err_cases[] = {
     /* element access */
     ERR_CASE(e_item_multi, CT_ERR_SHAPE, "ct_item", "a tensor with 6 elements cannot be converted to a scalar"),
     ERR_CASE(e_item_null_value, CT_ERR_NULL, "ct_item", "argument 'value' is NULL"),
-    ERR_CASE(e_item_meta, CT_ERR_DEVICE, "ct_item", "element access needs a CPU tensor"),
+    ERR_CASE(e_item_meta, CT_ERR_DEVICE, "ct_item", "element access needs a tensor with data"),
     ERR_CASE(e_get_oob, CT_ERR_INDEX, "ct_get", "index 6 is out of bounds for a tensor of 6 elements"),
     ERR_CASE(e_get_negative, CT_ERR_INDEX, "ct_get", "index -1 is out of bounds"),
     ERR_CASE(e_set_oob, CT_ERR_INDEX, "ct_set", "index 100 is out of bounds"),
