@@ -88,7 +88,7 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
   for (d = ndim - 1; d >= 0; d--) {
     if (t->sizes[d] != shape[d]) return 0;
     if (shape[d] != 1 && t->strides[d] != expected) return 0;
-    expected *= shape[d];
+    expected = ct__mul_sat(expected, shape[d]);
   }
   return 1;
 }
@@ -96,8 +96,7 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
   int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
-  it->numel = 1;
-  for (d = 0; d < ndim; d++) it->numel *= shape[d];
+  it->numel = ct__sizes_product_sat(ndim, shape);
   for (k = 0; k < noperands; k++) {
     it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
     flat = flat && ct__iter_flat(ops[k], ndim, shape);
@@ -144,8 +143,8 @@ CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, 
 CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
                            const int64_t *shape) {
   char *data[CT_ITER_MAX_OPERANDS];
-  int64_t strides[CT_ITER_MAX_OPERANDS], numel = 1;
-  int k, d;
+  int64_t strides[CT_ITER_MAX_OPERANDS], numel;
+  int k;
   for (k = 0; k < noperands; k++) {
     const ct_tensor *t = ops[k];
     if (!ct__iter_flat(t, ndim, shape)) {
@@ -157,7 +156,7 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
     strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
     data[k] = (char *)t->storage->data + t->offset * strides[k];
   }
-  for (d = 0; d < ndim; d++) numel *= shape[d];
+  numel = ct__sizes_product_sat(ndim, shape);
   if (numel) loop(data, strides, numel, ctx);
 }
 
@@ -204,9 +203,8 @@ CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, c
                                     const int64_t *shape) {
   ct_iter it;
   ct__iter_job job;
-  int64_t numel = 1, rows;
+  int64_t numel = ct__sizes_product_sat(ndim, shape), rows;
   int d;
-  for (d = 0; d < ndim; d++) numel *= shape[d];
   if (numel < 2 * (int64_t)CT_ITER_GRAIN || ct_get_num_threads() < 2 || ct_in_parallel_region()) {
     ct_iter_foreach(loop, ctx, noperands, ops, ndim, shape);
     return;

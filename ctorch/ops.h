@@ -74,7 +74,7 @@ static int ct__non_overlapping_and_dense(const ct_tensor *t) {
   }
   for (i = 0; i < n; i++) {
     if (t->strides[perm[i]] != want) return 0;
-    want *= t->sizes[perm[i]];
+    want = ct__mul_sat(want, t->sizes[perm[i]]);
   }
   return 1;
 }

@@ -216,7 +216,7 @@ static void ct__print_body(ct__print_ctx *c, const ct_tensor *t, int indent) {
   c->summarize = t->numel > CT__PRINT_THRESHOLD;
   for (i = t->ndim - 1; i >= 0; i--) {
     c->cstride[i] = s;
-    s *= t->sizes[i];
+    s = ct__mul_sat(s, t->sizes[i]);
   }
   c->kind = (char)(dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i');
   c->int_mode = 1;

@@ -267,6 +267,18 @@ static bool ct__sizes_product(int n, const int64_t *sizes, int64_t *numel) {
   *numel = p;
   return !overflow;
 }
+/* The product of n sizes (each >= 0): 0 when any is 0, whatever the others
+ * (an empty tensor's other sizes may multiply past int64), else the product
+ * saturated at INT64_MAX. For loops and element counts of existing tensors,
+ * whose non-empty products always fit. */
+static int64_t ct__sizes_product_sat(int n, const int64_t *sizes) {
+  int64_t p = 1;
+  int i;
+  for (i = 0; i < n; i++)
+    if (sizes[i] == 0) return 0;
+  for (i = 0; i < n; i++) p = ct__mul_sat(p, sizes[i]);
+  return p;
+}
 /* the most elements a storage may hold: its byte size (8 bytes an element at
  * most) must fit in size_t and int64_t */
 #define CT__MAX_ELEMENTS ((int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)SIZE_MAX) >> 3))

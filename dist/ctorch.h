@@ -5594,6 +5594,18 @@ static bool ct__sizes_product(int n, const int64_t *sizes, int64_t *numel) {
   *numel = p;
   return !overflow;
 }
+/* The product of n sizes (each >= 0): 0 when any is 0, whatever the others
+ * (an empty tensor's other sizes may multiply past int64), else the product
+ * saturated at INT64_MAX. For loops and element counts of existing tensors,
+ * whose non-empty products always fit. */
+static int64_t ct__sizes_product_sat(int n, const int64_t *sizes) {
+  int64_t p = 1;
+  int i;
+  for (i = 0; i < n; i++)
+    if (sizes[i] == 0) return 0;
+  for (i = 0; i < n; i++) p = ct__mul_sat(p, sizes[i]);
+  return p;
+}
 /* the most elements a storage may hold: its byte size (8 bytes an element at
  * most) must fit in size_t and int64_t */
 #define CT__MAX_ELEMENTS ((int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)SIZE_MAX) >> 3))
@@ -7582,7 +7594,7 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
   for (d = ndim - 1; d >= 0; d--) {
     if (t->sizes[d] != shape[d]) return 0;
     if (shape[d] != 1 && t->strides[d] != expected) return 0;
-    expected *= shape[d];
+    expected = ct__mul_sat(expected, shape[d]);
   }
   return 1;
 }
@@ -7590,8 +7602,7 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
   int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
-  it->numel = 1;
-  for (d = 0; d < ndim; d++) it->numel *= shape[d];
+  it->numel = ct__sizes_product_sat(ndim, shape);
   for (k = 0; k < noperands; k++) {
     it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
     flat = flat && ct__iter_flat(ops[k], ndim, shape);
@@ -7638,8 +7649,8 @@ CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, 
 CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
                            const int64_t *shape) {
   char *data[CT_ITER_MAX_OPERANDS];
-  int64_t strides[CT_ITER_MAX_OPERANDS], numel = 1;
-  int k, d;
+  int64_t strides[CT_ITER_MAX_OPERANDS], numel;
+  int k;
   for (k = 0; k < noperands; k++) {
     const ct_tensor *t = ops[k];
     if (!ct__iter_flat(t, ndim, shape)) {
@@ -7651,7 +7662,7 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
     strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
     data[k] = (char *)t->storage->data + t->offset * strides[k];
   }
-  for (d = 0; d < ndim; d++) numel *= shape[d];
+  numel = ct__sizes_product_sat(ndim, shape);
   if (numel) loop(data, strides, numel, ctx);
 }
 
@@ -7698,9 +7709,8 @@ CTDEF void ct_iter_foreach_parallel(ct_loop_fn loop, void *ctx, int noperands, c
                                     const int64_t *shape) {
   ct_iter it;
   ct__iter_job job;
-  int64_t numel = 1, rows;
+  int64_t numel = ct__sizes_product_sat(ndim, shape), rows;
   int d;
-  for (d = 0; d < ndim; d++) numel *= shape[d];
   if (numel < 2 * (int64_t)CT_ITER_GRAIN || ct_get_num_threads() < 2 || ct_in_parallel_region()) {
     ct_iter_foreach(loop, ctx, noperands, ops, ndim, shape);
     return;
@@ -8814,7 +8824,7 @@ static int ct__non_overlapping_and_dense(const ct_tensor *t) {
   }
   for (i = 0; i < n; i++) {
     if (t->strides[perm[i]] != want) return 0;
-    want *= t->sizes[perm[i]];
+    want = ct__mul_sat(want, t->sizes[perm[i]]);
   }
   return 1;
 }
@@ -14107,7 +14117,8 @@ static void ct__shape_view(ct_tensor *v, const ct_tensor *t, int ndim, const int
   v->autograd = NULL;
   v->ndim = (int8_t)ndim;
   v->numel = 1;
-  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i], v->numel *= sizes[i];
+  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i];
+  v->numel = ct__sizes_product_sat(ndim, sizes);
   v->offset = offset;
 }
 /* t narrowed along dim (a stack view) */
@@ -15342,7 +15353,11 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
 static ct_tensor *ct__shape_flat_lead(ct_tensor *self, int n) {
   int64_t sh[CT_MAX_DIMS], p = 1;
   int k;
-  for (k = 0; k < n; k++) p *= self->sizes[k];
+  for (k = 0; k < n; k++)
+    if (ct__mul_ovf(p, self->sizes[k], &p) && self->numel == 0)
+      return ct_fail(CT_ERR_SIZE, "flatten", "the leading %d dims of an empty tensor multiply past int64: they cannot be flattened", n),
+             (ct_tensor *)NULL;
+  if (self->numel == 0) p = ct__sizes_product_sat(n, self->sizes);
   sh[0] = p;
   for (k = n; k < self->ndim; k++) sh[k - n + 1] = self->sizes[k];
   return ct_reshape(self, self->ndim - n + 1, sh);
@@ -15894,10 +15909,12 @@ static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, c
     const double *X = (const double *)ct_data_ptr(x);
     double *Y = (double *)ct_data_ptr(y);
     n = self->ndim ? self->sizes[d] : 1;
-    for (j = 0; j < self->ndim; j++) {
-      if (j < d) outer *= self->sizes[j];
-      if (j > d) inner *= self->sizes[j];
-    }
+    (void)j;
+    if (self->numel > 0) { /* (an empty tensor's other sizes may multiply past int64) */
+      outer = ct__sizes_product_sat((int)d, self->sizes);
+      inner = ct__sizes_product_sat(self->ndim - (int)d - 1, self->sizes + d + 1);
+    } else
+      outer = 0;
     for (o = 0; o < outer; o++)
       for (i = 0; i < inner; i++) {
         const double *xp = X + o * n * inner + i;
@@ -15961,7 +15978,8 @@ static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *ta
   g->N = self->ndim == 1 ? 1 : self->sizes[0];
   g->C = self->ndim == 1 ? self->sizes[0] : self->sizes[1];
   g->D = 1;
-  for (i = 2; i < self->ndim; i++) g->D *= self->sizes[i];
+  if (self->ndim > 2) g->D = ct__sizes_product_sat(self->ndim - 2, self->sizes + 2);
+  if (self->numel == 0) g->N = 0, g->D = 0; /* nothing to walk (the other sizes may multiply past int64) */
   if (weight && (weight->ndim != 1 || weight->numel != g->C))
     return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
                    (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
@@ -16631,7 +16649,8 @@ static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_g
   if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK)
     return NULL;
   sh[0] = N, sh[1] = num_groups, sh[2] = C / num_groups;
-  for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
+  for (i = 2; i < input->ndim; i++) sh[2] = ct__mul_sat(sh[2], input->sizes[i]);
+  if (input->numel == 0) sh[0] = sh[1] = sh[2] = 0; /* (an empty input's other sizes may multiply past int64) */
   CT_SCOPE {
     ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
     ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
@@ -16650,7 +16669,7 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
   if (training && input->ndim >= 1) { /* torch.nn.functional.batch_norm's _verify_batch_size */
     int64_t per_channel = input->sizes[0];
     char b1[160];
-    for (i = 2; i < input->ndim; i++) per_channel *= input->sizes[i];
+    for (i = 2; i < input->ndim; i++) per_channel = ct__mul_sat(per_channel, input->sizes[i]);
     if (per_channel == 1)
       return ct_fail(CT_ERR_SHAPE, op, "Expected more than 1 value per channel when training, got input size torch.Size(%s)",
                      ct__nn_shape(input, b1, sizeof b1)),
@@ -58949,7 +58968,7 @@ static void ct__print_body(ct__print_ctx *c, const ct_tensor *t, int indent) {
   c->summarize = t->numel > CT__PRINT_THRESHOLD;
   for (i = t->ndim - 1; i >= 0; i--) {
     c->cstride[i] = s;
-    s *= t->sizes[i];
+    s = ct__mul_sat(s, t->sizes[i]);
   }
   c->kind = (char)(dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i');
   c->int_mode = 1;

@@ -242,3 +242,38 @@ TEST(fuzz_matmul_zero_size_huge_batch) {
   }
   ct_clear_error();
 }
+
+/* F15 (op_sequence): the class of F13 and F14 in the remaining places that
+ * multiplied sizes of an empty tensor: kernels' stack views (cat of
+ * [2^61+1, 2, 3, 0]), the pointwise iterator, softmax, nll_loss, group_norm,
+ * printing, flattening. Run under UBSan by the sanitizer builds of the suite:
+ * each op succeeds with an empty result or fails with an error, no overflow. */
+TEST(fuzz_empty_tensor_huge_sizes_class) {
+  int64_t big = ((int64_t)1 << 61) + 1;
+  CT_SCOPE {
+    ct_tensor *x = ct_empty(CT_DIMS(big, 2, 3, 0), CT_F32), *xs[2], *r;
+    ct_tensor *t = ct_empty(CT_DIMS(big, 3, 0), CT_I64);
+    char buf[256];
+    xs[0] = x, xs[1] = x;
+    r = ct_cat(2, xs, 2);
+    CHECK(r && r->numel == 0 && r->sizes[2] == 6);
+    r = ct_stack_tensors(2, xs, 0);
+    CHECK(!r || r->numel == 0);
+    ct_clear_error();
+    CHECK((r = ct_add(x, x)) && r->numel == 0);
+    CHECK((r = ct_softmax(x, 1, CT_DTYPE_NONE)) && r->numel == 0);
+    CHECK((r = ct_log_softmax(x, 3, CT_DTYPE_NONE)) && r->numel == 0);
+    r = ct_nll_loss(x, t, NULL, 0, -100);
+    CHECK(r || ct_last_error() != CT_OK);
+    ct_clear_error();
+    r = ct_group_norm(x, 1, NULL, NULL, 1e-5);
+    CHECK(r || ct_last_error() != CT_OK);
+    ct_clear_error();
+    r = ct_flatten(x, 0, 2);
+    CHECK(r || ct_last_error() == CT_ERR_SIZE);
+    ct_clear_error();
+    CHECK(ct_format(x, buf, sizeof buf) > 0);
+    CHECK((r = ct_contiguous(ct_transpose(x, 0, 3))) && r->numel == 0);
+  }
+  ct_clear_error();
+}

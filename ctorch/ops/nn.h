@@ -132,10 +132,12 @@ static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, c
     const double *X = (const double *)ct_data_ptr(x);
     double *Y = (double *)ct_data_ptr(y);
     n = self->ndim ? self->sizes[d] : 1;
-    for (j = 0; j < self->ndim; j++) {
-      if (j < d) outer *= self->sizes[j];
-      if (j > d) inner *= self->sizes[j];
-    }
+    (void)j;
+    if (self->numel > 0) { /* (an empty tensor's other sizes may multiply past int64) */
+      outer = ct__sizes_product_sat((int)d, self->sizes);
+      inner = ct__sizes_product_sat(self->ndim - (int)d - 1, self->sizes + d + 1);
+    } else
+      outer = 0;
     for (o = 0; o < outer; o++)
       for (i = 0; i < inner; i++) {
         const double *xp = X + o * n * inner + i;
@@ -199,7 +201,8 @@ static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *ta
   g->N = self->ndim == 1 ? 1 : self->sizes[0];
   g->C = self->ndim == 1 ? self->sizes[0] : self->sizes[1];
   g->D = 1;
-  for (i = 2; i < self->ndim; i++) g->D *= self->sizes[i];
+  if (self->ndim > 2) g->D = ct__sizes_product_sat(self->ndim - 2, self->sizes + 2);
+  if (self->numel == 0) g->N = 0, g->D = 0; /* nothing to walk (the other sizes may multiply past int64) */
   if (weight && (weight->ndim != 1 || weight->numel != g->C))
     return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
                    (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
@@ -869,7 +872,8 @@ static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_g
   if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK)
     return NULL;
   sh[0] = N, sh[1] = num_groups, sh[2] = C / num_groups;
-  for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
+  for (i = 2; i < input->ndim; i++) sh[2] = ct__mul_sat(sh[2], input->sizes[i]);
+  if (input->numel == 0) sh[0] = sh[1] = sh[2] = 0; /* (an empty input's other sizes may multiply past int64) */
   CT_SCOPE {
     ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
     ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
@@ -888,7 +892,7 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
   if (training && input->ndim >= 1) { /* torch.nn.functional.batch_norm's _verify_batch_size */
     int64_t per_channel = input->sizes[0];
     char b1[160];
-    for (i = 2; i < input->ndim; i++) per_channel *= input->sizes[i];
+    for (i = 2; i < input->ndim; i++) per_channel = ct__mul_sat(per_channel, input->sizes[i]);
     if (per_channel == 1)
       return ct_fail(CT_ERR_SHAPE, op, "Expected more than 1 value per channel when training, got input size torch.Size(%s)",
                      ct__nn_shape(input, b1, sizeof b1)),

@@ -75,7 +75,8 @@ static void ct__shape_view(ct_tensor *v, const ct_tensor *t, int ndim, const int
   v->autograd = NULL;
   v->ndim = (int8_t)ndim;
   v->numel = 1;
-  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i], v->numel *= sizes[i];
+  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i];
+  v->numel = ct__sizes_product_sat(ndim, sizes);
   v->offset = offset;
 }
 /* t narrowed along dim (a stack view) */
@@ -1310,7 +1311,11 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
 static ct_tensor *ct__shape_flat_lead(ct_tensor *self, int n) {
   int64_t sh[CT_MAX_DIMS], p = 1;
   int k;
-  for (k = 0; k < n; k++) p *= self->sizes[k];
+  for (k = 0; k < n; k++)
+    if (ct__mul_ovf(p, self->sizes[k], &p) && self->numel == 0)
+      return ct_fail(CT_ERR_SIZE, "flatten", "the leading %d dims of an empty tensor multiply past int64: they cannot be flattened", n),
+             (ct_tensor *)NULL;
+  if (self->numel == 0) p = ct__sizes_product_sat(n, self->sizes);
   sh[0] = p;
   for (k = n; k < self->ndim; k++) sh[k - n + 1] = self->sizes[k];
   return ct_reshape(self, self->ndim - n + 1, sh);
