@@ -87,7 +87,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -116,6 +116,7 @@
 #include "ctorch/generated/registration.h"
 #include "ctorch/init.h"
 #include "ctorch/custom.h"
+#include "ctorch/fallback.h"
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #endif /* CTORCH_H */
@@ -150,6 +151,7 @@
 #include "ctorch/generated/registration.h"
 #include "ctorch/init.h"
 #include "ctorch/custom.h"
+#include "ctorch/fallback.h"
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #endif

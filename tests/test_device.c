@@ -389,3 +389,53 @@ TEST(device_copies) {
   CHECK_OK(ct_device_empty_cache(TDEV(0)));
   CHECK_OK(ct_device_empty_cache(TDEV(1)));
 }
+
+/* The CPU fallback (ctorch/fallback.h), registered by tdev_init for every op
+ * without a tdev kernel: functional, tuple, Tensor[], in-place and out=
+ * results, autograd through it, and its errors. The device memory is
+ * scrambled, so a kernel reading it directly would give garbage. */
+static ct_tensor *tdev_from(int ndim, const int64_t *sizes, const float *v, int index) {
+  return ct_to_device(ct_from_array(ndim, sizes, CT_F32, v), TDEV(index));
+}
+TEST(device_cpu_fallback_runs_ops) {
+  static const float av[6] = {1, -2, 3, 4, 5, -6}, bv[6] = {0.5f, 1, 2, -1, 0, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(2, 3), av, 0), *b = tdev_from(CT_DIMS(2, 3), bv, 0), *r, *idx = NULL, *o, *parts[3];
+    ct_tensor *a1 = tdev_from(CT_DIMS(2, 3), av, 1);
+    int64_t n;
+    r = ct_add(a, b);
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 0) == 1.5 && ct_get(r, 5) == -3);
+    r = ct_mm(a, ct_t(b)); /* [[1*.5-2*1+3*2, ...]] */
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && r->sizes[0] == 2 && r->sizes[1] == 2 && ct_get(r, 0) == 4.5);
+    r = ct_max_dim(a, 1, false, &idx);
+    CHECK(r && idx && ct_device_eq(idx->device, TDEV(0)) && ct_get(r, 0) == 3 && ct_get(r, 1) == 5 && ct_get(idx, 1) == 1);
+    n = ct_split(a, 1, 1, 3, parts);
+    CHECK(n == 3 && ct_device_eq(parts[2]->device, TDEV(0)) && ct_get(parts[2], 1) == -6);
+    CHECK_OK(ct_mul_(a, b)); /* in place: the device tensor itself is written */
+    CHECK(ct_get(a, 0) == 0.5 && ct_get(a, 5) == -18 && ct_device_eq(a->device, TDEV(0)));
+    o = ct_empty_opts(CT_DIMS(1), ct_opts(CT_F32, TDEV(0)));
+    CHECK_OK(ct_sum_out(o, b, CT_DIMS(0), false)); /* out=, resized on the device */
+    CHECK(o->ndim == 1 && o->sizes[0] == 3 && ct_device_eq(o->device, TDEV(0)) && ct_get(o, 2) == 5);
+    CHECK(ct_device_eq(ct_transpose(a, 0, 1)->device, TDEV(0)));
+    /* errors: two devices of one type, meta */
+    CHECK_ERR(ct_add(a, a1), CT_ERR_DEVICE, "same device");
+    CHECK(ct_get(a, 0) == 0.5); /* unchanged by the failed calls */
+  }
+  ct_clear_error();
+}
+
+TEST(device_cpu_fallback_autograd) {
+  static const float xv[3] = {1, 2, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *x = tdev_from(CT_DIMS(3), xv, 0), *y;
+    ct_set_requires_grad(x, true);
+    y = ct_sum(ct_mul(ct_exp(x), x));
+    CHECK(y && ct_device_eq(y->device, TDEV(0)));
+    CHECK_OK(ct_backward(y));
+    CHECK(ct_grad(x) && ct_device_eq(ct_grad(x)->device, TDEV(0)));
+    CHECK(ct_grad(x) && fabs(ct_get(ct_grad(x), 1) - 3 * exp(2.0)) < 1e-4);
+  }
+  ct_clear_error();
+}

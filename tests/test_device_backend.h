@@ -91,7 +91,7 @@ static void tdev_xfer(void *dst, const void *src, size_t n, ct_copy_kind kind) {
   if (kind == CT_COPY_D2D) memmove(d, s, n);
   else
     for (i = 0; i < n; i++) d[i] = (unsigned char)(s[i] ^ TDEV_KEY);
-  if (kind != CT_COPY_H2D) CT__POISON((void *)(uintptr_t)src, n);
+  if (kind != CT_COPY_H2D) CT__POISON((void *)src, n); /* (the source stays poisoned: cast away const only to re-poison) */
   if (kind != CT_COPY_D2H) CT__POISON(dst, n);
 }
 
@@ -441,6 +441,8 @@ static void tdev_init(void) {
   if (ct_device_interface_get(CT_DEVICE_PRIVATEUSE1) == &tdev_interface) return;
   for (d = 0; d < TDEV_DEVICES; d++) tdev.streams[d][0].live = 1;
   ct_device_register(CT_DEVICE_PRIVATEUSE1, &tdev_interface);
+  /* every op without a tdev kernel runs on the CPU (ctorch/fallback.h) */
+  ct_fallback(CT_KEY_PRIVATEUSE1, ct_kernel_boxed(ct_cpu_fallback, NULL));
 }
 #define TDEV(i) ct_device_make(CT_DEVICE_PRIVATEUSE1, (i))
 
