@@ -14126,7 +14126,8 @@ static void ct__shape_narrow_view(ct_tensor *v, const ct_tensor *t, int dim, int
   int64_t sizes[CT_MAX_DIMS];
   memcpy(sizes, t->sizes, sizeof sizes);
   sizes[dim] = len;
-  ct__shape_view(v, t, t->ndim, sizes, t->strides, t->offset + start * t->strides[dim]);
+  /* an empty view's offset is never used (and may overflow: its sizes are not bounded by memory) */
+  ct__shape_view(v, t, t->ndim, sizes, t->strides, ct__sizes_product_sat(t->ndim, sizes) ? t->offset + start * t->strides[dim] : t->offset);
 }
 /* t with dim removed at index i (a stack view) */
 static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
@@ -14134,7 +14135,7 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
   int k, n = 0;
   for (k = 0; k < t->ndim; k++)
     if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
-  ct__shape_view(v, t, n, sizes, strides, t->offset + i * t->strides[dim]);
+  ct__shape_view(v, t, n, sizes, strides, t->numel ? t->offset + i * t->strides[dim] : t->offset);
 }
 
 /* out= variants: r (owned) is the functional result; out is resized to it
@@ -14627,7 +14628,7 @@ static ct_tensor *ct__shape_cat_impl(const char *op, ct_tensor_list ts, int64_t 
   ct_tensor *r;
   if (ct__shape_cat_check(op, ts, dim, wdim, &ndim, sizes, &dtype, &device) != CT_OK) return NULL;
   if (!(r = ct__empty(op, ndim, sizes, dtype, device))) return NULL;
-  if (ct__is_meta(r)) return r;
+  if (ct__is_meta(r) || r->numel == 0) return r; /* (an empty result's offsets may overflow: nothing to copy) */
   for (i = 0; i < ts.n; i++) {
     ct_tensor part, *t = ts.data[i];
     if (ct__shape_cat_skipped(t)) continue;

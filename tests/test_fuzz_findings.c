@@ -257,6 +257,9 @@ TEST(fuzz_empty_tensor_huge_sizes_class) {
     xs[0] = x, xs[1] = x;
     r = ct_cat(2, xs, 2);
     CHECK(r && r->numel == 0 && r->sizes[2] == 6);
+    r = ct_empty(CT_DIMS(big, 2, 3, 0), CT_F32); /* cat_out along the huge dim: its offsets are not computed */
+    CHECK(ct_cat_out(r, 2, xs, 0) != CT_OK || r->numel == 0);
+    ct_clear_error();
     r = ct_stack_tensors(2, xs, 0);
     CHECK(!r || r->numel == 0);
     ct_clear_error();
