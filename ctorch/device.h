@@ -625,15 +625,15 @@ CTDEF ct_status ct_device_empty_cache(ct_device d) {
 }
 CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
   const ct_device_interface *i = ct__device_iface("ct_host_alloc", ct_device_make(type, 0));
-  void *p, *c = NULL;
+  void *p;
   if (!ctx) return ct__fail_null("ct_host_alloc", "ctx"), (void *)NULL;
+  *ctx = NULL;
   if (!i) return NULL;
   if (!i->host_alloc)
     return ct_fail(CT_ERR_UNSUPPORTED, "ct_host_alloc", "'%s' offers no pinned host memory", ct_device_type_name(type)),
            (void *)NULL;
-  p = i->host_alloc(nbytes, &c);
+  p = i->host_alloc(nbytes, ctx);
   if (!p) return ct_fail(CT_ERR_OOM, "ct_host_alloc", "out of pinned memory allocating %zu bytes", nbytes), (void *)NULL;
-  *ctx = c;
   return p;
 }
 CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {

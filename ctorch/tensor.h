@@ -1261,14 +1261,14 @@ static const char *ct__element_read(const char *op, const ct_tensor *t, int64_t 
 }
 
 CTDEF double ct_get(const ct_tensor *t, int64_t index) {
-  char buf[16];
+  char buf[16] = {0}; /* (filled by the device interface: zeroed for the static analyzer, which cannot see through it) */
   const char *p;
   if (!t) return ct__fail_null("ct_get", "t"), NAN;
   p = ct__element_read("ct_get", t, index, buf);
   return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
 }
 CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
-  char buf[16];
+  char buf[16] = {0}; /* (filled by the device interface: zeroed for the static analyzer, which cannot see through it) */
   const char *p;
   if (!t) return ct__fail_null("ct_get_int", "t"), 0;
   p = ct__element_read("ct_get_int", t, index, buf);

@@ -3614,6 +3614,40 @@ static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
 
 #endif /* CT_CUSTOM_H */
 
+/* ---- ctorch/fallback.h ---- */
+/* ctorch/fallback.h - the CPU fallback: run any op of a device on the CPU.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * A boxed kernel (PyTorch's cpu_fallback, used by XLA and MPS) that a
+ * backend registers for its key, for every op (ct_fallback) or per op
+ * (ct_impl): it copies the tensor arguments to the CPU through the device
+ * interface, runs the op's CPU kernel, copies written arguments (in-place
+ * self, out=) back into the device tensors, and returns new results on the
+ * device of the op's tensor arguments. A new device runs every model on day
+ * one while its own kernels grow; its own kernels win over the fallback.
+ *
+ *   ct_fallback(CT_KEY_PRIVATEUSE1, ct_kernel_boxed(ct_cpu_fallback, NULL));
+ *
+ * Limits, as PyTorch's: results are new tensors on the device (a view op
+ * through the fallback returns a copy, not a view: register the view kernels
+ * for the device, as ctorch does for every backend); arguments that alias
+ * each other are copied separately; every call synchronises with the host.
+ * ct_cpu_fallback_set_warn(true) (or CT_VERBOSE=1 in the environment) prints
+ * one line per op the first time the fallback serves it.
+ */
+#ifndef CT_FALLBACK_H
+#define CT_FALLBACK_H
+
+
+CT_EXTERN_C_BEGIN
+
+CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack);
+CTDEF void ct_cpu_fallback_set_warn(bool on);
+
+CT_EXTERN_C_END
+
+#endif /* CT_FALLBACK_H */
+
 /* ---- ctorch/check.h ---- */
 /* ctorch/check.h - gradcheck, gradgradcheck and opcheck.
  * Component of ctorch.h; see there for the overview and licence.
@@ -58273,6 +58307,200 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
 
 CT_EXTERN_C_END
 #endif /* CT__CUSTOM_IMPL */
+/* ---- ctorch/fallback.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__FALLBACK_IMPL)
+#define CT__FALLBACK_IMPL
+#include <stdio.h>
+#include <stdlib.h>
+CT_EXTERN_C_BEGIN
+
+static int ct__fallback_warn = -1; /* -1: not yet read from CT_VERBOSE */
+
+CTDEF void ct_cpu_fallback_set_warn(bool on) { ct__atomic_store(&ct__fallback_warn, on ? 1 : 0); }
+
+/* Prints once per op (a flag per op name hash; a collision only loses a line). */
+static void ct__fallback_note(const ct_op *op, ct_device dev) {
+  static int seen[256];
+  int w = ct__atomic_load(&ct__fallback_warn);
+  unsigned h = 5381;
+  const char *p;
+  if (w < 0) {
+    const char *e = getenv("CT_VERBOSE");
+    w = e && *e && *e != '0';
+    ct__atomic_store(&ct__fallback_warn, w);
+  }
+  if (!w) return;
+  for (p = op->full_name; *p; p++) h = h * 33u + (unsigned char)*p;
+  if (ct__atomic_add(&seen[h & 255u], 1) == 0)
+    fprintf(stderr, "ctorch: %s has no %s kernel; running it on the CPU (ct_cpu_fallback)\n", op->full_name,
+            ct_device_type_name((ct_device_type)dev.type));
+}
+
+/* t on the CPU: t itself (retained) or a new contiguous copy. */
+static ct_tensor *ct__fallback_to_cpu(ct_tensor *t) {
+  ct_tensor *c;
+  if (t->device.type == CT_DEVICE_CPU) return ct_retain(t);
+  c = ct__empty("ct_cpu_fallback", t->ndim, t->sizes, (ct_dtype)t->dtype, CT_CPU);
+  if (!c) return NULL;
+  if (ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* r (a CPU result) on dev: r itself (retained) or a new copy. */
+static ct_tensor *ct__fallback_to_device(ct_tensor *r, ct_device dev) {
+  ct_tensor *c;
+  if (ct_device_eq(r->device, dev) || r->device.type != CT_DEVICE_CPU) return ct_retain(r);
+  c = ct__empty("ct_cpu_fallback", r->ndim, r->sizes, (ct_dtype)r->dtype, dev);
+  if (!c) return NULL;
+  if (ct_copy_(c, r) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return c;
+}
+
+CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack) {
+  const ct_schema *sc;
+  ct_value *a, *cargs = NULL, *res;
+  ct_tensor **owned = NULL; /* CPU copies made here, released at the end */
+  int nargs, nowned = 0, maxowned = 0, i, nres, pushed = 0, dropped = 0;
+  int64_t j;
+  ct_device dev = CT_CPU;
+  ct_stack cs;
+  ct_status st = CT_OK;
+  (void)self;
+  if (!op || !stack) return ct__fail_null("ct_cpu_fallback", !op ? "op" : "stack");
+  sc = &op->schema;
+  nargs = sc->nargs;
+  if (stack->size < nargs)
+    return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", nargs, stack->size);
+  a = stack->items + stack->size - nargs;
+  /* the device: that of the tensor arguments not on the CPU (all on one) */
+  for (i = 0; i < nargs; i++) {
+    int64_t n = a[i].tag == CT_VALUE_TENSOR ? 1 : a[i].tag == CT_VALUE_TENSOR_LIST ? a[i].v.tensors.n : 0;
+    for (j = 0; j < n; j++) {
+      const ct_tensor *t = a[i].tag == CT_VALUE_TENSOR ? a[i].v.tensor : a[i].v.tensors.data[j];
+      maxowned++;
+      if (!t || t->device.type == CT_DEVICE_CPU) continue;
+      if (dev.type == CT_DEVICE_CPU) dev = t->device;
+      else if (!ct_device_eq(dev, t->device)) {
+        ct_stack_drop(stack, nargs);
+        return ct_fail(CT_ERR_DEVICE, op->full_name, "Expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d! (argument '%s')",
+                       ct_device_type_name((ct_device_type)dev.type), dev.index, ct_device_type_name((ct_device_type)t->device.type),
+                       t->device.index, sc->args[i].name);
+      }
+    }
+  }
+  if (dev.type == CT_DEVICE_META) {
+    ct_stack_drop(stack, nargs);
+    return ct_fail(CT_ERR_DEVICE, op->full_name, "the CPU fallback cannot run an op on meta tensors");
+  }
+  ct__fallback_note(op, dev);
+  cargs = (ct_value *)CT_MALLOC(sizeof(ct_value) * (size_t)(nargs > 0 ? nargs : 1));
+  owned = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(maxowned > 0 ? maxowned : 1));
+  if (!cargs || !owned) {
+    st = ct_fail(CT_ERR_OOM, op->full_name, "out of memory in the CPU fallback");
+    goto done;
+  }
+  ct_stack_init(&cs, NULL, 0);
+  /* arguments: tensors (and tensors of lists) to the CPU, the rest as they are */
+  for (i = 0; i < nargs && st == CT_OK; i++) {
+    cargs[i] = a[i];
+    cargs[i].owned = 0;
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
+      ct_tensor *c = ct__fallback_to_cpu(a[i].v.tensor);
+      if (!c) st = ct_last_error();
+      else owned[nowned++] = c, cargs[i].v.tensor = c;
+    } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n > 0) {
+      int first = nowned;
+      for (j = 0; j < a[i].v.tensors.n && st == CT_OK; j++) {
+        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__fallback_to_cpu(t) : NULL;
+        if (t && !c) st = ct_last_error();
+        else owned[nowned++] = c;
+      }
+      cargs[i].v.tensors.data = owned + first;
+    }
+  }
+  for (i = 0; i < nargs && st == CT_OK; i++) st = ct_stack_push(&cs, cargs[i]);
+  /* the CPU kernel: below this backend, with the CPU as the backend */
+  if (st == CT_OK) st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
+  if (st != CT_OK) goto free_stack;
+  /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule) */
+  for (i = 0; i < nargs && st == CT_OK; i++)
+    if (sc->args[i].is_write && a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && a[i].v.tensor != cargs[i].v.tensor) {
+      ct_tensor *d = a[i].v.tensor, *c = cargs[i].v.tensor;
+      /* an out= may have been resized on the CPU: resize the device tensor to match */
+      if ((d->ndim != c->ndim || memcmp(d->sizes, c->sizes, sizeof(int64_t) * (size_t)c->ndim)) &&
+          (st = ct__resize_out(op->full_name, d, c->ndim, c->sizes)) != CT_OK)
+        break;
+      st = ct_copy_(d, c);
+    }
+  if (st != CT_OK) goto free_stack;
+  /* results: a written argument's alias is the device tensor itself; new tensors go to the device */
+  nres = cs.size;
+  res = cs.items;
+  ct_stack_drop(stack, nargs);
+  dropped = 1;
+  for (i = 0; i < nres && st == CT_OK; i++) {
+    ct_value v = res[i], out = v;
+    const ct_arg *r = i < sc->nrets ? &sc->rets[i] : NULL;
+    int k;
+    out.owned = 0;
+    if (v.tag == CT_VALUE_TENSOR && v.v.tensor) {
+      ct_tensor *d = NULL;
+      if (r && r->alias)
+        for (k = 0; k < nargs && !d; k++)
+          if (sc->args[k].alias == r->alias && a[k].tag == CT_VALUE_TENSOR) d = a[k].v.tensor;
+      if (d) {
+        out.v.tensor = d; /* borrowed, as every written return */
+      } else {
+        out.v.tensor = ct__fallback_to_device(v.v.tensor, dev);
+        if (!out.v.tensor) st = ct_last_error();
+        out.owned = 1;
+      }
+    } else if (v.tag == CT_VALUE_TENSOR_LIST) {
+      ct_tensor **items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(v.v.tensors.n > 0 ? v.v.tensors.n : 1));
+      if (!items) {
+        st = ct_fail(CT_ERR_OOM, op->full_name, "out of memory in the CPU fallback");
+        break;
+      }
+      for (j = 0; j < v.v.tensors.n; j++) {
+        items[j] = v.v.tensors.data[j] ? ct__fallback_to_device(v.v.tensors.data[j], dev) : NULL;
+        if (v.v.tensors.data[j] && !items[j]) {
+          st = ct_last_error();
+          while (j-- > 0) ct_release(items[j]);
+          CT_FREE(items);
+          items = NULL;
+          break;
+        }
+      }
+      if (!items) break;
+      out.v.tensors.data = items;
+      out.owned = 1;
+    }
+    if (st == CT_OK && ct_stack_push(stack, out) != CT_OK) {
+      st = ct_last_error();
+      ct_value_release(&out);
+    } else if (st == CT_OK) {
+      pushed++;
+    }
+  }
+  if (st != CT_OK) ct_stack_drop(stack, pushed); /* all results or none */
+free_stack:
+  ct_stack_free(&cs);
+done:
+  if (!dropped) ct_stack_drop(stack, nargs);
+  while (nowned-- > 0) ct_release(owned[nowned]);
+  CT_FREE(owned);
+  CT_FREE(cargs);
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__FALLBACK_IMPL */
 /* ---- ctorch/check.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__CHECK_IMPL)
 #define CT__CHECK_IMPL

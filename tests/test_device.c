@@ -316,7 +316,10 @@ TEST(device_copies) {
     ct_tensor *tr = ct_transpose(d1, 0, 1); /* 4x3 view of device memory */
     ct_tensor *dst = ct_empty(CT_DIMS(4, 3), CT_I32);
     CHECK_OK(ct_copy_(dst, tr));
-    for (i = 0; i < 12; i++) CHECK(ct_get(dst, i) == (double)((i % 3) * 4 + i / 3));
+    for (i = 0; i < 12; i++) {
+      int64_t want = (i % 3) * 4 + i / 3; /* element [i / 3][i % 3] of the transpose */
+      CHECK(ct_get(dst, i) == (double)want);
+    }
     /* CPU non-contiguous -> device non-contiguous with a dtype change */
     t = ct_empty_opts(CT_DIMS(4, 3), ct_opts(CT_F32, TDEV(1)));
     h = ct_transpose(t, 0, 1); /* 3x4 non-contiguous device view */

@@ -86,7 +86,7 @@ static void tdev_xfer(void *dst, const void *src, size_t n, ct_copy_kind kind) {
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   size_t i;
-  if (kind != CT_COPY_H2D) CT__UNPOISON((void *)(uintptr_t)src, n);
+  if (kind != CT_COPY_H2D) CT__UNPOISON((void *)src, n);
   if (kind != CT_COPY_D2H) CT__UNPOISON(dst, n);
   if (kind == CT_COPY_D2D) memmove(d, s, n);
   else
@@ -134,7 +134,7 @@ static void tdev_run_one(int device, int slot) {
 static void tdev_drain(int device, int slot) {
   while (tdev.streams[device][slot].head) tdev_run_one(device, slot);
 }
-static ct_status tdev_push(int device, int slot, tdev_item *it) {
+static ct_status tdev_push(int device, int slot, const tdev_item *it) {
   tdev_stream *s = &tdev.streams[device][slot];
   tdev_item *copy = (tdev_item *)malloc(sizeof *copy);
   if (!copy) return ct_fail(CT_ERR_OOM, "tdev", "out of memory queueing work");
