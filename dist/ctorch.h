@@ -15929,8 +15929,7 @@ static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, c
   ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
   ct_tensor *dst, *x = NULL, *y = NULL;
   ct_status st = CT_OK;
-  int64_t d, outer = 1, n, inner = 1, o, i, k;
-  int j;
+  int64_t d, outer, n, inner = 1, o, i, k;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
   if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
     return ct_last_error();
@@ -15944,7 +15943,6 @@ static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, c
     const double *X = (const double *)ct_data_ptr(x);
     double *Y = (double *)ct_data_ptr(y);
     n = self->ndim ? self->sizes[d] : 1;
-    (void)j;
     if (self->numel > 0) { /* (an empty tensor's other sizes may multiply past int64) */
       outer = ct__sizes_product_sat((int)d, self->sizes);
       inner = ct__sizes_product_sat(self->ndim - (int)d - 1, self->sizes + d + 1);
