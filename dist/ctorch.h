@@ -5510,15 +5510,15 @@ CTDEF ct_status ct_device_empty_cache(ct_device d) {
 }
 CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
   const ct_device_interface *i = ct__device_iface("ct_host_alloc", ct_device_make(type, 0));
-  void *p, *c = NULL;
+  void *p;
   if (!ctx) return ct__fail_null("ct_host_alloc", "ctx"), (void *)NULL;
+  *ctx = NULL;
   if (!i) return NULL;
   if (!i->host_alloc)
     return ct_fail(CT_ERR_UNSUPPORTED, "ct_host_alloc", "'%s' offers no pinned host memory", ct_device_type_name(type)),
            (void *)NULL;
-  p = i->host_alloc(nbytes, &c);
+  p = i->host_alloc(nbytes, ctx);
   if (!p) return ct_fail(CT_ERR_OOM, "ct_host_alloc", "out of pinned memory allocating %zu bytes", nbytes), (void *)NULL;
-  *ctx = c;
   return p;
 }
 CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {
@@ -6622,14 +6622,14 @@ static const char *ct__element_read(const char *op, const ct_tensor *t, int64_t 
 }
 
 CTDEF double ct_get(const ct_tensor *t, int64_t index) {
-  char buf[16];
+  char buf[16] = {0}; /* (filled by the device interface: zeroed for the static analyzer, which cannot see through it) */
   const char *p;
   if (!t) return ct__fail_null("ct_get", "t"), NAN;
   p = ct__element_read("ct_get", t, index, buf);
   return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
 }
 CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
-  char buf[16];
+  char buf[16] = {0}; /* (filled by the device interface: zeroed for the static analyzer, which cannot see through it) */
   const char *p;
   if (!t) return ct__fail_null("ct_get_int", "t"), 0;
   p = ct__element_read("ct_get_int", t, index, buf);
