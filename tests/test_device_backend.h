@@ -371,7 +371,7 @@ static void tdev_free(int index, void *ptr, size_t nbytes, void *ctx) {
   for (i = 0; i < TDEV_STREAMS; i++) /* an event on every other stream that used it */
     if (b->rec[i] && tdev.streams[index][i].head) {
       tdev_event *e;
-      void *h;
+      void *h = NULL;
       if (tdev_event_create(index, 0, &h) != CT_OK) continue; /* (leaves the block reusable: test code only) */
       e = (tdev_event *)h;
       tdev_event_record_locked(e, i);
