@@ -323,6 +323,7 @@ static int check_element(const df_step *s, int dt, int common, const df_val *x, 
   }
   case DF_ADD:
   case DF_SUB:
+  case DF_MUL: /* (mul: a float32 product of a half and a scalar rounds twice the same way) */
     if (dt == DF_F16 || dt == DF_BF16) {
       /* computed in float32 (PyTorch's opmath type) and rounded: when the
        * float32 value, itself rounded (alpha b, then the sum), lands on a
@@ -333,7 +334,7 @@ static int check_element(const df_step *s, int dt, int common, const df_val *x, 
       bound = u * fabs(o) + 3 * ldexp(1.0, -24) * m + tiny;
       break;
     }
-    return r == ro; /* exact add / sub: one correctly rounded operation */
+    return r == ro; /* exact add / sub / mul: one correctly rounded operation */
   default: return r == ro; /* relu, threshold_backward, mul: one correctly rounded operation */
   }
   *bound_out = bound;

@@ -280,3 +280,19 @@ TEST(fuzz_empty_tensor_huge_sizes_class) {
   }
   ct_clear_error();
 }
+
+/* F16 (op_sequence): scatter / gather of a CPU 0-dim self with a meta src or
+ * index ran the CPU loop over the meta operand's missing data (null pointer
+ * arithmetic). Their kernels read every operand: one device, strictly. */
+TEST(fuzz_scatter_gather_mixed_meta) {
+  CT_SCOPE {
+    ct_tensor *s = ct_zeros(0, NULL, CT_F32), *i = ct_zeros(0, NULL, CT_I64);
+    ct_tensor *ms = ct_empty_opts(0, NULL, ct_opts(CT_F32, CT_META)), *mi = ct_empty_opts(0, NULL, ct_opts(CT_I64, CT_META));
+    CHECK_ERR(ct_scatter(s, 0, i, ms), CT_ERR_DEVICE, "same device");
+    CHECK_ERR(ct_scatter_add(s, 0, i, ms), CT_ERR_DEVICE, "same device");
+    CHECK_ERR(ct_gather(s, 0, mi), CT_ERR_DEVICE, "same device");
+    CHECK(ct_scatter(ms, 0, mi, ms) != NULL); /* all meta: fine */
+    CHECK(ct_get(ct_scatter(s, 0, i, ct_ones(0, NULL, CT_F32)), 0) == 1);
+  }
+  ct_clear_error();
+}
