@@ -9219,7 +9219,7 @@ static ct_status ct__span(const ct_tensor *t, int64_t *first, int64_t *count) {
 }
 /* A CPU tensor viewing a host copy of t's span (t off the CPU); *buf owns it. */
 static ct_tensor *ct__host_view(ct_tensor *t, int read, ct_tensor **buf) {
-  int64_t first, count;
+  int64_t first = 0, count = 0;
   size_t es = ct_dtype_size((ct_dtype)t->dtype);
   *buf = NULL;
   if (ct__span(t, &first, &count) != CT_OK) return NULL;
@@ -9254,7 +9254,7 @@ static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_block
     goto done;
   }
   if ((st = ct__copy_impl(hd, hs)) == CT_OK) {
-    int64_t first, count;
+    int64_t first = 0, count = 0;
     (void)ct__span(self, &first, &count);
     st = ct_device_memcpy((char *)self->storage->data + (size_t)first * es, self->device, hdbuf->storage->data, CT_CPU,
                           (size_t)count * es, false);
