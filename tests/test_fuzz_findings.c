@@ -277,6 +277,15 @@ TEST(fuzz_empty_tensor_huge_sizes_class) {
     ct_clear_error();
     CHECK(ct_format(x, buf, sizeof buf) > 0);
     CHECK((r = ct_contiguous(ct_transpose(x, 0, 3))) && r->numel == 0);
+    { /* advanced indexing of the huge dims: the linear index of an empty self */
+      int64_t iv[1] = {(int64_t)1 << 60};
+      ct_tensor *ix[2];
+      ix[0] = ix[1] = ct_from_array(CT_DIMS(1), CT_I64, iv);
+      r = ct_empty(CT_DIMS(INT64_MAX, ((int64_t)1 << 61) + 3, 0), CT_BOOL);
+      r = ct_index(r, 2, ix);
+      CHECK(!r || r->numel == 0);
+      ct_clear_error();
+    }
   }
   ct_clear_error();
 }
