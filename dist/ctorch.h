@@ -10065,8 +10065,11 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
       dev = in[i]->device;
       break;
     }
-  for (i = 0; i < nin; i++)
-    if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
+  for (i = 0; i < nin; i++) /* each on dev, or a CPU 0-dim (not: any operand beside a CPU 0-dim in[0]) */
+    if (!ct_device_eq(in[i]->device, dev) && !(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
+                     ct_device_type_name((ct_device_type)dev.type), dev.index, ct_device_type_name((ct_device_type)in[i]->device.type),
+                     in[i]->device.index);
   if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
   /* broadcast shape */
   ndim = in[0]->ndim;
@@ -10869,8 +10872,9 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
     size_t ses = ct_dtype_size((ct_dtype)s->dtype);
     for (d = 0; d < nd; d++) {
       if (j->reduce[d]) continue;
-      sb += idx[d] * s->strides[d];
-      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      /* wrapping: they overflow only for an empty source (other sizes past int64), whose rows read nothing */
+      sb = (int64_t)((uint64_t)sb + (uint64_t)idx[d] * (uint64_t)s->strides[d]);
+      if (j->src2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->src2->strides[d]);
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
