@@ -93,12 +93,19 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
   return 1;
 }
 
+/* t's first element, or NULL for a storage without data (empty, meta): no
+ * pointer arithmetic on NULL, which is undefined even with a zero offset. */
+static char *ct__iter_base(const ct_tensor *t) {
+  char *p = (char *)t->storage->data;
+  return p ? p + t->offset * (int64_t)ct_dtype_size((ct_dtype)t->dtype) : NULL;
+}
+
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
   int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
   it->numel = ct__sizes_product_sat(ndim, shape);
   for (k = 0; k < noperands; k++) {
-    it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    it->data[k] = ct__iter_base(ops[k]);
     flat = flat && ct__iter_flat(ops[k], ndim, shape);
   }
   if (flat) { /* every operand contiguous in the iteration shape: one flat loop */
@@ -154,7 +161,7 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
       return;
     }
     strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
-    data[k] = (char *)t->storage->data + t->offset * strides[k];
+    data[k] = ct__iter_base(t);
   }
   numel = ct__sizes_product_sat(ndim, shape);
   if (numel) loop(data, strides, numel, ctx);

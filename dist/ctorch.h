@@ -7633,12 +7633,19 @@ static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
   return 1;
 }
 
+/* t's first element, or NULL for a storage without data (empty, meta): no
+ * pointer arithmetic on NULL, which is undefined even with a zero offset. */
+static char *ct__iter_base(const ct_tensor *t) {
+  char *p = (char *)t->storage->data;
+  return p ? p + t->offset * (int64_t)ct_dtype_size((ct_dtype)t->dtype) : NULL;
+}
+
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
   int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
   it->numel = ct__sizes_product_sat(ndim, shape);
   for (k = 0; k < noperands; k++) {
-    it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    it->data[k] = ct__iter_base(ops[k]);
     flat = flat && ct__iter_flat(ops[k], ndim, shape);
   }
   if (flat) { /* every operand contiguous in the iteration shape: one flat loop */
@@ -7694,7 +7701,7 @@ CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor 
       return;
     }
     strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
-    data[k] = (char *)t->storage->data + t->offset * strides[k];
+    data[k] = ct__iter_base(t);
   }
   numel = ct__sizes_product_sat(ndim, shape);
   if (numel) loop(data, strides, numel, ctx);
@@ -10885,8 +10892,11 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
       dev = in[i]->device;
       break;
     }
-  for (i = 0; i < nin; i++)
-    if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
+  for (i = 0; i < nin; i++) /* each on dev, or a CPU 0-dim (not: any operand beside a CPU 0-dim in[0]) */
+    if (!ct_device_eq(in[i]->device, dev) && !(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
+                     ct_device_type_name((ct_device_type)dev.type), dev.index, ct_device_type_name((ct_device_type)in[i]->device.type),
+                     in[i]->device.index);
   if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
   /* broadcast shape */
   ndim = in[0]->ndim;
@@ -11689,8 +11699,9 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
     size_t ses = ct_dtype_size((ct_dtype)s->dtype);
     for (d = 0; d < nd; d++) {
       if (j->reduce[d]) continue;
-      sb += idx[d] * s->strides[d];
-      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      /* wrapping: they overflow only for an empty source (other sizes past int64), whose rows read nothing */
+      sb = (int64_t)((uint64_t)sb + (uint64_t)idx[d] * (uint64_t)s->strides[d]);
+      if (j->src2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->src2->strides[d]);
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
@@ -15384,7 +15395,8 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
           if (t->sizes[j] != 1) off += idx[bnd - t->ndim + j] * t->strides[j];
         v = ((const int64_t *)(const void *)ct__shape_ptr(t))[off];
         if (v < -size || v >= size) return ct__shape_oob(op, v, k, size);
-        l = l * size + (v < 0 ? v + size : v);
+        /* (wraps only for an empty self, whose other sizes may multiply past int64; its linear index is never used) */
+        l = (int64_t)((uint64_t)l * (uint64_t)size + (uint64_t)(v < 0 ? v + size : v));
       }
       out[p++] = l;
     } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));

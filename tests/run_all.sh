@@ -168,7 +168,7 @@ else
   echo "SKIP BLIS backend (static, shared, amalgamated): $(echo "$why" | head -n 1)"; skipped=$((skipped + 3))
 fi
 
-# The fuzzers (fuzz/README.md): each for 45 s from its checked-in corpus
+# The fuzzers (fuzz/README.md): each from its checked-in corpus, then a fixed seed and number of inputs
 # (every corpus file replayed first), with libFuzzer (clang + compiler-rt);
 # without it the corpora still go through the standalone builds.
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > build/fuzz_probe.c

@@ -171,6 +171,11 @@ TEST(fuzz_reduce_zero_size_huge_dims) {
     CHECK(s && ct_get(s, 0) == 0);
     CHECK(m && isnan(ct_get(m, 0)));
     CHECK(a && a->ndim == 2 && a->numel == 0);
+    /* kept dims beside an empty reduced one with huge strides: the rows' source offsets */
+    a = ct_as_strided(ct_empty(CT_DIMS(0), CT_BOOL), CT_DIMS(33, 33, 0, big), CT_DIMS(INT64_MAX, big, big, 1), 0);
+    CHECK(a != NULL);
+    a = ct_sum_dim(a, CT_DIMS(-4, 2, 3), false);
+    CHECK(a && a->ndim == 1 && a->sizes[0] == 33 && ct_get(a, 32) == 0);
   }
   ct_clear_error();
 }
@@ -277,6 +282,15 @@ TEST(fuzz_empty_tensor_huge_sizes_class) {
     ct_clear_error();
     CHECK(ct_format(x, buf, sizeof buf) > 0);
     CHECK((r = ct_contiguous(ct_transpose(x, 0, 3))) && r->numel == 0);
+    { /* advanced indexing of the huge dims: the linear index of an empty self */
+      int64_t iv[1] = {(int64_t)1 << 60};
+      ct_tensor *ix[2];
+      ix[0] = ix[1] = ct_from_array(CT_DIMS(1), CT_I64, iv);
+      r = ct_empty(CT_DIMS(INT64_MAX, ((int64_t)1 << 61) + 3, 0), CT_BOOL);
+      r = ct_index(r, 2, ix);
+      CHECK(!r || r->numel == 0);
+      ct_clear_error();
+    }
   }
   ct_clear_error();
 }
@@ -292,6 +306,8 @@ TEST(fuzz_scatter_gather_mixed_meta) {
     CHECK_ERR(ct_scatter_add(s, 0, i, ms), CT_ERR_DEVICE, "same device");
     CHECK_ERR(ct_gather(s, 0, mi), CT_ERR_DEVICE, "same device");
     CHECK(ct_scatter(ms, 0, mi, ms) != NULL); /* all meta: fine */
+    /* F18: where(CPU 0-dim cond, CPU [3], meta 0-dim): the meta operand was checked against the CPU 0-dim cond */
+    CHECK_ERR(ct_where(ct_ones(0, NULL, CT_BOOL), ct_ones(CT_DIMS(3), CT_F32), ms), CT_ERR_DEVICE, "same device");
     CHECK(ct_get(ct_scatter(s, 0, i, ct_ones(0, NULL, CT_F32)), 0) == 1);
   }
   ct_clear_error();

@@ -311,8 +311,11 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
       dev = in[i]->device;
       break;
     }
-  for (i = 0; i < nin; i++)
-    if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
+  for (i = 0; i < nin; i++) /* each on dev, or a CPU 0-dim (not: any operand beside a CPU 0-dim in[0]) */
+    if (!ct_device_eq(in[i]->device, dev) && !(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
+                     ct_device_type_name((ct_device_type)dev.type), dev.index, ct_device_type_name((ct_device_type)in[i]->device.type),
+                     in[i]->device.index);
   if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
   /* broadcast shape */
   ndim = in[0]->ndim;

@@ -290,8 +290,9 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
     size_t ses = ct_dtype_size((ct_dtype)s->dtype);
     for (d = 0; d < nd; d++) {
       if (j->reduce[d]) continue;
-      sb += idx[d] * s->strides[d];
-      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      /* wrapping: they overflow only for an empty source (other sizes past int64), whose rows read nothing */
+      sb = (int64_t)((uint64_t)sb + (uint64_t)idx[d] * (uint64_t)s->strides[d]);
+      if (j->src2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->src2->strides[d]);
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }

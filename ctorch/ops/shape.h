@@ -1308,7 +1308,8 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
           if (t->sizes[j] != 1) off += idx[bnd - t->ndim + j] * t->strides[j];
         v = ((const int64_t *)(const void *)ct__shape_ptr(t))[off];
         if (v < -size || v >= size) return ct__shape_oob(op, v, k, size);
-        l = l * size + (v < 0 ? v + size : v);
+        /* (wraps only for an empty self, whose other sizes may multiply past int64; its linear index is never used) */
+        l = (int64_t)((uint64_t)l * (uint64_t)size + (uint64_t)(v < 0 ? v + size : v));
       }
       out[p++] = l;
     } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
