@@ -11706,7 +11706,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
     {
-      const char *base = (const char *)s->storage->data + (size_t)(s->offset + sb) * ses;
+      const char *base = n ? (const char *)s->storage->data + (size_t)(s->offset + sb) * ses : (const char *)s->storage->data; /* (an empty row reads nothing) */
       if (direct) /* a contiguous row already in the compute type: read in place */
         row.xf = (const double *)(const void *)base, row.xi = (const int64_t *)(const void *)base;
       else
@@ -17779,14 +17779,14 @@ static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, in
         for (ow = 0; ow < g->OW; ow++, y++) {                                                \
           div = ct__avg_window(g, oh, ow, &h0, &h1, &w0, &w1);                               \
           if (backward) {                                                                    \
-            T v = (T)(*y / (ACC)div);                                                        \
+            T v = (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)*y) : *y / (ACC)div); /* (INT64_MIN / -1 wraps) */ \
             for (i = h0; i < h1; i++)                                                        \
               for (j = w0; j < w1; j++) x[i * g->W + j] = (T)(U)((U)x[i * g->W + j] + (U)v); \
           } else {                                                                           \
             ACC sum = 0;                                                                     \
             for (i = h0; i < h1; i++)                                                        \
               for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[i * g->W + j]);         \
-            *y = h0 < h1 && w0 < w1 ? (T)(sum / (ACC)div) : (T)0;                            \
+            *y = h0 < h1 && w0 < w1 ? (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)sum) : sum / (ACC)div) : (T)0; \
           }                                                                                  \
         }                                                                                    \
   }

@@ -312,3 +312,17 @@ TEST(fuzz_scatter_gather_mixed_meta) {
   }
   ct_clear_error();
 }
+
+/* F20 (op_sequence): int64 avg_pool2d with divisor_override -1 divided
+ * INT64_MIN by -1 (undefined; SIGFPE on x86). It wraps now (INT64_MIN),
+ * as two's complement negation. */
+TEST(fuzz_avg_pool_int_min_by_minus_one) {
+  CT_SCOPE {
+    int64_t v[4] = {INT64_MIN, 0, 0, 0};
+    int64_t k[2] = {1, 1}, st[2] = {1, 1}, pd[2] = {0, 0};
+    ct_tensor *x = ct_from_array(CT_DIMS(1, 1, 2, 2), CT_I64, v);
+    ct_tensor *y = ct_avg_pool2d(x, 2, k, 2, st, 2, pd, false, true, -1);
+    CHECK(y && ct_get_int(y, 0) == INT64_MIN && ct_get_int(y, 1) == 0);
+  }
+  ct_clear_error();
+}

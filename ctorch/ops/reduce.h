@@ -297,7 +297,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
     {
-      const char *base = (const char *)s->storage->data + (size_t)(s->offset + sb) * ses;
+      const char *base = n ? (const char *)s->storage->data + (size_t)(s->offset + sb) * ses : (const char *)s->storage->data; /* (an empty row reads nothing) */
       if (direct) /* a contiguous row already in the compute type: read in place */
         row.xf = (const double *)(const void *)base, row.xi = (const int64_t *)(const void *)base;
       else
