@@ -324,5 +324,12 @@ TEST(fuzz_avg_pool_int_min_by_minus_one) {
     ct_tensor *y = ct_avg_pool2d(x, 2, k, 2, st, 2, pd, false, true, -1);
     CHECK(y && ct_get_int(y, 0) == INT64_MIN && ct_get_int(y, 1) == 0);
   }
+  CT_SCOPE { /* F21: pow's backward with the integer exponent INT64_MIN computed e - 1 in int64 */
+    ct_tensor *x = ct_full(CT_DIMS(2), ct_float(1.0), CT_F32), *g;
+    ct_set_requires_grad(x, true);
+    CHECK_OK(ct_backward(ct_sum(ct_pow_scalar(x, ct_int(INT64_MIN)))));
+    g = ct_grad(x);
+    CHECK(g && ct_get(g, 0) == (double)INT64_MIN);
+  }
   ct_clear_error();
 }

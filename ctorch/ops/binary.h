@@ -798,7 +798,7 @@ static ct_tensor *ct__pw_div_scalar_mode_backward(ct_tensor *grad, ct_scalar oth
 static ct_tensor *ct__pw_pow_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar e) {
   ct_scalar em1;
   if (ct_scalar_to_double(e) == 0) return ct_mul_scalar(grad, ct_int(0));
-  em1 = e.kind == CT_SCALAR_INT ? ct_int(e.v.i - 1) : ct_float(ct_scalar_to_double(e) - 1);
+  em1 = e.kind == CT_SCALAR_INT && e.v.i != INT64_MIN ? ct_int(e.v.i - 1) : ct_float(ct_scalar_to_double(e) - 1); /* (INT64_MIN - 1 overflows) */
   return ct_mul(grad, ct_mul_scalar(ct_pow_scalar(self, em1), e));
 }
 static ct_tensor *ct__pw_pow_self_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e) {
