@@ -333,3 +333,30 @@ TEST(fuzz_avg_pool_int_min_by_minus_one) {
   }
   ct_clear_error();
 }
+
+/* F22 (op_sequence): an empty view may sit at any storage offset (PyTorch
+ * skips the bounds check when no element is addressed: a slice past the end,
+ * as_strided). The shape kernels (gather here) and the BLIS operand helpers
+ * formed `data + offset * size` for it, an address far past the storage
+ * (pointer overflow under UBSan). They now take ct_data_ptr, which gives an
+ * empty view past its storage the storage's address. */
+TEST(fuzz_empty_view_huge_offset) {
+  CT_SCOPE {
+    int64_t big = (int64_t)1 << 61, sz[4] = {4, 4, 1, 0}, st[4] = {1, 1, 1, 1}, vsz[2] = {3, 0}, vst[2] = {1, 1};
+    ct_tensor *base = ct_zeros(CT_DIMS(4), CT_F64);
+    ct_tensor *x = ct_as_strided(base, 4, sz, 4, st, big - 3), *r, *ix = ct_zeros(CT_DIMS(2, 0, 0, 0), CT_I64);
+    ct_tensor *v = ct_as_strided(base, 2, vsz, 2, vst, big), *w = ct_zeros(CT_DIMS(0, 5), CT_F64);
+    ct_tensor *xs[2];
+    CHECK(x && x->numel == 0 && x->offset == big - 3 && ct_data_ptr(x) == base->storage->data);
+    CHECK((r = ct_gather(x, 0, ix)) && r->numel == 0);
+    CHECK((r = ct_scatter(x, 0, ix, x)) && r->numel == 0);
+    CHECK((r = ct_index_select(x, 1, ct_zeros(CT_DIMS(3), CT_I64))) && r->numel == 0);
+    CHECK((r = ct_flip(x, CT_DIMS(0, 3))) && r->numel == 0);
+    CHECK((r = ct_roll(x, CT_DIMS(1), CT_DIMS(0))) && r->numel == 0);
+    xs[0] = x, xs[1] = x;
+    CHECK((r = ct_cat(2, xs, 3)) && r->numel == 0);
+    CHECK((r = ct_mm(v, w)) && r->numel == 15 && ct_get(r, 0) == 0.0); /* empty inner dim: zeros */
+    CHECK((r = ct_dot(ct_reshape(v, CT_DIMS(0)), ct_zeros(CT_DIMS(0), CT_F64))) && ct_get(r, 0) == 0.0);
+  }
+  ct_clear_error();
+}

@@ -392,7 +392,8 @@ static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t col
         for (j = 0; j < cols; j++) bad |= r[j * cs] - r[j * cs] != 0;
     }
     return !bad;
-  } else {
+  }
+  {
     int bad = 0;
     for (i = 0; i < rows; i++) {
       const double *r = (const double *)p + i * rs;
@@ -624,8 +625,9 @@ static int ctb__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_
 /* a 2-D view of t (rank 2 or 3 with batch index) as gemm operand fields */
 static void ctb__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void **p, int64_t *rs, int64_t *cs) {
   size_t es = t->dtype == CT_F32 ? 4 : 8;
-  int64_t off = t->offset + (batch_dims ? bi * t->strides[0] : 0);
-  *p = (const char *)t->storage->data + off * (int64_t)es;
+  /* an empty operand reads nothing and may sit at any offset: no address past its storage is formed */
+  *p = t->numel ? (const char *)t->storage->data + (t->offset + (batch_dims ? bi * t->strides[0] : 0)) * (int64_t)es
+                : (const char *)ct_data_ptr(t);
   *rs = t->strides[batch_dims];
   *cs = t->strides[batch_dims + 1];
 }
@@ -704,8 +706,8 @@ static void ctb__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
   int nd = out->ndim, d;
   int64_t st[3] = {0, 0, 0}, rows, r, j, n = out->sizes[nd - 1];
   size_t es = out->dtype == CT_F32 ? 4 : 8;
-  const char *src = (const char *)self->storage->data + self->offset * (int64_t)es;
-  char *dst = (char *)out->storage->data + out->offset * (int64_t)es;
+  const char *src = (const char *)ct_data_ptr(self);
+  char *dst = (char *)ct_data_ptr(out);
   for (d = 0; d < nd; d++) {
     int sd = self->ndim - (nd - d);
     st[d] = sd >= 0 && self->sizes[sd] != 1 ? self->strides[sd] : 0;
@@ -811,12 +813,11 @@ static int ctb__mv_ok(const ct_tensor *a, const ct_tensor *x) {
 static void ctb__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
   ctb__gemm_args g;
   const void *p;
-  size_t es = a->dtype == CT_F32 ? 4 : 8;
   g.m = a->sizes[0];
   g.n = 1;
   g.k = a->sizes[1];
   ctb__mat(a, 0, 0, &g.a, &g.rsa, &g.csa);
-  g.b = (const char *)x->storage->data + x->offset * (int64_t)es;
+  g.b = ct_data_ptr(x);
   g.rsb = x->strides[0];
   g.csb = 1;
   ctb__mat(y, 0, 0, &p, &g.rsc, &g.csc); /* y is 1-D: rs = stride, cs read past strides[1] is fixed below */
@@ -848,10 +849,9 @@ static int ctb__dot_ok(const ct_tensor *a, const ct_tensor *b) {
          a->sizes[0] == b->sizes[0];
 }
 static void ctb__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
-  size_t es = a->dtype == CT_F32 ? 4 : 8;
-  const char *pa = (const char *)a->storage->data + a->offset * (int64_t)es;
-  const char *pb = (const char *)b->storage->data + b->offset * (int64_t)es;
-  char *pr = (char *)r->storage->data + r->offset * (int64_t)es;
+  const char *pa = (const char *)ct_data_ptr(a);
+  const char *pb = (const char *)ct_data_ptr(b);
+  char *pr = (char *)ct_data_ptr(r);
   int64_t n = a->sizes[0], i;
   if (n >= 64 && a->strides[0] > 0 && b->strides[0] > 0) { /* BLIS's vectorised dotv, one thread */
     rntm_t rntm;
@@ -945,7 +945,7 @@ static void ctb__pw_run(int64_t b, int64_t e, void *ctx) {
 }
 
 static const void *ctb__base(const ct_tensor *t) {
-  return (const char *)t->storage->data + t->offset * (int64_t)(t->dtype == CT_F32 ? 4 : 8);
+  return ct_data_ptr(t); /* (an empty view past its storage gets the storage's address) */
 }
 /* a and b (b may be NULL): same float dtype, same shape, contiguous, plain tensors */
 static int ctb__pw_ok(const ct_tensor *a, const ct_tensor *b) {

@@ -34,9 +34,9 @@
 CT_EXTERN_C_BEGIN
 
 /* ================= shared helpers ================= */
-static inline char *ct__shape_ptr(const ct_tensor *t) { /* element [0, ...]; NULL on meta */
-  return t->storage->data ? (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype) : NULL;
-}
+/* element [0, ...]; NULL on meta. ct_data_ptr: an empty view may sit at any offset, no
+ * address past its storage is formed for it. */
+static inline char *ct__shape_ptr(const ct_tensor *t) { return (char *)ct_data_ptr(t); }
 static inline void ct__shape_copy1(char *d, const char *s, size_t es) {
   switch (es) {
   case 1: *d = *s; break;
