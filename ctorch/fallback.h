@@ -61,32 +61,10 @@ static void ct__fallback_note(const ct_op *op, ct_device dev) {
             ct_device_type_name((ct_device_type)dev.type));
 }
 
-/* t on the CPU: t itself (retained) or a new contiguous copy. */
-static ct_tensor *ct__fallback_to_cpu(ct_tensor *t) {
-  ct_tensor *c;
-  if (t->device.type == CT_DEVICE_CPU) return ct_retain(t);
-  c = ct__empty("ct_cpu_fallback", t->ndim, t->sizes, (ct_dtype)t->dtype, CT_CPU);
-  if (!c) return NULL;
-  if (ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return c;
+/* A result of the CPU kernel on dev (a new reference): CPU results are copied, others kept. */
+static ct_tensor *ct__fallback_result(ct_tensor *r, ct_device dev) {
+  return r->device.type == CT_DEVICE_CPU ? ct__host_result("ct_cpu_fallback", ct_retain(r), dev) : ct_retain(r);
 }
-
-/* r (a CPU result) on dev: r itself (retained) or a new copy. */
-static ct_tensor *ct__fallback_to_device(ct_tensor *r, ct_device dev) {
-  ct_tensor *c;
-  if (ct_device_eq(r->device, dev) || r->device.type != CT_DEVICE_CPU) return ct_retain(r);
-  c = ct__empty("ct_cpu_fallback", r->ndim, r->sizes, (ct_dtype)r->dtype, dev);
-  if (!c) return NULL;
-  if (ct_copy_(c, r) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return c;
-}
-
 CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack) {
   const ct_schema *sc;
   ct_value *a, *cargs = NULL, *res;
@@ -136,13 +114,13 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
     cargs[i] = a[i];
     cargs[i].owned = 0;
     if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
-      ct_tensor *c = ct__fallback_to_cpu(a[i].v.tensor);
+      ct_tensor *c = ct__host_operand("ct_cpu_fallback", a[i].v.tensor);
       if (!c) st = ct_last_error();
       else owned[nowned++] = c, cargs[i].v.tensor = c;
     } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n > 0) {
       int first = nowned;
       for (j = 0; j < a[i].v.tensors.n && st == CT_OK; j++) {
-        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__fallback_to_cpu(t) : NULL;
+        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__host_operand("ct_cpu_fallback", t) : NULL;
         if (t && !c) st = ct_last_error();
         else owned[nowned++] = c;
       }
@@ -182,7 +160,7 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
       if (d) {
         out.v.tensor = d; /* borrowed, as every written return */
       } else {
-        out.v.tensor = ct__fallback_to_device(v.v.tensor, dev);
+        out.v.tensor = ct__fallback_result(v.v.tensor, dev);
         if (!out.v.tensor) st = ct_last_error();
         out.owned = 1;
       }
@@ -193,7 +171,7 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
         break;
       }
       for (j = 0; j < v.v.tensors.n; j++) {
-        items[j] = v.v.tensors.data[j] ? ct__fallback_to_device(v.v.tensors.data[j], dev) : NULL;
+        items[j] = v.v.tensors.data[j] ? ct__fallback_result(v.v.tensors.data[j], dev) : NULL;
         if (v.v.tensors.data[j] && !items[j]) {
           st = ct_last_error();
           while (j-- > 0) ct_release(items[j]);

@@ -886,6 +886,33 @@ static ct_tensor *ct__copy_as(const char *op, ct_tensor *self, ct_dtype dtype) {
   }
   return c;
 }
+/* ---- host staging ----
+ * Composites and derivative formulas that compute something element by
+ * element on the host (tie weights, masks, the linear index of advanced
+ * indexing) run on any device through these two: the operand comes to the
+ * CPU (itself when already there or on meta, else a copy), and the result,
+ * made on the CPU, goes to the operands' device. Backend kernels never need
+ * them: the dispatcher hands those tensors of their own device (the CPU
+ * fallback hands the CPU kernels host copies). */
+static ct_tensor *ct__host_operand(const char *op, ct_tensor *t) { /* a new reference */
+  ct_tensor *c;
+  if (!t || t->device.type == CT_DEVICE_CPU || ct__is_meta(t)) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, CT_CPU);
+  if (c && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* r (owned) on dev: r itself when already there (or on meta), else a copy; r is released */
+static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
+  ct_tensor *c;
+  if (!r || ct_device_eq(r->device, dev) || ct__is_meta(r)) return r;
+  c = ct__empty(op, r->ndim, r->sizes, (ct_dtype)r->dtype, dev);
+  if (c && ct__copy_impl(c, r) != CT_OK) ct_release(c), c = NULL;
+  ct_release(r);
+  return c;
+}
+/* Where host-made results of a helper go: the operand's device, the CPU for meta (callers skip data there) */
+static ct_device ct__host_device(const ct_tensor *t) { return ct__is_meta(t) ? t->device : CT_CPU; }
+
 static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
@@ -902,7 +929,7 @@ static ct_tensor *ct__zeros_in(const char *op, ct_tensor *like, ct_int_list size
   ct_tensor *z;
   if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
   z = ct__empty(op, (int)sizes.n, sizes.data, (ct_dtype)like->dtype, like->device);
-  if (z && ct__k_fill_(0, z, ct_int(0)) != CT_OK) ct_release(z), z = NULL;
+  if (z && ct_fill_(z, ct_int(0)) != CT_OK) ct_release(z), z = NULL; /* dispatched: these kernels serve every device */
   return z;
 }
 static ct_tensor *ct__scatter_into(ct_tensor *z, ct_tensor *part, ct_tensor *grad) {

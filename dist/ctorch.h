@@ -9677,6 +9677,33 @@ static ct_tensor *ct__copy_as(const char *op, ct_tensor *self, ct_dtype dtype) {
   }
   return c;
 }
+/* ---- host staging ----
+ * Composites and derivative formulas that compute something element by
+ * element on the host (tie weights, masks, the linear index of advanced
+ * indexing) run on any device through these two: the operand comes to the
+ * CPU (itself when already there or on meta, else a copy), and the result,
+ * made on the CPU, goes to the operands' device. Backend kernels never need
+ * them: the dispatcher hands those tensors of their own device (the CPU
+ * fallback hands the CPU kernels host copies). */
+static ct_tensor *ct__host_operand(const char *op, ct_tensor *t) { /* a new reference */
+  ct_tensor *c;
+  if (!t || t->device.type == CT_DEVICE_CPU || ct__is_meta(t)) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, CT_CPU);
+  if (c && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* r (owned) on dev: r itself when already there (or on meta), else a copy; r is released */
+static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
+  ct_tensor *c;
+  if (!r || ct_device_eq(r->device, dev) || ct__is_meta(r)) return r;
+  c = ct__empty(op, r->ndim, r->sizes, (ct_dtype)r->dtype, dev);
+  if (c && ct__copy_impl(c, r) != CT_OK) ct_release(c), c = NULL;
+  ct_release(r);
+  return c;
+}
+/* Where host-made results of a helper go: the operand's device, the CPU for meta (callers skip data there) */
+static ct_device ct__host_device(const ct_tensor *t) { return ct__is_meta(t) ? t->device : CT_CPU; }
+
 static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
@@ -9693,7 +9720,7 @@ static ct_tensor *ct__zeros_in(const char *op, ct_tensor *like, ct_int_list size
   ct_tensor *z;
   if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
   z = ct__empty(op, (int)sizes.n, sizes.data, (ct_dtype)like->dtype, like->device);
-  if (z && ct__k_fill_(0, z, ct_int(0)) != CT_OK) ct_release(z), z = NULL;
+  if (z && ct_fill_(z, ct_int(0)) != CT_OK) ct_release(z), z = NULL; /* dispatched: these kernels serve every device */
   return z;
 }
 static ct_tensor *ct__scatter_into(ct_tensor *z, ct_tensor *part, ct_tensor *grad) {
@@ -13132,20 +13159,28 @@ static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim
   ct_tensor *r;
   ct__rd_job j;
   if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
+  /* computed on the host, then on self's device (ops.h, host staging) */
   r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
-                self->device);
+                ct__host_device(self));
   if (!r) return NULL;
   if (!ct__is_meta(r) && r->numel > 0) {
-    memset(&j, 0, sizeof j);
-    j.src = self;
-    j.src2 = x2;
-    j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = fn;
-    j.ctx = ctx;
-    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+    ct_tensor *hs = ct__host_operand(op, self), *h2 = x2 ? ct__host_operand(op, x2) : NULL;
+    ct_status st = hs && (h2 || !x2) ? CT_OK : ct_last_error();
+    if (st == CT_OK) {
+      memset(&j, 0, sizeof j);
+      j.src = hs;
+      j.src2 = h2;
+      j.reduce = p.reduce;
+      j.out0 = r;
+      j.fn = fn;
+      j.ctx = ctx;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(hs);
+    ct_release(h2);
+    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(r);
+  return ct__track(ct__host_result(op, r, self->device));
 }
 static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
   ct__rd_plan p;
@@ -13224,12 +13259,14 @@ static void ct__rd_prodzero_row(ct__rd_row *r) {
     r->yf[i] = v;
   }
 }
-static int ct__rd_has_zero(const ct_tensor *t) {
+static int ct__rd_has_zero(ct_tensor *t) {
   int64_t k;
-  if (ct__is_meta(t)) return 0;
-  for (k = 0; k < t->numel; k++)
-    if (ct_get(t, k) == 0) return 1;
-  return 0;
+  int found = 0;
+  ct_tensor *h;
+  if (ct__is_meta(t) || !(h = ct__host_operand("backward", t))) return 0;
+  for (k = 0; k < h->numel && !found; k++) found = ct_get(h, k) == 0;
+  ct_release(h);
+  return found;
 }
 static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
   ct_tensor *g, *z, *safe, *m[6], *P, *z1, *z2, *zi;
@@ -13410,19 +13447,26 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
   if (self->numel == 0) return grad;
   g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
   if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
-  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, ct__host_device(self));
   if (!r) return NULL;
-  if (!ct__is_meta(r)) {
-    memset(&j, 0, sizeof j);
-    j.src = self;
-    j.src2 = g;
-    j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = ct__rd_lcse_bw_row;
-    j.need_tmp = 1;
-    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r)) { /* on the host, then on self's device */
+    ct_tensor *hs = ct__host_operand(op, self), *hg = ct__host_operand(op, g);
+    ct_status st = hs && hg ? CT_OK : ct_last_error();
+    if (st == CT_OK) {
+      memset(&j, 0, sizeof j);
+      j.src = hs;
+      j.src2 = hg;
+      j.reduce = p.reduce;
+      j.out0 = r;
+      j.fn = ct__rd_lcse_bw_row;
+      j.need_tmp = 1;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(hs);
+    ct_release(hg);
+    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(r);
+  return ct__track(ct__host_result(op, r, self->device));
 }
 
 /* median / nanmedian of every element: the gradient is shared evenly among
@@ -15269,10 +15313,13 @@ static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t
     return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
                    "dimension(s).", value->ndim),
            (ct_tensor *)NULL;
-  if (!ct__is_meta(value)) {
-    const char *p = ct__shape_ptr(value);
+  if (!ct__is_meta(value)) { /* (read on the host: value may be on any device) */
+    ct_tensor *h = ct__host_operand("index_fill", value);
+    const char *p = h ? ct__shape_ptr(h) : NULL;
     ct_dtype dt = (ct_dtype)value->dtype;
+    if (!h) return NULL;
     v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+    ct_release(h);
   } else if (!ct__is_meta(self)) {
     return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
   }
@@ -15292,7 +15339,7 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
   int64_t *w;
-  if (!grad || !ci) return NULL;
+  if (!grad || !ci || !(ci = ct__track(ct__host_operand("index_fill", ci)))) return NULL; /* read on the host */
   if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
   size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
@@ -15305,7 +15352,8 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
     }
     if (k == m) w[m++] = x;
   }
-  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+  u = ct__track(ct__host_result("index_fill", ct_retain(u), index->device));
+  return u ? ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m))) : NULL;
 }
 static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
@@ -15361,6 +15409,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
   for (k = 0; k < indices.n; k++) {
     ct_tensor *t = indices.data[k];
     if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (!(t = ct__track(ct__host_operand(op, t)))) return ct_last_error(); /* read on the host */
     if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
       if (ct__shape_mask_indices(op, self, t, n, ix) != CT_OK) return ct_last_error();
       n += t->ndim;
@@ -15401,6 +15450,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
       out[p++] = l;
     } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
   }
+  if (!(*lin = ct__track(ct__host_result(op, ct_retain(*lin), self->device)))) return ct_last_error(); /* to self's device */
   return CT_OK;
 }
 /* self with its leading n dims flattened into one */
@@ -15652,8 +15702,9 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
   if (!rows || (padding_idx == -1 && !scale_grad_by_freq) || ct__is_meta(rows)) return rows;
   for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
   sizes[indices->ndim] = 1;
-  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, grad->device)))) return NULL;
-  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64))) return NULL;
+  /* the weights are made on the host, then on grad's device (ops.h, host staging) */
+  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, ct__host_device(grad))))) return NULL;
+  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64)) || !(ci = ct__track(ct__host_operand("embedding", ci)))) return NULL;
   if (scale_grad_by_freq && nw > 0) {
     if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
     memset(count, 0, sizeof(int64_t) * (size_t)nw);
@@ -15664,7 +15715,8 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
     ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
   }
   CT_FREE(count);
-  return ct_mul(rows, w);
+  w = ct__track(ct__host_result("embedding", ct_retain(w), grad->device));
+  return w ? ct_mul(rows, w) : NULL;
 }
 
 /* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
@@ -15872,12 +15924,21 @@ static ct_status ct__nn_check_floating(const char *op, const char *kernel, ct_dt
 }
 static const char *ct__nn_shape(const ct_tensor *t, char *buf, size_t cap) { return ct_shape_format(t->ndim, t->sizes, buf, cap); }
 
-/* A contiguous float64 copy of t (t itself when it already is one). */
+/* A contiguous float64 copy of t on the host (t itself when it already is one): these kernels
+ * compute on the host in float64, so a composite calling them runs on any device (ops.h, host staging). */
 static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
   ct_tensor *c;
-  if (t->dtype == CT_F64 && ct_is_contiguous(t)) return ct_retain(t);
-  c = ct__empty(op, t->ndim, t->sizes, CT_F64, t->device);
+  if (t->dtype == CT_F64 && ct_is_contiguous(t) && t->device.type == CT_DEVICE_CPU) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, CT_F64, ct__host_device(t));
   if (c && !ct__is_meta(c) && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* A contiguous int64 copy of t on the host (class targets, indices). */
+static ct_tensor *ct__nn_i64(const char *op, ct_tensor *t) {
+  ct_tensor *h = ct__host_operand(op, t), *c;
+  if (!h || (h->dtype == CT_I64 && ct_is_contiguous(h))) return h;
+  c = ct__copy_as(op, h, CT_I64);
+  ct_release(h);
   return c;
 }
 /* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
@@ -15933,11 +15994,11 @@ static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, c
   ct_release(dst);
   return st;
 }
-/* A new float64 buffer of dst's shape, or NULL (no error) when dst needs no data. */
+/* A new float64 buffer of dst's shape on the host, or NULL (no error) when dst needs no data. */
 static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st) {
   ct_tensor *b;
   if (ct__is_meta(dst) || dst->numel == 0) return NULL;
-  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
   if (!b) *st = ct_last_error();
   return b;
 }
@@ -16081,9 +16142,9 @@ static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *targe
   if (!dst) return NULL;
   if (!ct__is_meta(dst)) {
     int failed = 0;
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
-    t = ct_is_contiguous(target) ? ct_retain(target) : ct__copy_as(op, target, CT_I64);
+    t = ct__nn_i64(op, target);
     w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
     if (!y || !x || !t || failed) {
       st = ct_last_error();
@@ -16126,7 +16187,7 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
     memset(ct_data_ptr(y), 0, sizeof(double) * (size_t)y->numel);
     go = ct__nn_f64(op, grad_output);
     tw = ct__nn_f64(op, total_weight);
-    t = ct__copy_as(op, target, CT_I64);
+    t = ct__nn_i64(op, target);
     w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
     if (!go || !tw || !t || failed) {
       st = ct_last_error();
@@ -16157,8 +16218,8 @@ static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t 
   if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
   r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
   if (!r || ct__is_meta(r) || !r->numel) return r;
-  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
-  t = ct__copy_as(op, target, CT_I64);
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, CT_CPU); /* made on the host, copied into r */
+  t = ct__nn_i64(op, target);
   if (!b || !t) st = ct_last_error();
   if (st == CT_OK) {
     memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
@@ -16257,17 +16318,30 @@ static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
   int64_t i;
   if (!v) return NULL;
   if (ct__grad_mode() && ct__needs_grad(v)) want = 3;
-  for (k = 0; k < want; k++)
-    if (!(F[k] = ct__track(ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, v->device)))) return NULL;
+  for (k = 0; k < want; k++) /* computed on the host, then on v's device (ops.h, host staging) */
+    if (!(F[k] = ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, ct__host_device(v)))) {
+      while (k-- > 0) ct_release(F[k]);
+      return NULL;
+    }
   if (!ct__is_meta(v) && v->numel) {
     size_t es = ct_dtype_size((ct_dtype)v->dtype);
-    if (!(x = ct__nn_f64(op, v))) return NULL;
+    if (!(x = ct__nn_f64(op, v))) {
+      for (k = 0; k < want; k++) ct_release(F[k]);
+      return NULL;
+    }
     for (i = 0; i < v->numel; i++) {
       double f[3];
       ct__nn_eval(fn, ct__nn_cdata(x)[i], f);
       for (k = 0; k < want; k++) ct__store_double((char *)ct_data_ptr(F[k]) + (size_t)i * es, (ct_dtype)v->dtype, f[k]);
     }
     ct_release(x);
+  }
+  for (k = 0; k < want; k++) { /* (a failed copy: the later ones are released, the NULL reported) */
+    F[k] = ct__track(ct__host_result(op, F[k], v->device));
+    if (!F[k]) {
+      while (++k < want) ct_release(F[k]);
+      return NULL;
+    }
   }
   if (want == 1) return F[0];
   {
@@ -16328,7 +16402,7 @@ static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_t
     return NULL;
   }
   if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
     t = ct__nn_f64(op, target);
     if (!y || !x || !t) {
@@ -16401,7 +16475,7 @@ static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor
   if (failed) {
     st = ct_last_error();
   } else if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
     t = ct__nn_f64(op, target);
     if (!y || !x || !t) {
@@ -16519,15 +16593,15 @@ static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target,
 /* a constant of dtype and target's shape: 1 where target != ignore_index */
 static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
   static const char *op = "cross_entropy_loss";
-  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
+  ct_tensor *m = ct__empty(op, target->ndim, target->sizes, dtype, ct__host_device(target)), *t;
   int64_t i;
-  if (!m || ct__is_meta(m) || !m->numel) return m;
-  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  if (!m || ct__is_meta(m) || !m->numel) return ct__track(m);
+  if (!(t = ct__nn_i64(op, target))) return ct_release(m), (ct_tensor *)NULL;
   for (i = 0; i < target->numel; i++)
     ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
                      ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
   ct_release(t);
-  return m;
+  return ct__track(ct__host_result(op, m, target->device));
 }
 static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
   int64_t sh[CT_MAX_DIMS];
@@ -16840,11 +16914,11 @@ static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor
     ct_tensor *attn = ct_mul_scalar(ct_matmul(q, ct_transpose(k, -2, -1)), ct_float(s));
     if (is_causal && attn) { /* position i attends to j <= i */
       int64_t sizes[2] = {L, S}, i, j;
-      ct_tensor *keep = ct_empty_opts(2, sizes, ct_opts(CT_BOOL, q->device));
+      ct_tensor *keep = ct__empty(op, 2, sizes, CT_BOOL, ct__host_device(q));
       if (keep && keep->device.type != CT_DEVICE_META)
         for (i = 0; i < L; i++)
           for (j = 0; j < S; j++) ((bool *)ct_data_ptr(keep))[i * S + j] = j <= i;
-      mask = keep;
+      mask = ct__track(ct__host_result(op, keep, q->device));
     }
     if (mask && attn)
       attn = mask->dtype == CT_BOOL ? ct_masked_fill(attn, ct_logical_not(mask), ct_float(-INFINITY)) : ct_add(attn, mask);
@@ -57871,7 +57945,8 @@ static const struct {
     {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
-    {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
+    {"embedding", CT_KEY_CPU, CT_FN(ct__k_embedding), "reference"},
+    {"embedding", CT_KEY_META, CT_FN(ct__k_embedding), "reference"},
     {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
     {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
     {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
@@ -58353,32 +58428,10 @@ static void ct__fallback_note(const ct_op *op, ct_device dev) {
             ct_device_type_name((ct_device_type)dev.type));
 }
 
-/* t on the CPU: t itself (retained) or a new contiguous copy. */
-static ct_tensor *ct__fallback_to_cpu(ct_tensor *t) {
-  ct_tensor *c;
-  if (t->device.type == CT_DEVICE_CPU) return ct_retain(t);
-  c = ct__empty("ct_cpu_fallback", t->ndim, t->sizes, (ct_dtype)t->dtype, CT_CPU);
-  if (!c) return NULL;
-  if (ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return c;
+/* A result of the CPU kernel on dev (a new reference): CPU results are copied, others kept. */
+static ct_tensor *ct__fallback_result(ct_tensor *r, ct_device dev) {
+  return r->device.type == CT_DEVICE_CPU ? ct__host_result("ct_cpu_fallback", ct_retain(r), dev) : ct_retain(r);
 }
-
-/* r (a CPU result) on dev: r itself (retained) or a new copy. */
-static ct_tensor *ct__fallback_to_device(ct_tensor *r, ct_device dev) {
-  ct_tensor *c;
-  if (ct_device_eq(r->device, dev) || r->device.type != CT_DEVICE_CPU) return ct_retain(r);
-  c = ct__empty("ct_cpu_fallback", r->ndim, r->sizes, (ct_dtype)r->dtype, dev);
-  if (!c) return NULL;
-  if (ct_copy_(c, r) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return c;
-}
-
 CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack) {
   const ct_schema *sc;
   ct_value *a, *cargs = NULL, *res;
@@ -58428,13 +58481,13 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
     cargs[i] = a[i];
     cargs[i].owned = 0;
     if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
-      ct_tensor *c = ct__fallback_to_cpu(a[i].v.tensor);
+      ct_tensor *c = ct__host_operand("ct_cpu_fallback", a[i].v.tensor);
       if (!c) st = ct_last_error();
       else owned[nowned++] = c, cargs[i].v.tensor = c;
     } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n > 0) {
       int first = nowned;
       for (j = 0; j < a[i].v.tensors.n && st == CT_OK; j++) {
-        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__fallback_to_cpu(t) : NULL;
+        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__host_operand("ct_cpu_fallback", t) : NULL;
         if (t && !c) st = ct_last_error();
         else owned[nowned++] = c;
       }
@@ -58474,7 +58527,7 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
       if (d) {
         out.v.tensor = d; /* borrowed, as every written return */
       } else {
-        out.v.tensor = ct__fallback_to_device(v.v.tensor, dev);
+        out.v.tensor = ct__fallback_result(v.v.tensor, dev);
         if (!out.v.tensor) st = ct_last_error();
         out.owned = 1;
       }
@@ -58485,7 +58538,7 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
         break;
       }
       for (j = 0; j < v.v.tensors.n; j++) {
-        items[j] = v.v.tensors.data[j] ? ct__fallback_to_device(v.v.tensors.data[j], dev) : NULL;
+        items[j] = v.v.tensors.data[j] ? ct__fallback_result(v.v.tensors.data[j], dev) : NULL;
         if (v.v.tensors.data[j] && !items[j]) {
           st = ct_last_error();
           while (j-- > 0) ct_release(items[j]);

@@ -442,3 +442,23 @@ TEST(device_cpu_fallback_autograd) {
   }
   ct_clear_error();
 }
+
+/* The whole op fixture suite (test_opcases.c) with every input on the test
+ * device (index 1, so that a kernel assuming device 0 shows): each op runs
+ * through the CPU fallback, results and gradients must come back on tdev:1
+ * and agree with PyTorch. */
+static void dev_opcases(const char *area, const char *const *const *cases) {
+  tdev_init();
+  opc_device = TDEV(1);
+  opc_run_area(area, cases);
+  opc_device = CT_CPU;
+}
+TEST(device_opcases_unary) { dev_opcases("unary", cases_unary); }
+TEST(device_opcases_binary) { dev_opcases("binary", cases_binary); }
+TEST(device_opcases_reduce) { dev_opcases("reduce", cases_reduce); }
+TEST(device_opcases_linalg) { dev_opcases("linalg", cases_linalg); }
+TEST(device_opcases_shape) { dev_opcases("shape", cases_shape); }
+TEST(device_opcases_nn) { dev_opcases("nn", cases_nn); }
+TEST(device_opcases_conv) { dev_opcases("conv", cases_conv); }
+TEST(device_opcases_random) { dev_opcases("random", cases_random); }
+TEST(device_opcases_hardening) { dev_opcases("hardening", cases_hardening); }

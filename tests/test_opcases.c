@@ -30,6 +30,11 @@
 #include "fixtures/cases_random.h"
 #include "fixtures/cases_hardening.h"
 
+/* The device every input tensor goes to (test_device.c runs the whole suite
+ * on the host-backed test device this way): results and gradients must be
+ * on it too, and agree with PyTorch's CPU values. */
+static ct_device opc_device = {CT_DEVICE_CPU, 0};
+
 #define OPC_MAX_T 24
 #define OPC_MAX_OUT 16
 #define OPC_MAX_INTS 64
@@ -134,6 +139,11 @@ static ct_tensor *opc_read_input(opc_reader *r, int *requires_grad) {
   }
   g = opc_next(r);
   *requires_grad = g && !strcmp(g, "g");
+  if (base && opc_device.type != CT_DEVICE_CPU) { /* the values, then the view, on the device */
+    ct_tensor *on = ct_to_device(base, opc_device);
+    ct_release(base);
+    base = on;
+  }
   if (contiguous || !base) return base;
   t = ct_as_strided(base, ndim, sizes, ndim, strides, offset);
   ct_release(base);
@@ -322,6 +332,11 @@ static int opc_parse(const char *const *pieces, opc_case *c, char *why, size_t c
       c->out[c->nout++] = opc_read_result(&r);
     } else if (!strcmp(tok, "go")) {
       c->go = opc_read_result(&r);
+      if (c->go && opc_device.type != CT_DEVICE_CPU) { /* the gradient goes where the result is */
+        ct_tensor *on = ct_to_device(c->go, opc_device);
+        ct_release(c->go);
+        c->go = on;
+      }
     } else if (!strcmp(tok, "gi")) {
       if (c->ngi == OPC_MAX_T) return snprintf(why, cap, "too many gradients"), 0;
       c->gi_index[c->ngi] = (int)opc_int(&r);
@@ -357,6 +372,10 @@ static int opc_close(const opc_case *c, const ct_tensor *got, const ct_tensor *w
   int64_t k;
   char b1[96], b2[96];
   if (!got) return snprintf(why, cap, "no result"), 0;
+  if (c->nt && !ct_device_eq(got->device, opc_device)) /* (a factory without tensor inputs makes CPU tensors) */
+    return snprintf(why, cap, "on device %s:%d, the inputs are on %s:%d", ct_device_type_name(got->device.type),
+                    got->device.index, ct_device_type_name(opc_device.type), opc_device.index),
+           0;
   if (got->dtype != want->dtype)
     return snprintf(why, cap, "dtype %s, PyTorch gives %s", ct_dtype_name((ct_dtype)got->dtype),
                     ct_dtype_name((ct_dtype)want->dtype)),

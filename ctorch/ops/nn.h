@@ -41,12 +41,21 @@ static ct_status ct__nn_check_floating(const char *op, const char *kernel, ct_dt
 }
 static const char *ct__nn_shape(const ct_tensor *t, char *buf, size_t cap) { return ct_shape_format(t->ndim, t->sizes, buf, cap); }
 
-/* A contiguous float64 copy of t (t itself when it already is one). */
+/* A contiguous float64 copy of t on the host (t itself when it already is one): these kernels
+ * compute on the host in float64, so a composite calling them runs on any device (ops.h, host staging). */
 static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
   ct_tensor *c;
-  if (t->dtype == CT_F64 && ct_is_contiguous(t)) return ct_retain(t);
-  c = ct__empty(op, t->ndim, t->sizes, CT_F64, t->device);
+  if (t->dtype == CT_F64 && ct_is_contiguous(t) && t->device.type == CT_DEVICE_CPU) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, CT_F64, ct__host_device(t));
   if (c && !ct__is_meta(c) && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* A contiguous int64 copy of t on the host (class targets, indices). */
+static ct_tensor *ct__nn_i64(const char *op, ct_tensor *t) {
+  ct_tensor *h = ct__host_operand(op, t), *c;
+  if (!h || (h->dtype == CT_I64 && ct_is_contiguous(h))) return h;
+  c = ct__copy_as(op, h, CT_I64);
+  ct_release(h);
   return c;
 }
 /* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
@@ -102,11 +111,11 @@ static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, c
   ct_release(dst);
   return st;
 }
-/* A new float64 buffer of dst's shape, or NULL (no error) when dst needs no data. */
+/* A new float64 buffer of dst's shape on the host, or NULL (no error) when dst needs no data. */
 static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st) {
   ct_tensor *b;
   if (ct__is_meta(dst) || dst->numel == 0) return NULL;
-  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
   if (!b) *st = ct_last_error();
   return b;
 }
@@ -250,9 +259,9 @@ static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *targe
   if (!dst) return NULL;
   if (!ct__is_meta(dst)) {
     int failed = 0;
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
-    t = ct_is_contiguous(target) ? ct_retain(target) : ct__copy_as(op, target, CT_I64);
+    t = ct__nn_i64(op, target);
     w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
     if (!y || !x || !t || failed) {
       st = ct_last_error();
@@ -295,7 +304,7 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
     memset(ct_data_ptr(y), 0, sizeof(double) * (size_t)y->numel);
     go = ct__nn_f64(op, grad_output);
     tw = ct__nn_f64(op, total_weight);
-    t = ct__copy_as(op, target, CT_I64);
+    t = ct__nn_i64(op, target);
     w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
     if (!go || !tw || !t || failed) {
       st = ct_last_error();
@@ -326,8 +335,8 @@ static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t 
   if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
   r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
   if (!r || ct__is_meta(r) || !r->numel) return r;
-  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
-  t = ct__copy_as(op, target, CT_I64);
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, CT_CPU); /* made on the host, copied into r */
+  t = ct__nn_i64(op, target);
   if (!b || !t) st = ct_last_error();
   if (st == CT_OK) {
     memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
@@ -426,17 +435,30 @@ static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
   int64_t i;
   if (!v) return NULL;
   if (ct__grad_mode() && ct__needs_grad(v)) want = 3;
-  for (k = 0; k < want; k++)
-    if (!(F[k] = ct__track(ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, v->device)))) return NULL;
+  for (k = 0; k < want; k++) /* computed on the host, then on v's device (ops.h, host staging) */
+    if (!(F[k] = ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, ct__host_device(v)))) {
+      while (k-- > 0) ct_release(F[k]);
+      return NULL;
+    }
   if (!ct__is_meta(v) && v->numel) {
     size_t es = ct_dtype_size((ct_dtype)v->dtype);
-    if (!(x = ct__nn_f64(op, v))) return NULL;
+    if (!(x = ct__nn_f64(op, v))) {
+      for (k = 0; k < want; k++) ct_release(F[k]);
+      return NULL;
+    }
     for (i = 0; i < v->numel; i++) {
       double f[3];
       ct__nn_eval(fn, ct__nn_cdata(x)[i], f);
       for (k = 0; k < want; k++) ct__store_double((char *)ct_data_ptr(F[k]) + (size_t)i * es, (ct_dtype)v->dtype, f[k]);
     }
     ct_release(x);
+  }
+  for (k = 0; k < want; k++) { /* (a failed copy: the later ones are released, the NULL reported) */
+    F[k] = ct__track(ct__host_result(op, F[k], v->device));
+    if (!F[k]) {
+      while (++k < want) ct_release(F[k]);
+      return NULL;
+    }
   }
   if (want == 1) return F[0];
   {
@@ -497,7 +519,7 @@ static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_t
     return NULL;
   }
   if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
     t = ct__nn_f64(op, target);
     if (!y || !x || !t) {
@@ -570,7 +592,7 @@ static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor
   if (failed) {
     st = ct_last_error();
   } else if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
     x = ct__nn_f64(op, self);
     t = ct__nn_f64(op, target);
     if (!y || !x || !t) {
@@ -688,15 +710,15 @@ static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target,
 /* a constant of dtype and target's shape: 1 where target != ignore_index */
 static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
   static const char *op = "cross_entropy_loss";
-  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
+  ct_tensor *m = ct__empty(op, target->ndim, target->sizes, dtype, ct__host_device(target)), *t;
   int64_t i;
-  if (!m || ct__is_meta(m) || !m->numel) return m;
-  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  if (!m || ct__is_meta(m) || !m->numel) return ct__track(m);
+  if (!(t = ct__nn_i64(op, target))) return ct_release(m), (ct_tensor *)NULL;
   for (i = 0; i < target->numel; i++)
     ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
                      ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
   ct_release(t);
-  return m;
+  return ct__track(ct__host_result(op, m, target->device));
 }
 static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
   int64_t sh[CT_MAX_DIMS];
@@ -1009,11 +1031,11 @@ static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor
     ct_tensor *attn = ct_mul_scalar(ct_matmul(q, ct_transpose(k, -2, -1)), ct_float(s));
     if (is_causal && attn) { /* position i attends to j <= i */
       int64_t sizes[2] = {L, S}, i, j;
-      ct_tensor *keep = ct_empty_opts(2, sizes, ct_opts(CT_BOOL, q->device));
+      ct_tensor *keep = ct__empty(op, 2, sizes, CT_BOOL, ct__host_device(q));
       if (keep && keep->device.type != CT_DEVICE_META)
         for (i = 0; i < L; i++)
           for (j = 0; j < S; j++) ((bool *)ct_data_ptr(keep))[i * S + j] = j <= i;
-      mask = keep;
+      mask = ct__track(ct__host_result(op, keep, q->device));
     }
     if (mask && attn)
       attn = mask->dtype == CT_BOOL ? ct_masked_fill(attn, ct_logical_not(mask), ct_float(-INFINITY)) : ct_add(attn, mask);

@@ -1723,20 +1723,28 @@ static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim
   ct_tensor *r;
   ct__rd_job j;
   if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
+  /* computed on the host, then on self's device (ops.h, host staging) */
   r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
-                self->device);
+                ct__host_device(self));
   if (!r) return NULL;
   if (!ct__is_meta(r) && r->numel > 0) {
-    memset(&j, 0, sizeof j);
-    j.src = self;
-    j.src2 = x2;
-    j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = fn;
-    j.ctx = ctx;
-    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+    ct_tensor *hs = ct__host_operand(op, self), *h2 = x2 ? ct__host_operand(op, x2) : NULL;
+    ct_status st = hs && (h2 || !x2) ? CT_OK : ct_last_error();
+    if (st == CT_OK) {
+      memset(&j, 0, sizeof j);
+      j.src = hs;
+      j.src2 = h2;
+      j.reduce = p.reduce;
+      j.out0 = r;
+      j.fn = fn;
+      j.ctx = ctx;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(hs);
+    ct_release(h2);
+    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(r);
+  return ct__track(ct__host_result(op, r, self->device));
 }
 static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
   ct__rd_plan p;
@@ -1815,12 +1823,14 @@ static void ct__rd_prodzero_row(ct__rd_row *r) {
     r->yf[i] = v;
   }
 }
-static int ct__rd_has_zero(const ct_tensor *t) {
+static int ct__rd_has_zero(ct_tensor *t) {
   int64_t k;
-  if (ct__is_meta(t)) return 0;
-  for (k = 0; k < t->numel; k++)
-    if (ct_get(t, k) == 0) return 1;
-  return 0;
+  int found = 0;
+  ct_tensor *h;
+  if (ct__is_meta(t) || !(h = ct__host_operand("backward", t))) return 0;
+  for (k = 0; k < h->numel && !found; k++) found = ct_get(h, k) == 0;
+  ct_release(h);
+  return found;
 }
 static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
   ct_tensor *g, *z, *safe, *m[6], *P, *z1, *z2, *zi;
@@ -2001,19 +2011,26 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
   if (self->numel == 0) return grad;
   g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
   if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
-  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, ct__host_device(self));
   if (!r) return NULL;
-  if (!ct__is_meta(r)) {
-    memset(&j, 0, sizeof j);
-    j.src = self;
-    j.src2 = g;
-    j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = ct__rd_lcse_bw_row;
-    j.need_tmp = 1;
-    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r)) { /* on the host, then on self's device */
+    ct_tensor *hs = ct__host_operand(op, self), *hg = ct__host_operand(op, g);
+    ct_status st = hs && hg ? CT_OK : ct_last_error();
+    if (st == CT_OK) {
+      memset(&j, 0, sizeof j);
+      j.src = hs;
+      j.src2 = hg;
+      j.reduce = p.reduce;
+      j.out0 = r;
+      j.fn = ct__rd_lcse_bw_row;
+      j.need_tmp = 1;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(hs);
+    ct_release(hg);
+    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(r);
+  return ct__track(ct__host_result(op, r, self->device));
 }
 
 /* median / nanmedian of every element: the gradient is shared evenly among

@@ -1182,10 +1182,13 @@ static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t
     return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
                    "dimension(s).", value->ndim),
            (ct_tensor *)NULL;
-  if (!ct__is_meta(value)) {
-    const char *p = ct__shape_ptr(value);
+  if (!ct__is_meta(value)) { /* (read on the host: value may be on any device) */
+    ct_tensor *h = ct__host_operand("index_fill", value);
+    const char *p = h ? ct__shape_ptr(h) : NULL;
     ct_dtype dt = (ct_dtype)value->dtype;
+    if (!h) return NULL;
     v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+    ct_release(h);
   } else if (!ct__is_meta(self)) {
     return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
   }
@@ -1205,7 +1208,7 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
   int64_t *w;
-  if (!grad || !ci) return NULL;
+  if (!grad || !ci || !(ci = ct__track(ct__host_operand("index_fill", ci)))) return NULL; /* read on the host */
   if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
   size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
@@ -1218,7 +1221,8 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
     }
     if (k == m) w[m++] = x;
   }
-  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+  u = ct__track(ct__host_result("index_fill", ct_retain(u), index->device));
+  return u ? ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m))) : NULL;
 }
 static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
@@ -1274,6 +1278,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
   for (k = 0; k < indices.n; k++) {
     ct_tensor *t = indices.data[k];
     if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (!(t = ct__track(ct__host_operand(op, t)))) return ct_last_error(); /* read on the host */
     if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
       if (ct__shape_mask_indices(op, self, t, n, ix) != CT_OK) return ct_last_error();
       n += t->ndim;
@@ -1314,6 +1319,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
       out[p++] = l;
     } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
   }
+  if (!(*lin = ct__track(ct__host_result(op, ct_retain(*lin), self->device)))) return ct_last_error(); /* to self's device */
   return CT_OK;
 }
 /* self with its leading n dims flattened into one */
@@ -1565,8 +1571,9 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
   if (!rows || (padding_idx == -1 && !scale_grad_by_freq) || ct__is_meta(rows)) return rows;
   for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
   sizes[indices->ndim] = 1;
-  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, grad->device)))) return NULL;
-  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64))) return NULL;
+  /* the weights are made on the host, then on grad's device (ops.h, host staging) */
+  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, ct__host_device(grad))))) return NULL;
+  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64)) || !(ci = ct__track(ct__host_operand("embedding", ci)))) return NULL;
   if (scale_grad_by_freq && nw > 0) {
     if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
     memset(count, 0, sizeof(int64_t) * (size_t)nw);
@@ -1577,7 +1584,8 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
     ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
   }
   CT_FREE(count);
-  return ct_mul(rows, w);
+  w = ct__track(ct__host_result("embedding", ct_retain(w), grad->device));
+  return w ? ct_mul(rows, w) : NULL;
 }
 
 /* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
