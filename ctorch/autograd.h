@@ -826,6 +826,13 @@ static ct_tensor *ct__fit_grad(ct_node *n, int i, ct_tensor *g) {
     if (!g) return NULL;
   }
   if (g->dtype != m->dtype && ct_dtype_is_floating((ct_dtype)m->dtype)) g = ct_to_dtype(g, (ct_dtype)m->dtype);
+  if (g && !ct_device_eq(g->device, m->device)) { /* PyTorch's validate_outputs: a 0-dim gradient moves, others are an error */
+    if (g->ndim == 0 && m->device.type != CT_DEVICE_META) return ct_to_device(g, m->device);
+    return ct_fail(CT_ERR_DEVICE, n->kind->name, "returned an invalid gradient at index %d - expected device %s:%d but got %s:%d", i,
+                   ct_device_type_name((ct_device_type)m->device.type), m->device.index,
+                   ct_device_type_name((ct_device_type)g->device.type), g->device.index),
+           (ct_tensor *)NULL;
+  }
   return g;
 }
 
@@ -1092,6 +1099,10 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       return ct_fail(CT_ERR_SHAPE, op, "mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s", r,
                      ct_shape_format(go->ndim, go->sizes, b1, sizeof b1), r, ct_shape_format(t->ndim, t->sizes, b2, sizeof b2));
     }
+    if (go && go->ndim > 0 && !ct_device_eq(go->device, t->device)) /* (a 0-dim one is moved when seeded, as PyTorch's) */
+      return ct_fail(CT_ERR_DEVICE, op, "invalid gradient at index %d - expected device %s:%d but got %s:%d", r,
+                     ct_device_type_name((ct_device_type)t->device.type), t->device.index,
+                     ct_device_type_name((ct_device_type)go->device.type), go->device.index);
   }
   for (r = 0; r < num_inputs; r++) {
     if (!inputs[r]) return ct__fail_null("ct_autograd_grad", "inputs");
@@ -1127,6 +1138,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       ct_scope_begin(&scope);
       if (!go) go = ct_ones_like(t);
       else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
+      if (go && !ct_device_eq(go->device, t->device)) go = ct_to_device(go, t->device); /* a 0-dim grad_output */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
       else if (t->flags & CT_TENSOR_REQUIRES_GRAD) root.leaf = t;

@@ -177,6 +177,14 @@ CTDEF ct_status ct_device_set(ct_device d);
 CTDEF ct_status ct_device_exchange(ct_device d, int *previous);
 CTDEF ct_status ct_device_synchronize(ct_device d); /* every stream of the device */
 
+/* ---- default device (per thread; torch.set_default_device) ----
+ * Where the factories that take no device put new tensors: ct_empty,
+ * ct_zeros, ct_ones, ct_full, ct_scalar_tensor, ct_arange, ct_from_array
+ * and the random factories without a generator. The CPU unless set; the
+ * _opts and _like factories and ops' results are unaffected. */
+CTDEF ct_status ct_set_default_device(ct_device d);
+CTDEF ct_device ct_default_device(void);
+
 /* ---- streams ---- */
 CTDEF ct_stream ct_default_stream(ct_device d);
 CTDEF ct_stream ct_current_stream(ct_device d); /* this thread's; the default stream unless set */
@@ -419,6 +427,12 @@ CTDEF ct_status ct_device_check(const char *op, ct_device d) {
   return ct__device_iface(op ? op : "ct_device_check", d) ? CT_OK : ct_last_error();
 }
 
+CTDEF ct_status ct_set_default_device(ct_device d) {
+  if (ct_device_check("ct_set_default_device", d) != CT_OK) return ct_last_error();
+  ct__tls.default_device[0] = d.type, ct__tls.default_device[1] = d.index;
+  return CT_OK;
+}
+CTDEF ct_device ct_default_device(void) { return ct_device_make((ct_device_type)ct__tls.default_device[0], ct__tls.default_device[1]); }
 CTDEF ct_status ct_device_set(ct_device d) {
   const ct_device_interface *i = ct__device_iface("ct_device_set", d);
   return i ? i->set_device(d.index) : ct_last_error();

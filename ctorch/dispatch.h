@@ -164,6 +164,7 @@ struct ct_op {
   ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
+  uint8_t any_device; /* 1: no common-device check (copy_, indexing with CPU indices); see ct__device_joins */
 };
 
 CTDEF ct_op *ct_def(const char *schema);
@@ -198,6 +199,30 @@ CT_EXTERN_C_END
 /* ---- internal fast path used by frontends ---- */
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
   return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+
+/* The common-device rule, checked once per call by every generated frontend
+ * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
+ * on one device, except that a 0-dim CPU tensor the op only reads goes with
+ * any device (a number, as PyTorch's CPU scalars). Ops that move data between
+ * devices opt out in their spec (`device_check: no`: copy_, the index ops
+ * whose indices may stay on the CPU). */
+typedef struct ct__device_join {
+  ct_device device;
+  const char *arg; /* the argument that set it */
+} ct__device_join;
+CT_EXTERN_C_BEGIN
+CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg);
+CT_EXTERN_C_END
+static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int written, const char *op, const char *arg) {
+  if (!written && t->ndim == 0 && t->device.type == CT_DEVICE_CPU) return 1;
+  if (!j->arg) {
+    j->device = t->device, j->arg = arg;
+    return 1;
+  }
+  if (CT_LIKELY(j->device.type == t->device.type && j->device.index == t->device.index)) return 1;
+  ct__device_mismatch(op, j, t, arg);
+  return 0;
 }
 
 #endif /* CT_DISPATCH_H */
@@ -322,6 +347,34 @@ CTDEF void ct_stack_free(ct_stack *s) {
 /* Check the top nargs values against the schema and normalise them to the
  * exact representation adapters read (ints widen to Scalars and floats,
  * None for optionals). */
+static const char *ct__device_str(ct_device d, char *buf, size_t cap) {
+  if (d.type == CT_DEVICE_CPU || d.type == CT_DEVICE_META) snprintf(buf, cap, "%s", ct_device_type_name((ct_device_type)d.type));
+  else snprintf(buf, cap, "%s:%d", ct_device_type_name((ct_device_type)d.type), d.index);
+  return buf;
+}
+CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg) {
+  char a[48], b[48];
+  return ct_fail(CT_ERR_DEVICE, op,
+                 "Expected all tensors to be on the same device, but found at least two devices, %s and %s! (when checking "
+                 "argument '%s' against argument '%s')",
+                 ct__device_str(j->device, a, sizeof a), ct__device_str(t->device, b, sizeof b), arg, j->arg);
+}
+/* ct__device_joins over boxed arguments (already type-checked) */
+static ct_status ct__check_devices(const ct_op *op, const ct_value *a, int n) {
+  ct__device_join j;
+  int i;
+  int64_t k;
+  if (op->any_device) return CT_OK;
+  memset(&j, 0, sizeof j);
+  for (i = 0; i < n; i++) {
+    const ct_arg *s = &op->schema.args[i];
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, s->is_write, op->full_name, s->name))
+      return ct_last_error();
+    for (k = 0; a[i].tag == CT_VALUE_TENSOR_LIST && k < a[i].v.tensors.n; k++)
+      if (!ct__device_joins(&j, a[i].v.tensors.data[k], 0, op->full_name, s->name)) return ct_last_error();
+  }
+  return CT_OK;
+}
 static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
   int i;
   int64_t j;
@@ -821,7 +874,8 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
   if (stack->size < op->schema.nargs)
     return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, stack->size);
   a = stack->items + stack->size - op->schema.nargs;
-  if (ct__check_args(op, a, op->schema.nargs) != CT_OK) return ct_last_error();
+  if (ct__check_args(op, a, op->schema.nargs) != CT_OK || ct__check_devices(op, a, op->schema.nargs) != CT_OK)
+    return ct_last_error();
   ct__tls.depth++;
   st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
   ct__tls.depth--;

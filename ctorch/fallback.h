@@ -13,8 +13,12 @@
  *
  * Limits, as PyTorch's: results are new tensors on the device (a view op
  * through the fallback returns a copy, not a view: register the view kernels
- * for the device, as ctorch does for every backend); arguments that alias
- * each other are copied separately; every call synchronises with the host.
+ * for the device, as ctorch does for every backend); an out= is computed
+ * into a host copy and copied back; every call synchronises with the host.
+ * Other arguments keep their aliasing: the device memory they use is
+ * mirrored on the host one storage region at a time, so the CPU kernel
+ * computes, or refuses, exactly what it would on the CPU (x.add_(x.t()) is
+ * refused; an overlapping as_strided self is written element by element).
  * ct_cpu_fallback_set_warn(true) (or CT_VERBOSE=1 in the environment) prints
  * one line per op the first time the fallback serves it.
  */
@@ -61,6 +65,62 @@ static void ct__fallback_note(const ct_op *op, ct_device dev) {
             ct_device_type_name((ct_device_type)dev.type));
 }
 
+/* The device memory the arguments use, mirrored on the host: one region per
+ * device storage, spanning the bytes of every argument on it. Each argument
+ * becomes a host view with its own sizes, strides and offset into its
+ * region, so arguments that alias each other (x.add_(x.t())) or overlap
+ * themselves (as_strided) alias on the host exactly as on the device, and the
+ * CPU kernel computes what it would compute on the CPU. */
+typedef struct ct__fallback_region {
+  ct_storage *device_storage; /* borrowed */
+  size_t lo, hi;              /* bytes [lo, hi) of it; lo 8-aligned so that every dtype's offset divides */
+  ct_storage *host;           /* owned */
+  int dirty;                  /* written by the kernel: copied back */
+} ct__fallback_region;
+/* The byte span of a non-empty tensor with non-negative strides; 0 when it has none (then copied plainly). */
+static int ct__fallback_span(const ct_tensor *t, size_t *lo, size_t *hi) {
+  int64_t last = t->offset;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  int d;
+  if (t->numel == 0 || !t->storage->data) return 0;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->strides[d] < 0) return 0;
+    last += (t->sizes[d] - 1) * t->strides[d];
+  }
+  *lo = ((size_t)t->offset * es) & ~(size_t)7;
+  *hi = (size_t)(last + 1) * es;
+  return *hi <= t->storage->nbytes;
+}
+static ct__fallback_region *ct__fallback_region_of(ct__fallback_region *r, int n, const ct_storage *s) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (r[k].device_storage == s) return &r[k];
+  return NULL;
+}
+/* t on the host: a view into its region's mirror, or (empty, negative strides) a plain copy */
+static ct_tensor *ct__fallback_host_view(ct_tensor *t, ct__fallback_region *r, int n) {
+  size_t lo, hi, es = ct_dtype_size((ct_dtype)t->dtype);
+  ct__fallback_region *g;
+  if (t->device.type == CT_DEVICE_CPU || !ct__fallback_span(t, &lo, &hi) || !(g = ct__fallback_region_of(r, n, t->storage)))
+    return ct__host_operand("ct_cpu_fallback", t);
+  ct__atomic_add(&g->host->refcount, 1);
+  return ct__tensor_wrap(g->host, (ct_dtype)t->dtype, t->ndim, t->sizes, t->strides,
+                         (int64_t)(((size_t)t->offset * es - g->lo) / es), t->numel);
+}
+/* Add t's span to the regions (n of them, room for one more) */
+static void ct__fallback_add_span(ct__fallback_region *r, int *n, const ct_tensor *t) {
+  size_t lo, hi;
+  ct__fallback_region *g;
+  if (!t || t->device.type == CT_DEVICE_CPU || !ct__fallback_span(t, &lo, &hi)) return;
+  if ((g = ct__fallback_region_of(r, *n, t->storage)) != NULL) {
+    if (lo < g->lo) g->lo = lo;
+    if (hi > g->hi) g->hi = hi;
+    return;
+  }
+  g = &r[(*n)++];
+  g->device_storage = t->storage, g->lo = lo, g->hi = hi, g->host = NULL, g->dirty = 0;
+}
+
 /* A result of the CPU kernel on dev (a new reference): CPU results are copied, others kept. */
 static ct_tensor *ct__fallback_result(ct_tensor *r, ct_device dev) {
   return r->device.type == CT_DEVICE_CPU ? ct__host_result("ct_cpu_fallback", ct_retain(r), dev) : ct_retain(r);
@@ -69,6 +129,8 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   const ct_schema *sc;
   ct_value *a, *cargs = NULL, *res;
   ct_tensor **owned = NULL; /* CPU copies made here, released at the end */
+  ct__fallback_region *regions = NULL;
+  int nregions = 0, k;
   int nargs, nowned = 0, maxowned = 0, i, nres, pushed = 0, dropped = 0;
   int64_t j;
   ct_device dev = CT_CPU;
@@ -104,23 +166,39 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   ct__fallback_note(op, dev);
   cargs = (ct_value *)CT_MALLOC(sizeof(ct_value) * (size_t)(nargs > 0 ? nargs : 1));
   owned = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(maxowned > 0 ? maxowned : 1));
-  if (!cargs || !owned) {
+  regions = (ct__fallback_region *)CT_MALLOC(sizeof(ct__fallback_region) * (size_t)(maxowned > 0 ? maxowned : 1));
+  if (!cargs || !owned || !regions) {
     st = ct_fail(CT_ERR_OOM, op->full_name, "out of memory in the CPU fallback");
     goto done;
   }
   ct_stack_init(&cs, NULL, 0);
-  /* arguments: tensors (and tensors of lists) to the CPU, the rest as they are */
+  /* the device memory of the tensor arguments, mirrored on the host */
+  for (i = 0; i < nargs; i++) {
+    if (a[i].tag == CT_VALUE_TENSOR && !(sc->args[i].is_write && i > 0)) /* (an out= is copied: the kernel may resize it) */
+      ct__fallback_add_span(regions, &nregions, a[i].v.tensor);
+    for (j = 0; a[i].tag == CT_VALUE_TENSOR_LIST && j < a[i].v.tensors.n; j++)
+      ct__fallback_add_span(regions, &nregions, a[i].v.tensors.data[j]);
+  }
+  for (k = 0; k < nregions && st == CT_OK; k++) {
+    ct__fallback_region *g = &regions[k];
+    g->host = ct__storage_new(g->hi - g->lo, CT_CPU, "ct_cpu_fallback");
+    if (!g->host) st = ct_last_error();
+    else st = ct_device_memcpy(g->host->data, CT_CPU, (const char *)g->device_storage->data + g->lo, g->device_storage->device,
+                               g->hi - g->lo, false);
+  }
+  /* arguments: tensors (and tensors of lists) as host views, the rest as they are */
   for (i = 0; i < nargs && st == CT_OK; i++) {
     cargs[i] = a[i];
     cargs[i].owned = 0;
     if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
-      ct_tensor *c = ct__host_operand("ct_cpu_fallback", a[i].v.tensor);
+      ct_tensor *c = sc->args[i].is_write && i > 0 ? ct__host_operand("ct_cpu_fallback", a[i].v.tensor)
+                                                    : ct__fallback_host_view(a[i].v.tensor, regions, nregions);
       if (!c) st = ct_last_error();
       else owned[nowned++] = c, cargs[i].v.tensor = c;
     } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n > 0) {
       int first = nowned;
       for (j = 0; j < a[i].v.tensors.n && st == CT_OK; j++) {
-        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__host_operand("ct_cpu_fallback", t) : NULL;
+        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__fallback_host_view(t, regions, nregions) : NULL;
         if (t && !c) st = ct_last_error();
         else owned[nowned++] = c;
       }
@@ -131,10 +209,28 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   /* the CPU kernel: below this backend, with the CPU as the backend */
   if (st == CT_OK) st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
   if (st != CT_OK) goto free_stack;
-  /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule) */
+  /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule): the regions
+   * they were written in, whole; an out= the kernel resized (new sizes or storage) by a copy */
+  for (i = 0; i < nargs; i++)
+    if (sc->args[i].is_write && a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && a[i].v.tensor != cargs[i].v.tensor) {
+      ct_tensor *d = a[i].v.tensor, *c = cargs[i].v.tensor;
+      ct__fallback_region *g = ct__fallback_region_of(regions, nregions, d->storage);
+      if (g && g->host == c->storage && c->ndim == d->ndim && !memcmp(c->sizes, d->sizes, sizeof(int64_t) * (size_t)d->ndim) &&
+          !memcmp(c->strides, d->strides, sizeof(int64_t) * (size_t)d->ndim))
+        g->dirty = 1;
+    }
+  for (k = 0; k < nregions && st == CT_OK; k++)
+    if (regions[k].dirty)
+      st = ct_device_memcpy((char *)regions[k].device_storage->data + regions[k].lo, regions[k].device_storage->device,
+                            regions[k].host->data, CT_CPU, regions[k].hi - regions[k].lo, false);
   for (i = 0; i < nargs && st == CT_OK; i++)
     if (sc->args[i].is_write && a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && a[i].v.tensor != cargs[i].v.tensor) {
       ct_tensor *d = a[i].v.tensor, *c = cargs[i].v.tensor;
+      ct__fallback_region *g = ct__fallback_region_of(regions, nregions, d->storage);
+      if (g && g->dirty && g->host == c->storage) { /* written back with its region */
+        ct__bump_version(d);
+        continue;
+      }
       /* an out= may have been resized on the CPU: resize the device tensor to match */
       if ((d->ndim != c->ndim || memcmp(d->sizes, c->sizes, sizeof(int64_t) * (size_t)c->ndim)) &&
           (st = ct__resize_out(op->full_name, d, c->ndim, c->sizes)) != CT_OK)
@@ -197,6 +293,9 @@ free_stack:
 done:
   if (!dropped) ct_stack_drop(stack, nargs);
   while (nowned-- > 0) ct_release(owned[nowned]);
+  for (k = 0; regions && k < nregions; k++)
+    if (regions[k].host) ct__storage_release(regions[k].host);
+  CT_FREE(regions);
   CT_FREE(owned);
   CT_FREE(cargs);
   return st;

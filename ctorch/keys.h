@@ -133,6 +133,7 @@ typedef struct ct__thread_state {
   int depth;         /* nesting of kernel calls; temporaries scopes use it */
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
+  int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */
 } ct__thread_state;
 #ifdef CT_STATIC
 static CT__TLS ct__thread_state ct__tls;

@@ -1097,8 +1097,9 @@ static int64_t ct__strided_span(const ct__strided_dims *d, int64_t offset) {
 }
 /* flat indices of (d, offset) into a buffer, flattened to one dim */
 static const int64_t ct__flat_shape[1] = {-1};
-static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer) {
+static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer, ct_device device) {
   ct_tensor *all = ct_arange(0, (double)buffer, 1, CT_I64), *v;
+  if (all) all = ct__track(ct__host_result("as_strided_backward", ct_retain(all), device)); /* (made on the host) */
   v = all ? ct_as_strided(all, d->n, d->sizes, d->n, d->strides, offset) : NULL;
   return v ? ct_reshape(v, 1, ct__flat_shape) : NULL;
 }
@@ -1139,14 +1140,14 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
   storage = ct_zeros_like(ct_empty_opts(1, &buffer, o));
   if (!storage) return NULL;
   if (ct__strided_may_overlap(&od)) { /* repeated elements: their gradients add */
-    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer);
+    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer, grad->device);
     storage = idx ? ct_index_add(storage, 0, idx, ct_reshape(grad, 1, ct__flat_shape)) : NULL;
   } else {
     ct_tensor *slot = ct_as_strided(storage, od.n, od.sizes, od.n, od.strides, out_off);
     if (!slot || ct_copy_(slot, grad) != CT_OK) return NULL;
   }
   if (storage && ct__strided_may_overlap(&id)) { /* each aliased input element gets its share */
-    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer), *count = NULL;
+    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer, grad->device), *count = NULL;
     CT_NO_GRAD {
       ct_tensor *ones = idx ? ct_ones_like(ct_to_dtype(idx, (ct_dtype)grad->dtype)) : NULL;
       count = ones ? ct_index_add(ct_zeros_like(storage), 0, idx, ones) : NULL;

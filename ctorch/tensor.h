@@ -626,7 +626,17 @@ CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) 
   return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
 }
 CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, CT_CPU));
+  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, ct_default_device()));
+}
+/* t (owned, made on the host by a factory) on the thread's default device (device.h) */
+static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
+  ct_device d = ct_default_device();
+  ct_tensor *c;
+  if (!t || d.type == CT_DEVICE_CPU) return t;
+  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, d);
+  if (c && ct_copy_(c, t) != CT_OK) ct_release(c), c = NULL;
+  ct_release(t);
+  return c;
 }
 
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
@@ -666,19 +676,19 @@ static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_
   return ct__track(t);
 }
 CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
   return ct__filled("ct_full", ndim, sizes, value, opts);
 }
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, ct_default_device()));
 }
 
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
@@ -766,7 +776,7 @@ CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype
       ct__store_double(p, dtype, start + (double)i * step);
     }
   }
-  return ct__track(t);
+  return ct__track(ct__on_default_device(op, t));
 }
 
 CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
@@ -775,7 +785,7 @@ CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, c
   t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
   if (!t) return NULL;
   if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
-  return ct__track(t);
+  return ct__track(ct__on_default_device("ct_from_array", t));
 }
 
 static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,

@@ -592,6 +592,7 @@ typedef struct ct__thread_state {
   int depth;         /* nesting of kernel calls; temporaries scopes use it */
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
+  int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */
 } ct__thread_state;
 #ifdef CT_STATIC
 static CT__TLS ct__thread_state ct__tls;
@@ -842,6 +843,14 @@ CTDEF ct_status ct_device_set(ct_device d);
 /* Sets d as current and stores the previous index of d's type in *previous. */
 CTDEF ct_status ct_device_exchange(ct_device d, int *previous);
 CTDEF ct_status ct_device_synchronize(ct_device d); /* every stream of the device */
+
+/* ---- default device (per thread; torch.set_default_device) ----
+ * Where the factories that take no device put new tensors: ct_empty,
+ * ct_zeros, ct_ones, ct_full, ct_scalar_tensor, ct_arange, ct_from_array
+ * and the random factories without a generator. The CPU unless set; the
+ * _opts and _like factories and ops' results are unaffected. */
+CTDEF ct_status ct_set_default_device(ct_device d);
+CTDEF ct_device ct_default_device(void);
 
 /* ---- streams ---- */
 CTDEF ct_stream ct_default_stream(ct_device d);
@@ -1212,6 +1221,7 @@ struct ct_op {
   ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
+  uint8_t any_device; /* 1: no common-device check (copy_, indexing with CPU indices); see ct__device_joins */
 };
 
 CTDEF ct_op *ct_def(const char *schema);
@@ -1246,6 +1256,30 @@ CT_EXTERN_C_END
 /* ---- internal fast path used by frontends ---- */
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
   return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+
+/* The common-device rule, checked once per call by every generated frontend
+ * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
+ * on one device, except that a 0-dim CPU tensor the op only reads goes with
+ * any device (a number, as PyTorch's CPU scalars). Ops that move data between
+ * devices opt out in their spec (`device_check: no`: copy_, the index ops
+ * whose indices may stay on the CPU). */
+typedef struct ct__device_join {
+  ct_device device;
+  const char *arg; /* the argument that set it */
+} ct__device_join;
+CT_EXTERN_C_BEGIN
+CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg);
+CT_EXTERN_C_END
+static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int written, const char *op, const char *arg) {
+  if (!written && t->ndim == 0 && t->device.type == CT_DEVICE_CPU) return 1;
+  if (!j->arg) {
+    j->device = t->device, j->arg = arg;
+    return 1;
+  }
+  if (CT_LIKELY(j->device.type == t->device.type && j->device.index == t->device.index)) return 1;
+  ct__device_mismatch(op, j, t, arg);
+  return 0;
 }
 
 #endif /* CT_DISPATCH_H */
@@ -3630,8 +3664,12 @@ static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
  *
  * Limits, as PyTorch's: results are new tensors on the device (a view op
  * through the fallback returns a copy, not a view: register the view kernels
- * for the device, as ctorch does for every backend); arguments that alias
- * each other are copied separately; every call synchronises with the host.
+ * for the device, as ctorch does for every backend); an out= is computed
+ * into a host copy and copied back; every call synchronises with the host.
+ * Other arguments keep their aliasing: the device memory they use is
+ * mirrored on the host one storage region at a time, so the CPU kernel
+ * computes, or refuses, exactly what it would on the CPU (x.add_(x.t()) is
+ * refused; an overlapping as_strided self is written element by element).
  * ct_cpu_fallback_set_warn(true) (or CT_VERBOSE=1 in the environment) prints
  * one line per op the first time the fallback serves it.
  */
@@ -5304,6 +5342,12 @@ CTDEF ct_status ct_device_check(const char *op, ct_device d) {
   return ct__device_iface(op ? op : "ct_device_check", d) ? CT_OK : ct_last_error();
 }
 
+CTDEF ct_status ct_set_default_device(ct_device d) {
+  if (ct_device_check("ct_set_default_device", d) != CT_OK) return ct_last_error();
+  ct__tls.default_device[0] = d.type, ct__tls.default_device[1] = d.index;
+  return CT_OK;
+}
+CTDEF ct_device ct_default_device(void) { return ct_device_make((ct_device_type)ct__tls.default_device[0], ct__tls.default_device[1]); }
 CTDEF ct_status ct_device_set(ct_device d) {
   const ct_device_interface *i = ct__device_iface("ct_device_set", d);
   return i ? i->set_device(d.index) : ct_last_error();
@@ -5987,7 +6031,17 @@ CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) 
   return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
 }
 CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, CT_CPU));
+  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, ct_default_device()));
+}
+/* t (owned, made on the host by a factory) on the thread's default device (device.h) */
+static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
+  ct_device d = ct_default_device();
+  ct_tensor *c;
+  if (!t || d.type == CT_DEVICE_CPU) return t;
+  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, d);
+  if (c && ct_copy_(c, t) != CT_OK) ct_release(c), c = NULL;
+  ct_release(t);
+  return c;
 }
 
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
@@ -6027,19 +6081,19 @@ static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_
   return ct__track(t);
 }
 CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, ct_default_device()));
 }
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
   return ct__filled("ct_full", ndim, sizes, value, opts);
 }
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, CT_CPU));
+  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, ct_default_device()));
 }
 
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
@@ -6127,7 +6181,7 @@ CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype
       ct__store_double(p, dtype, start + (double)i * step);
     }
   }
-  return ct__track(t);
+  return ct__track(ct__on_default_device(op, t));
 }
 
 CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
@@ -6136,7 +6190,7 @@ CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, c
   t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
   if (!t) return NULL;
   if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
-  return ct__track(t);
+  return ct__track(ct__on_default_device("ct_from_array", t));
 }
 
 static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
@@ -6817,6 +6871,34 @@ CTDEF void ct_stack_free(ct_stack *s) {
 /* Check the top nargs values against the schema and normalise them to the
  * exact representation adapters read (ints widen to Scalars and floats,
  * None for optionals). */
+static const char *ct__device_str(ct_device d, char *buf, size_t cap) {
+  if (d.type == CT_DEVICE_CPU || d.type == CT_DEVICE_META) snprintf(buf, cap, "%s", ct_device_type_name((ct_device_type)d.type));
+  else snprintf(buf, cap, "%s:%d", ct_device_type_name((ct_device_type)d.type), d.index);
+  return buf;
+}
+CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg) {
+  char a[48], b[48];
+  return ct_fail(CT_ERR_DEVICE, op,
+                 "Expected all tensors to be on the same device, but found at least two devices, %s and %s! (when checking "
+                 "argument '%s' against argument '%s')",
+                 ct__device_str(j->device, a, sizeof a), ct__device_str(t->device, b, sizeof b), arg, j->arg);
+}
+/* ct__device_joins over boxed arguments (already type-checked) */
+static ct_status ct__check_devices(const ct_op *op, const ct_value *a, int n) {
+  ct__device_join j;
+  int i;
+  int64_t k;
+  if (op->any_device) return CT_OK;
+  memset(&j, 0, sizeof j);
+  for (i = 0; i < n; i++) {
+    const ct_arg *s = &op->schema.args[i];
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, s->is_write, op->full_name, s->name))
+      return ct_last_error();
+    for (k = 0; a[i].tag == CT_VALUE_TENSOR_LIST && k < a[i].v.tensors.n; k++)
+      if (!ct__device_joins(&j, a[i].v.tensors.data[k], 0, op->full_name, s->name)) return ct_last_error();
+  }
+  return CT_OK;
+}
 static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
   int i;
   int64_t j;
@@ -7316,7 +7398,8 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
   if (stack->size < op->schema.nargs)
     return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, stack->size);
   a = stack->items + stack->size - op->schema.nargs;
-  if (ct__check_args(op, a, op->schema.nargs) != CT_OK) return ct_last_error();
+  if (ct__check_args(op, a, op->schema.nargs) != CT_OK || ct__check_devices(op, a, op->schema.nargs) != CT_OK)
+    return ct_last_error();
   ct__tls.depth++;
   st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
   ct__tls.depth--;
@@ -8450,6 +8533,13 @@ static ct_tensor *ct__fit_grad(ct_node *n, int i, ct_tensor *g) {
     if (!g) return NULL;
   }
   if (g->dtype != m->dtype && ct_dtype_is_floating((ct_dtype)m->dtype)) g = ct_to_dtype(g, (ct_dtype)m->dtype);
+  if (g && !ct_device_eq(g->device, m->device)) { /* PyTorch's validate_outputs: a 0-dim gradient moves, others are an error */
+    if (g->ndim == 0 && m->device.type != CT_DEVICE_META) return ct_to_device(g, m->device);
+    return ct_fail(CT_ERR_DEVICE, n->kind->name, "returned an invalid gradient at index %d - expected device %s:%d but got %s:%d", i,
+                   ct_device_type_name((ct_device_type)m->device.type), m->device.index,
+                   ct_device_type_name((ct_device_type)g->device.type), g->device.index),
+           (ct_tensor *)NULL;
+  }
   return g;
 }
 
@@ -8716,6 +8806,10 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       return ct_fail(CT_ERR_SHAPE, op, "mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s", r,
                      ct_shape_format(go->ndim, go->sizes, b1, sizeof b1), r, ct_shape_format(t->ndim, t->sizes, b2, sizeof b2));
     }
+    if (go && go->ndim > 0 && !ct_device_eq(go->device, t->device)) /* (a 0-dim one is moved when seeded, as PyTorch's) */
+      return ct_fail(CT_ERR_DEVICE, op, "invalid gradient at index %d - expected device %s:%d but got %s:%d", r,
+                     ct_device_type_name((ct_device_type)t->device.type), t->device.index,
+                     ct_device_type_name((ct_device_type)go->device.type), go->device.index);
   }
   for (r = 0; r < num_inputs; r++) {
     if (!inputs[r]) return ct__fail_null("ct_autograd_grad", "inputs");
@@ -8751,6 +8845,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       ct_scope_begin(&scope);
       if (!go) go = ct_ones_like(t);
       else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
+      if (go && !ct_device_eq(go->device, t->device)) go = ct_to_device(go, t->device); /* a 0-dim grad_output */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
       else if (t->flags & CT_TENSOR_REQUIRES_GRAD) root.leaf = t;
@@ -9888,8 +9983,9 @@ static int64_t ct__strided_span(const ct__strided_dims *d, int64_t offset) {
 }
 /* flat indices of (d, offset) into a buffer, flattened to one dim */
 static const int64_t ct__flat_shape[1] = {-1};
-static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer) {
+static ct_tensor *ct__strided_indices(const ct__strided_dims *d, int64_t offset, int64_t buffer, ct_device device) {
   ct_tensor *all = ct_arange(0, (double)buffer, 1, CT_I64), *v;
+  if (all) all = ct__track(ct__host_result("as_strided_backward", ct_retain(all), device)); /* (made on the host) */
   v = all ? ct_as_strided(all, d->n, d->sizes, d->n, d->strides, offset) : NULL;
   return v ? ct_reshape(v, 1, ct__flat_shape) : NULL;
 }
@@ -9930,14 +10026,14 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
   storage = ct_zeros_like(ct_empty_opts(1, &buffer, o));
   if (!storage) return NULL;
   if (ct__strided_may_overlap(&od)) { /* repeated elements: their gradients add */
-    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer);
+    ct_tensor *idx = ct__strided_indices(&od, out_off, buffer, grad->device);
     storage = idx ? ct_index_add(storage, 0, idx, ct_reshape(grad, 1, ct__flat_shape)) : NULL;
   } else {
     ct_tensor *slot = ct_as_strided(storage, od.n, od.sizes, od.n, od.strides, out_off);
     if (!slot || ct_copy_(slot, grad) != CT_OK) return NULL;
   }
   if (storage && ct__strided_may_overlap(&id)) { /* each aliased input element gets its share */
-    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer), *count = NULL;
+    ct_tensor *idx = ct__strided_indices(&id, in_off, buffer, grad->device), *count = NULL;
     CT_NO_GRAD {
       ct_tensor *ones = idx ? ct_ones_like(ct_to_dtype(idx, (ct_dtype)grad->dtype)) : NULL;
       count = ones ? ct_index_add(ct_zeros_like(storage), 0, idx, ones) : NULL;
@@ -15343,7 +15439,7 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
   size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
-  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  if (!(u = ct__track(ct__empty("index_fill", 1, &n, CT_I64, CT_CPU)))) return NULL; /* written here: on the host */
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
   w = (int64_t *)u->storage->data;
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
@@ -15387,7 +15483,7 @@ static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tens
     } while (ct__shape_next(idx, t->ndim, t->sizes));
   }
   for (j = 0; j < t->ndim; j++)
-    if (!(ix[n + j] = ct_empty(1, &nnz, CT_I64))) return ct_last_error();
+    if (!(ix[n + j] = ct__track(ct__empty(op, 1, &nnz, CT_I64, CT_CPU)))) return ct_last_error(); /* on the host */
   if (!nnz) return CT_OK;
   do { /* idx is back at zeros */
     int64_t off = 0;
@@ -15430,7 +15526,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
       return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
                      ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
   for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
-  *lin = meta ? ct_empty_opts(bnd, bshape, ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))) : ct_empty(bnd, bshape, CT_I64);
+  *lin = ct__track(ct__empty(op, bnd, bshape, CT_I64, meta ? CT_META : CT_CPU)); /* written here: on the host */
   if (!*lin) return ct_last_error();
   *nidx = n;
   if (!meta && (*lin)->numel) {
@@ -15829,11 +15925,11 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
       parts[2] = ct_narrow(x, d, 0, R);
       x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
     } else { /* wrapping around the cropped length more than once */
-      ct_tensor *idx = ct_empty(1, &len, CT_I64);
+      ct_tensor *idx = ct__track(ct__empty("pad", 1, &len, CT_I64, CT_CPU)); /* written here: on the host */
       int64_t j;
       if (!idx) return NULL;
       for (j = 0; j < len; j++) ((int64_t *)idx->storage->data)[idx->offset + j] = ((j - L) % m + m) % m;
-      x = ct_index_select(x, d, idx);
+      x = ct_index_select(x, d, ct__track(ct__host_result("pad", ct_retain(idx), x->device))); /* (made on the host) */
     }
   }
   return x;
@@ -19048,7 +19144,7 @@ static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *siz
   int64_t zero = 0;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
-  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : CT_CPU);
+  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : ct_default_device());
 }
 static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
   if (st != CT_OK) {
@@ -30083,10 +30179,13 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "add.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("add.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_add_Tensor(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other) {
@@ -30094,10 +30193,13 @@ CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("add_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_add__Tensor(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other) {
@@ -30105,12 +30207,16 @@ CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("add.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "add.out", "out"))) return ct_last_error();
   return ct__dispatch_add_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -30118,8 +30224,10 @@ CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "add.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_add_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
@@ -30127,8 +30235,10 @@ CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
 }
 CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_add__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30136,10 +30246,13 @@ CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
 }
 CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sub.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sub_Tensor(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other) {
@@ -30147,10 +30260,13 @@ CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_sub__Tensor(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other) {
@@ -30158,12 +30274,16 @@ CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sub.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sub.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sub.out", "out"))) return ct_last_error();
   return ct__dispatch_sub_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -30171,8 +30291,10 @@ CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
 }
 CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sub.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
@@ -30180,8 +30302,10 @@ CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
 }
 CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_sub__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30189,86 +30313,117 @@ CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
 }
 CTDEF ct_tensor *ct_mul(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mul.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mul_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_mul__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mul.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mul.out", "out"))) return ct_last_error();
   return ct__dispatch_mul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mul.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_mul__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_div__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out", "out"))) return ct_last_error();
   return ct__dispatch_div_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "threshold_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
@@ -30284,26 +30439,34 @@ CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src) {
 }
 CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fill_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fill__Scalar(ct__call_keys(ct__keys), self, value);
 }
 CTDEF ct_tensor *ct_clone(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clone", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clone", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clone(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("contiguous", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "contiguous", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_to_copy", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
@@ -30311,15 +30474,19 @@ CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
 }
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("to.dtype", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "to.dtype", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("view", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "view", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("view", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "view", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30330,8 +30497,10 @@ CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
 CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape) {
   ct_int_list shape_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reshape", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reshape", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len > 0 && !shape)) return ct__fail_null("reshape", "shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "reshape", "shape: negative length %d", shape_len), (ct_tensor *)NULL;
@@ -30341,21 +30510,27 @@ CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape
 }
 CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("transpose.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "transpose.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_transpose_int(ct__call_keys(ct__keys), self, dim0, dim1));
 }
 CTDEF ct_tensor *ct_t(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("t", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "t", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_t(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("permute", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "permute", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("permute", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "permute", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -30366,8 +30541,10 @@ CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) 
 CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size, bool implicit) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expand", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expand", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("expand", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "expand", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30381,8 +30558,10 @@ CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size) {
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("broadcast_to", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "broadcast_to", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("broadcast_to", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "broadcast_to", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30392,39 +30571,51 @@ CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *s
 }
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("unsqueeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unsqueeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_unsqueeze(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flatten.using_ints", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flatten.using_ints", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(ct__keys), self, start_dim, end_dim));
 }
 CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("select.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "select.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_select_int(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index) {
   ct_int_list input_sizes_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("select_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "select_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("select_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "select_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -30434,15 +30625,19 @@ CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len,
 }
 CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("slice.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "slice.Tensor", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(ct__keys), self, dim, start, end, step));
 }
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   ct_int_list input_sizes_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("slice_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "slice_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("slice_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "slice_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -30452,16 +30647,20 @@ CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, 
 }
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("narrow", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "narrow", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
   ct_int_list size_l;
   ct_int_list stride_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("as_strided", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "as_strided", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("as_strided", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "as_strided", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30476,492 +30675,663 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *siz
 }
 CTDEF ct_tensor *ct_alias(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("alias", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "alias", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_alias(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "neg", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_neg(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_neg_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "neg_", "self"))) return ct_last_error();
   return ct__dispatch_neg_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "neg.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "neg.out", "out"))) return ct_last_error();
   return ct__dispatch_neg_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "abs", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_abs(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_abs_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "abs_", "self"))) return ct_last_error();
   return ct__dispatch_abs_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "abs.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "abs.out", "out"))) return ct_last_error();
   return ct__dispatch_abs_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sign(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sign", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sign(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sign_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sign_", "self"))) return ct_last_error();
   return ct__dispatch_sign_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sign.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sign.out", "out"))) return ct_last_error();
   return ct__dispatch_sign_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_square(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("square", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "square", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_square(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_square_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "square_", "self"))) return ct_last_error();
   return ct__dispatch_square_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("square.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "square.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "square.out", "out"))) return ct_last_error();
   return ct__dispatch_square_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_exp(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_exp_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp_", "self"))) return ct_last_error();
   return ct__dispatch_exp_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp.out", "out"))) return ct_last_error();
   return ct__dispatch_exp_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp2", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_exp2(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_exp2_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp2_", "self"))) return ct_last_error();
   return ct__dispatch_exp2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp2.out", "out"))) return ct_last_error();
   return ct__dispatch_exp2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_", "self"))) return ct_last_error();
   return ct__dispatch_log_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log.out", "out"))) return ct_last_error();
   return ct__dispatch_log_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log2(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log2", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log2(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log2_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log2_", "self"))) return ct_last_error();
   return ct__dispatch_log2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log2.out", "out"))) return ct_last_error();
   return ct__dispatch_log2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log1p", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log1p(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_log1p_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log1p_", "self"))) return ct_last_error();
   return ct__dispatch_log1p_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log1p.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log1p.out", "out"))) return ct_last_error();
   return ct__dispatch_log1p_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expm1", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_expm1(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_expm1_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expm1_", "self"))) return ct_last_error();
   return ct__dispatch_expm1_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expm1.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "expm1.out", "out"))) return ct_last_error();
   return ct__dispatch_expm1_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sqrt", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sqrt(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sqrt_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sqrt_", "self"))) return ct_last_error();
   return ct__dispatch_sqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_sqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rsqrt", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rsqrt(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rsqrt_", "self"))) return ct_last_error();
   return ct__dispatch_rsqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rsqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rsqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_rsqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reciprocal", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_reciprocal(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reciprocal_", "self"))) return ct_last_error();
   return ct__dispatch_reciprocal_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reciprocal.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reciprocal.out", "out"))) return ct_last_error();
   return ct__dispatch_reciprocal_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sin(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sin", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sin(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sin_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sin_", "self"))) return ct_last_error();
   return ct__dispatch_sin_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sin.out", "out"))) return ct_last_error();
   return ct__dispatch_sin_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_cos(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cos", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cos(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_cos_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cos_", "self"))) return ct_last_error();
   return ct__dispatch_cos_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cos.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cos.out", "out"))) return ct_last_error();
   return ct__dispatch_cos_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tan(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tan", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_tan(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_tan_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tan_", "self"))) return ct_last_error();
   return ct__dispatch_tan_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tan.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tan.out", "out"))) return ct_last_error();
   return ct__dispatch_tan_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanh", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_tanh(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_tanh_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tanh_", "self"))) return ct_last_error();
   return ct__dispatch_tanh_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tanh.out", "out"))) return ct_last_error();
   return ct__dispatch_tanh_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_erf(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erf", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_erf(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_erf_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "erf_", "self"))) return ct_last_error();
   return ct__dispatch_erf_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erf.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "erf.out", "out"))) return ct_last_error();
   return ct__dispatch_erf_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sigmoid", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sigmoid(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sigmoid_", "self"))) return ct_last_error();
   return ct__dispatch_sigmoid_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sigmoid.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sigmoid.out", "out"))) return ct_last_error();
   return ct__dispatch_sigmoid_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_relu(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "relu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_relu(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_relu_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu_", "self"))) return ct_last_error();
   return ct__dispatch_relu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "relu.out", "out"))) return ct_last_error();
   return ct__dispatch_relu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardtanh", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_hardtanh(ct__call_keys(ct__keys), self, min_val, max_val));
 }
 CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "hardtanh_", "self"))) return ct_last_error();
   return ct__dispatch_hardtanh_(ct__call_keys(ct__keys), self, min_val, max_val);
 }
 CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardtanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "hardtanh.out", "out"))) return ct_last_error();
   return ct__dispatch_hardtanh_out(ct__call_keys(ct__keys), self, min_val, max_val, out);
 }
 CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "relu6", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_relu6(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_relu6_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu6_", "self"))) return ct_last_error();
   return ct__dispatch_relu6_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "leaky_relu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_leaky_relu(ct__call_keys(ct__keys), self, negative_slope));
 }
 CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "leaky_relu_", "self"))) return ct_last_error();
   return ct__dispatch_leaky_relu_(ct__call_keys(ct__keys), self, negative_slope);
 }
 CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "leaky_relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "leaky_relu.out", "out"))) return ct_last_error();
   return ct__dispatch_leaky_relu_out(ct__call_keys(ct__keys), self, negative_slope, out);
 }
 CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "elu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_elu(ct__call_keys(ct__keys), self, alpha, scale, input_scale));
 }
 CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "elu_", "self"))) return ct_last_error();
   return ct__dispatch_elu_(ct__call_keys(ct__keys), self, alpha, scale, input_scale);
 }
 CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "elu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "elu.out", "out"))) return ct_last_error();
   return ct__dispatch_elu_out(ct__call_keys(ct__keys), self, alpha, scale, input_scale, out);
 }
 CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gelu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gelu(ct__call_keys(ct__keys), self, approximate));
 }
 CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
@@ -30969,8 +31339,10 @@ CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
 }
 CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gelu_", "self"))) return ct_last_error();
   return ct__dispatch_gelu_(ct__call_keys(ct__keys), self, approximate);
 }
 CTDEF ct_status ct_gelu_(ct_tensor *self) {
@@ -30978,10 +31350,13 @@ CTDEF ct_status ct_gelu_(ct_tensor *self) {
 }
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gelu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gelu.out", "out"))) return ct_last_error();
   return ct__dispatch_gelu_out(ct__call_keys(ct__keys), self, approximate, out);
 }
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
@@ -30989,1024 +31364,1404 @@ CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
 }
 CTDEF ct_tensor *ct_silu(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "silu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_silu(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_silu_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "silu_", "self"))) return ct_last_error();
   return ct__dispatch_silu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "silu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "silu.out", "out"))) return ct_last_error();
   return ct__dispatch_silu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softplus", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softplus", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_softplus(ct__call_keys(ct__keys), self, beta, threshold));
 }
 CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softplus.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softplus.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softplus.out", "out"))) return ct_last_error();
   return ct__dispatch_softplus_out(ct__call_keys(ct__keys), self, beta, threshold, out);
 }
 CTDEF ct_tensor *ct_mish(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mish", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mish(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_mish_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mish_", "self"))) return ct_last_error();
   return ct__dispatch_mish_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mish.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mish.out", "out"))) return ct_last_error();
   return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_floor(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_floor_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_", "self"))) return ct_last_error();
   return ct__dispatch_floor_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ceil", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_ceil(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_ceil_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ceil_", "self"))) return ct_last_error();
   return ct__dispatch_ceil_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ceil.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ceil.out", "out"))) return ct_last_error();
   return ct__dispatch_ceil_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_round(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_round_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_", "self"))) return ct_last_error();
   return ct__dispatch_round_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.out", "out"))) return ct_last_error();
   return ct__dispatch_round_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.decimals", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_round_decimals(ct__call_keys(ct__keys), self, decimals));
 }
 CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_.decimals", "self"))) return ct_last_error();
   return ct__dispatch_round__decimals(ct__call_keys(ct__keys), self, decimals);
 }
 CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.decimals_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.decimals_out", "out"))) return ct_last_error();
   return ct__dispatch_round_decimals_out(ct__call_keys(ct__keys), self, decimals, out);
 }
 CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "trunc", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_trunc(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_trunc_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "trunc_", "self"))) return ct_last_error();
   return ct__dispatch_trunc_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "trunc.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "trunc.out", "out"))) return ct_last_error();
   return ct__dispatch_trunc_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nan_to_num", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nan_to_num(ct__call_keys(ct__keys), self, nan, posinf, neginf));
 }
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nan_to_num_", "self"))) return ct_last_error();
   return ct__dispatch_nan_to_num_(ct__call_keys(ct__keys), self, nan, posinf, neginf);
 }
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nan_to_num.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nan_to_num.out", "out"))) return ct_last_error();
   return ct__dispatch_nan_to_num_out(ct__call_keys(ct__keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Tensor_mode", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.Tensor_mode", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(ct__keys), self, other, rounding_mode));
 }
 CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor_mode", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor_mode", "other"))) return ct_last_error();
   return ct__dispatch_div__Tensor_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.out_mode", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out_mode", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out_mode", "out"))) return ct_last_error();
   return ct__dispatch_div_out_mode(ct__call_keys(ct__keys), self, other, rounding_mode, out);
 }
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Scalar_mode", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode));
 }
 CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar_mode", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor_divide", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_floor_divide(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_floor_divide__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor_divide.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor_divide.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_divide_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor_divide.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_floor_divide__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
   ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Tensor_Tensor", "exponent"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
   ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow_.Tensor", "exponent"))) return ct_last_error();
   return ct__dispatch_pow__Tensor(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
   ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Tensor_Tensor_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_pow__Scalar(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
   ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Scalar", "exponent"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(ct__keys), self, exponent));
 }
 CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
   ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Scalar_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_remainder__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_remainder__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Scalar_Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Scalar_Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_fmod__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fmod__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "maximum", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "maximum", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_maximum(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "maximum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "maximum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "maximum.out", "out"))) return ct_last_error();
   return ct__dispatch_maximum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "minimum", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "minimum", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_minimum(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "minimum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "minimum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "minimum.out", "out"))) return ct_last_error();
   return ct__dispatch_minimum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atan2", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_atan2(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "atan2_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2_", "other"))) return ct_last_error();
   return ct__dispatch_atan2_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atan2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "atan2.out", "out"))) return ct_last_error();
   return ct__dispatch_atan2_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_eq__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_eq__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_ne__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ne__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_lt__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_lt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_le_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_le__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_le_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_le__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_gt__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_gt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge.Tensor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge_.Tensor", "other"))) return ct_last_error();
   return ct__dispatch_ge__Tensor(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ge__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_and", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logical_and(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_and_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and_", "other"))) return ct_last_error();
   return ct__dispatch_logical_and_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_and.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_and.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_and_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_or", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logical_or(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_or_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or_", "other"))) return ct_last_error();
   return ct__dispatch_logical_or_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_or.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_or.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_or_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_xor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logical_xor(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_xor_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor_", "other"))) return ct_last_error();
   return ct__dispatch_logical_xor_(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_xor.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_xor.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_xor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_not", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logical_not(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_logical_not_(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_not_", "self"))) return ct_last_error();
   return ct__dispatch_logical_not_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_not.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_not.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_not_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
   ct__keys |= condition->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, condition, 0, "where.self", "condition"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "where.self", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "where.self", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_where_self(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
   ct__keys |= condition->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, condition, 0, "where.self_out", "condition"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "where.self_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "where.self_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "where.self_out", "out"))) return ct_last_error();
   return ct__dispatch_where_self_out(ct__call_keys(ct__keys), condition, self, other, out);
 }
 CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
   ct__keys |= condition->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, condition, 0, "where.ScalarSelf", "condition"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "where.ScalarSelf", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
   ct__keys |= condition->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, condition, 0, "where.ScalarOther", "condition"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "where.ScalarOther", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
   ct__keys |= condition->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, condition, 0, "where.Scalar", "condition"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_where_Scalar(ct__call_keys(ct__keys), condition, self, other));
 }
 CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "masked_fill.Scalar", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Scalar", "mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(ct__keys), self, mask, value));
 }
 CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Scalar", "mask"))) return ct_last_error();
   return ct__dispatch_masked_fill__Scalar(ct__call_keys(ct__keys), self, mask, value);
 }
 CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "masked_fill.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Scalar_out", "mask"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "masked_fill.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Tensor", "mask"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "masked_fill.Tensor", "value"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(ct__keys), self, mask, value));
 }
 CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Tensor", "mask"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "masked_fill_.Tensor", "value"))) return ct_last_error();
   return ct__dispatch_masked_fill__Tensor(ct__call_keys(ct__keys), self, mask, value);
 }
 CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "masked_fill.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Tensor_out", "mask"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "masked_fill.Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lerp.Scalar", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Scalar", "end"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(ct__keys), self, end, weight));
 }
 CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Scalar", "end"))) return ct_last_error();
   return ct__dispatch_lerp__Scalar(ct__call_keys(ct__keys), self, end, weight);
 }
 CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lerp.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Scalar_out", "end"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Scalar_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lerp.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Tensor", "end"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "lerp.Tensor", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(ct__keys), self, end, weight));
 }
 CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Tensor", "end"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "lerp_.Tensor", "weight"))) return ct_last_error();
   return ct__dispatch_lerp__Tensor(ct__call_keys(ct__keys), self, end, weight);
 }
 CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lerp.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
   ct__keys |= end->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Tensor_out", "end"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "lerp.Tensor_out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Tensor_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addcmul", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcmul", "tensor1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcmul", "tensor2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_addcmul(ct__call_keys(ct__keys), self, tensor1, tensor2, value));
 }
 CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32014,12 +32769,16 @@ CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tens
 }
 CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcmul_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcmul_", "tensor1"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcmul_", "tensor2"))) return ct_last_error();
   return ct__dispatch_addcmul_(ct__call_keys(ct__keys), self, tensor1, tensor2, value);
 }
 CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32027,14 +32786,19 @@ CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tens
 }
 CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addcmul.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcmul.out", "tensor1"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcmul.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcmul.out", "out"))) return ct_last_error();
   return ct__dispatch_addcmul_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32042,12 +32806,16 @@ CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tenso
 }
 CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addcdiv", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcdiv", "tensor1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcdiv", "tensor2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_addcdiv(ct__call_keys(ct__keys), self, tensor1, tensor2, value));
 }
 CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32055,12 +32823,16 @@ CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tens
 }
 CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcdiv_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcdiv_", "tensor1"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcdiv_", "tensor2"))) return ct_last_error();
   return ct__dispatch_addcdiv_(ct__call_keys(ct__keys), self, tensor1, tensor2, value);
 }
 CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32068,14 +32840,19 @@ CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tens
 }
 CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addcdiv.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcdiv.out", "tensor1"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
   ct__keys |= tensor2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcdiv.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcdiv.out", "out"))) return ct_last_error();
   return ct__dispatch_addcdiv_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32083,146 +32860,202 @@ CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tenso
 }
 CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp(ct__call_keys(ct__keys), self, min, max));
 }
 CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp.Tensor", "self"))) return (ct_tensor *)NULL;
   if (min) ct__keys |= min->keys;
+  if (CT_UNLIKELY(min && !ct__device_joins(&ct__dev, min, 0, "clamp.Tensor", "min"))) return (ct_tensor *)NULL;
   if (max) ct__keys |= max->keys;
+  if (CT_UNLIKELY(max && !ct__device_joins(&ct__dev, max, 0, "clamp.Tensor", "max"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(ct__keys), self, min, max));
 }
 CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_.Tensor", "self"))) return ct_last_error();
   if (min) ct__keys |= min->keys;
+  if (CT_UNLIKELY(min && !ct__device_joins(&ct__dev, min, 0, "clamp_.Tensor", "min"))) return ct_last_error();
   if (max) ct__keys |= max->keys;
+  if (CT_UNLIKELY(max && !ct__device_joins(&ct__dev, max, 0, "clamp_.Tensor", "max"))) return ct_last_error();
   return ct__dispatch_clamp__Tensor(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp.Tensor_out", "self"))) return ct_last_error();
   if (min) ct__keys |= min->keys;
+  if (CT_UNLIKELY(min && !ct__device_joins(&ct__dev, min, 0, "clamp.Tensor_out", "min"))) return ct_last_error();
   if (max) ct__keys |= max->keys;
+  if (CT_UNLIKELY(max && !ct__device_joins(&ct__dev, max, 0, "clamp.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_Tensor_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp_min(ct__call_keys(ct__keys), self, min));
 }
 CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_min_(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
   ct__keys |= min->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min.Tensor", "min"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(ct__keys), self, min));
 }
 CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
   ct__keys |= min->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min_.Tensor", "min"))) return ct_last_error();
   return ct__dispatch_clamp_min__Tensor(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
   ct__keys |= min->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min.Tensor_out", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp_max(ct__call_keys(ct__keys), self, max));
 }
 CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_max_(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max.Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
   ct__keys |= max->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max.Tensor", "max"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(ct__keys), self, max));
 }
 CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
   ct__keys |= max->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max_.Tensor", "max"))) return ct_last_error();
   return ct__dispatch_clamp_max__Tensor(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max.Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
   ct__keys |= max->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sum(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_sum(ct_tensor *self) {
@@ -32230,10 +33063,13 @@ CTDEF ct_tensor *ct_sum(ct_tensor *self) {
 }
 CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.out", "out"))) return ct_last_error();
   return ct__dispatch_sum_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
@@ -32242,8 +33078,10 @@ CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
 CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32257,8 +33095,10 @@ CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
 CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32266,6 +33106,7 @@ CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_sum_IntList_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -32273,8 +33114,10 @@ CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const i
 }
 CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mean(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_mean(ct_tensor *self) {
@@ -32283,8 +33126,10 @@ CTDEF ct_tensor *ct_mean(ct_tensor *self) {
 CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32298,8 +33143,10 @@ CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, b
 CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32307,6 +33154,7 @@ CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mean.out", "out"))) return ct_last_error();
   return ct__dispatch_mean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -32314,8 +33162,10 @@ CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
 }
 CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_prod(ct_tensor *self) {
@@ -32323,10 +33173,13 @@ CTDEF ct_tensor *ct_prod(ct_tensor *self) {
 }
 CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.out", "out"))) return ct_last_error();
   return ct__dispatch_prod_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
@@ -32334,8 +33187,10 @@ CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
 }
 CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.dim_int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(ct__keys), self, dim, keepdim, dtype));
 }
 CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -32343,10 +33198,13 @@ CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
 }
 CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.int_out", "out"))) return ct_last_error();
   return ct__dispatch_prod_int_out(ct__call_keys(ct__keys), self, dim, keepdim, dtype, out);
 }
 CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -32355,8 +33213,10 @@ CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool k
 CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32367,8 +33227,10 @@ CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool 
 CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32376,13 +33238,16 @@ CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amax.out", "out"))) return ct_last_error();
   return ct__dispatch_amax_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32393,8 +33258,10 @@ CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool 
 CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32402,25 +33269,32 @@ CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amin.out", "out"))) return ct_last_error();
   return ct__dispatch_amin_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_max(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_min(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_min(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32434,8 +33308,10 @@ CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
 CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32443,6 +33319,7 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_var_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -32450,15 +33327,19 @@ CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const i
 }
 CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_var(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32469,8 +33350,10 @@ CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
 CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32478,13 +33361,16 @@ CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.out", "out"))) return ct_last_error();
   return ct__dispatch_var_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32498,8 +33384,10 @@ CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
 CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32507,6 +33395,7 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_std_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -32514,15 +33403,19 @@ CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const i
 }
 CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_std(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32533,8 +33426,10 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
 CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32542,13 +33437,16 @@ CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.out", "out"))) return ct_last_error();
   return ct__dispatch_std_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32562,8 +33460,10 @@ CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_l
 CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32571,6 +33471,7 @@ CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linalg_vector_norm.out", "out"))) return ct_last_error();
   return ct__dispatch_linalg_vector_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
@@ -32578,15 +33479,19 @@ CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_sc
 }
 CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(ct__keys), self, p));
 }
 CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.ScalarOpt_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32596,17 +33501,22 @@ CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const in
 }
 CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_norm_Scalar_out(ct__call_keys(ct__keys), self, p, out);
 }
 CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32614,13 +33524,16 @@ CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, in
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.out", "out"))) return ct_last_error();
   return ct__dispatch_norm_out(ct__call_keys(ct__keys), self, p, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32631,8 +33544,10 @@ CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, 
 CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32640,68 +33555,91 @@ CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logsumexp_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_all(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.all_out", "out"))) return ct_last_error();
   return ct__dispatch_all_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.out", "out"))) return ct_last_error();
   return ct__dispatch_all_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_any(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.all_out", "out"))) return ct_last_error();
   return ct__dispatch_any_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.out", "out"))) return ct_last_error();
   return ct__dispatch_any_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumsum(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
@@ -32709,8 +33647,10 @@ CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum_", "self"))) return ct_last_error();
   return ct__dispatch_cumsum_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
@@ -32718,10 +33658,13 @@ CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumsum.out", "out"))) return ct_last_error();
   return ct__dispatch_cumsum_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -32729,8 +33672,10 @@ CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumprod(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
@@ -32738,8 +33683,10 @@ CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod_", "self"))) return ct_last_error();
   return ct__dispatch_cumprod_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
@@ -32747,10 +33694,13 @@ CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumprod.out", "out"))) return ct_last_error();
   return ct__dispatch_cumprod_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -32758,10 +33708,12 @@ CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
 }
 CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -32774,20 +33726,26 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
 }
 CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim_max", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim_max", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("max.dim_max", "max"), ct_last_error();
   ct__keys |= max->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 1, "max.dim_max", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!max_values)) return ct__fail_null("max.dim_max", "max_values"), ct_last_error();
   ct__keys |= max_values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max_values, 1, "max.dim_max", "max_values"))) return ct_last_error();
   return ct__dispatch_max_dim_max(ct__call_keys(ct__keys), self, dim, keepdim, max, max_values);
 }
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -32800,48 +33758,64 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
 }
 CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim_min", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim_min", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("min.dim_min", "min"), ct_last_error();
   ct__keys |= min->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 1, "min.dim_min", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!min_indices)) return ct__fail_null("min.dim_min", "min_indices"), ct_last_error();
   ct__keys |= min_indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min_indices, 1, "min.dim_min", "min_indices"))) return ct_last_error();
   return ct__dispatch_min_dim_min(ct__call_keys(ct__keys), self, dim, keepdim, min, min_indices);
 }
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmax(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmax.out", "out"))) return ct_last_error();
   return ct__dispatch_argmax_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmin(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmin.out", "out"))) return ct_last_error();
   return ct__dispatch_argmin_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -32854,20 +33828,26 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
 }
 CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values(ct__call_keys(ct__keys), self, dim, descending, values, indices);
 }
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.stable", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -32883,12 +33863,16 @@ CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indice
 }
 CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values_stable", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values_stable", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values_stable", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values_stable", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values_stable", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values_stable", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values_stable(ct__call_keys(ct__keys), self, stable, dim, descending, values, indices);
 }
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
@@ -32896,10 +33880,12 @@ CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_ten
 }
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -32912,21 +33898,28 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
 }
 CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("topk.values", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "topk.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "topk.values", "indices"))) return ct_last_error();
   return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
   ct_int_list sizes_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "value_selecting_reduction_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "value_selecting_reduction_backward", "indices"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
@@ -32936,17 +33929,22 @@ CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, i
 }
 CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_rd_gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "_rd_gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__rd_gather(ct__call_keys(ct__keys), self, dim, index, keepdim));
 }
 CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32960,8 +33958,10 @@ CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, boo
 CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -32969,6 +33969,7 @@ CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nansum.out", "out"))) return ct_last_error();
   return ct__dispatch_nansum_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -32977,8 +33978,10 @@ CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, cons
 CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -32992,8 +33995,10 @@ CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bo
 CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33001,6 +34006,7 @@ CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, 
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmean.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33009,8 +34015,10 @@ CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, con
 CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33021,8 +34029,10 @@ CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64
 CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33030,42 +34040,55 @@ CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int d
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.dim_IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(ct__keys), self, dim_l, out);
 }
 CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_count_nonzero(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logcumsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logcumsumexp_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33078,20 +34101,26 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
 }
 CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummax.out", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummax.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummax.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummax.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummax_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33104,20 +34133,26 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
 }
 CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummin.out", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummin.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummin.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummin.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33130,34 +34165,45 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
 }
 CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("kthvalue.values", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "kthvalue.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "kthvalue.values", "indices"))) return ct_last_error();
   return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_median(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "median.out", "out"))) return ct_last_error();
   return ct__dispatch_median_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33170,34 +34216,45 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
 }
 CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("median.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "median.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("median.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "median.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_median_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nanmedian(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmedian.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmedian_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33210,24 +34267,32 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
 }
 CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("nanmedian.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "nanmedian.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("nanmedian.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "nanmedian.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_nanmedian_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort(ct__call_keys(ct__keys), self, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort.stable", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort_stable(ct__call_keys(ct__keys), self, stable, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
@@ -33235,17 +34300,21 @@ CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
 }
 CTDEF ct_tensor *ct_msort(ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "msort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_msort(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33267,10 +34336,12 @@ CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, c
 CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
   ct_int_list dim_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33291,10 +34362,12 @@ CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, c
 }
 CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (max) *max = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "aminmax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33310,84 +34383,116 @@ CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
 }
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
   ct__keys |= tensor->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot", "tensor"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dot(ct__call_keys(ct__keys), self, tensor));
 }
 CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
   ct__keys |= tensor->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot.out", "tensor"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "dot.out", "out"))) return ct_last_error();
   return ct__dispatch_dot_out(ct__call_keys(ct__keys), self, tensor, out);
 }
 CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
   ct__keys |= vec->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv", "vec"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mv(ct__call_keys(ct__keys), self, vec));
 }
 CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
   ct__keys |= vec->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv.out", "vec"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mv.out", "out"))) return ct_last_error();
   return ct__dispatch_mv_out(ct__call_keys(ct__keys), self, vec, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mm.out", "out"))) return ct_last_error();
   return ct__dispatch_mm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bmm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "bmm.out", "out"))) return ct_last_error();
   return ct__dispatch_bmm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
   ct__keys |= mat1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm", "mat1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_addmm(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha));
 }
 CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -33395,12 +34500,16 @@ CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
 }
 CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm_", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm_", "mat2"))) return ct_last_error();
   return ct__dispatch_addmm_(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha);
 }
 CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -33408,14 +34517,19 @@ CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
 }
 CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm.out", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addmm.out", "out"))) return ct_last_error();
   return ct__dispatch_addmm_out(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha, out);
 }
 CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -33423,12 +34537,16 @@ CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, c
 }
 CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
   ct__keys |= batch1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm", "batch1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
   ct__keys |= batch2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm", "batch2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_baddbmm(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha));
 }
 CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -33436,12 +34554,16 @@ CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch
 }
 CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm_", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm_", "batch2"))) return ct_last_error();
   return ct__dispatch_baddbmm_(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha);
 }
 CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -33449,14 +34571,19 @@ CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch
 }
 CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm.out", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm.out", "batch2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "baddbmm.out", "out"))) return ct_last_error();
   return ct__dispatch_baddbmm_out(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha, out);
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -33464,68 +34591,93 @@ CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch
 }
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
   ct__keys |= vec2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer", "vec2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_outer(ct__call_keys(ct__keys), self, vec2));
 }
 CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
   ct__keys |= vec2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer.out", "vec2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "outer.out", "out"))) return ct_last_error();
   return ct__dispatch_outer_out(ct__call_keys(ct__keys), self, vec2, out);
 }
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_matmul(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
   ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "matmul.out", "out"))) return ct_last_error();
   return ct__dispatch_matmul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_linear(ct__call_keys(ct__keys), input, weight, bias));
 }
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linear.out", "out"))) return ct_last_error();
   return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;
   int64_t tensors_i;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -33535,25 +34687,30 @@ CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *te
   ct_tensor_list tensors_l;
   int64_t tensors_i;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat.out", "tensors"), ct_last_error();
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cat.out", "out"))) return ct_last_error();
   return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;
   int64_t tensors_i;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -33563,22 +34720,27 @@ CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor 
   ct_tensor_list tensors_l;
   int64_t tensors_i;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack.out", "tensors"), ct_last_error();
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "stack.out", "out"))) return ct_last_error();
   return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -33589,8 +34751,10 @@ CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
 CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims) {
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
@@ -33598,14 +34762,17 @@ CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "flip.out", "out"))) return ct_last_error();
   return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
 }
 CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
   ct_int_list shifts_l;
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
@@ -33622,8 +34789,10 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   ct_int_list shifts_l;
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
@@ -33636,13 +34805,16 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "roll.out", "out"))) return ct_last_error();
   return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
 }
 CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
   ct_int_list repeats_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
@@ -33653,8 +34825,10 @@ CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repe
 CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats) {
   ct_int_list repeats_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
@@ -33662,13 +34836,16 @@ CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, 
   repeats_l.n = repeats_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "repeat.out", "out"))) return ct_last_error();
   return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
 }
 CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct_int_list dims_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tile", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -33679,8 +34856,10 @@ CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
 CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
   ct_int_list pad_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -33691,8 +34870,10 @@ CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t 
 CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
   ct_int_list pad_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
@@ -33700,13 +34881,16 @@ CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_
   pad_l.n = pad_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "constant_pad_nd.out", "out"))) return ct_last_error();
   return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33717,8 +34901,10 @@ CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int
 CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33726,15 +34912,19 @@ CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33745,8 +34935,10 @@ CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor 
 CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33757,8 +34949,10 @@ CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int
 CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33766,15 +34960,19 @@ CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33785,8 +34983,10 @@ CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor 
 CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33797,8 +34997,10 @@ CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int
 CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33806,15 +35008,19 @@ CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33825,8 +35031,10 @@ CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor 
 CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33837,8 +35045,10 @@ CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const in
 CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33846,15 +35056,19 @@ CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33865,8 +35079,10 @@ CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor
 CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33877,8 +35093,10 @@ CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const in
 CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33886,15 +35104,19 @@ CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33905,8 +35127,10 @@ CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor
 CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33917,8 +35141,10 @@ CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const in
 CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -33926,15 +35152,19 @@ CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -33944,50 +35174,67 @@ CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor
 }
 CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril_", "self"))) return ct_last_error();
   return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tril.out", "out"))) return ct_last_error();
   return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu_", "self"))) return ct_last_error();
   return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "triu.out", "out"))) return ct_last_error();
   return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
 }
 CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -33995,12 +35242,16 @@ CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
 }
 CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gather.out", "out"))) return ct_last_error();
   return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
 }
 CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -34008,150 +35259,209 @@ CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_t
 }
 CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.src", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.src", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.src", "src"))) return ct_last_error();
   return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.src_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.value_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add_", "src"))) return ct_last_error();
   return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add.out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_add.out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
 }
 CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.reduce", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.reduce", "src"))) return ct_last_error();
   return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
 }
 CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.reduce_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
 }
 CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_reduce", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
 }
 CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value_reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value_reduce", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
 }
 CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
 }
 CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -34159,12 +35469,16 @@ CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *inde
 }
 CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce_.two", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce_.two", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce_.two", "src"))) return ct_last_error();
   return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
 }
 CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -34172,14 +35486,19 @@ CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *inde
 }
 CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
   ct__keys |= src->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_reduce.two_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
 }
 CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -34187,30 +35506,41 @@ CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t d
 }
 CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_select.out", "out"))) return ct_last_error();
   return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
 }
 CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
 }
 CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -34218,12 +35548,16 @@ CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct
 }
 CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add_", "source"))) return ct_last_error();
   return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
 }
 CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -34231,14 +35565,19 @@ CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct
 }
 CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_add.out", "out"))) return ct_last_error();
   return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
 }
 CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -34246,92 +35585,128 @@ CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, c
 }
 CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
 }
 CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy_", "source"))) return ct_last_error();
   return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
 }
 CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
   ct__keys |= source->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_copy.out", "out"))) return ct_last_error();
   return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
 }
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Scalar", "index"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor", "value"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Tensor", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill_.int_Tensor", "value"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
   ct__keys |= index->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
@@ -34421,16 +35796,21 @@ CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_le
 }
 CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "one_hot", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
 }
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
@@ -34438,12 +35818,16 @@ CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
 }
 CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "embedding.out", "out"))) return ct_last_error();
   return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
 CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices) {
@@ -34451,18 +35835,23 @@ CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *i
 }
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "embedding_dense_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding_dense_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
 }
 CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   int64_t ct__n, ct__i;
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split.Tensor", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -34471,10 +35860,12 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
 CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
   ct_int_list split_sizes_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   int64_t ct__n, ct__i;
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split_with_sizes", "self"))) return (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
@@ -34487,10 +35878,12 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
 }
 CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   int64_t ct__n, ct__i;
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "chunk", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -34498,10 +35891,12 @@ CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap
 }
 CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   int64_t ct__n, ct__i;
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unbind.int", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -34510,8 +35905,10 @@ CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **o
 CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
   ct_int_list pad_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pad", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -34521,151 +35918,211 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 }
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
 }
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "take_along_dim.out", "out"))) return ct_last_error();
   return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nll_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_nll_loss_out(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, out);
 }
 CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_nd", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_nd", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "nll_loss_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_backward", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_backward", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
   ct__keys |= total_weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, total_weight, 0, "nll_loss_backward", "total_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(ct__keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
 }
 CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cross_entropy_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "cross_entropy_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "cross_entropy_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, label_smoothing));
 }
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mse_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mse_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_mse_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
 }
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_l1_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(ct__keys), self, target, reduction, beta));
 }
 CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "smooth_l1_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_smooth_l1_loss_out(ct__call_keys(ct__keys), self, target, reduction, beta, out);
 }
 CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kl_div", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "kl_div", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_kl_div(ct__call_keys(ct__keys), self, target, reduction, log_target));
 }
 CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -34673,46 +36130,64 @@ CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction
 }
 CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(ct__keys), self, target, weight, reduction));
 }
 CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "binary_cross_entropy.out", "out"))) return ct_last_error();
   return ct__dispatch_binary_cross_entropy_out(ct__call_keys(ct__keys), self, target, weight, reduction, out);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy_with_logits", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy_with_logits", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy_with_logits", "weight"))) return (ct_tensor *)NULL;
   if (pos_weight) ct__keys |= pos_weight->keys;
+  if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 0, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   ct_int_list normalized_shape_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "layer_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "layer_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "layer_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_layer_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
 }
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -34720,10 +36195,14 @@ CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const
 }
 CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "group_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "group_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "group_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_group_norm(ct__call_keys(ct__keys), input, num_groups, weight, bias, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -34731,12 +36210,18 @@ CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *
 }
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "batch_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "batch_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "batch_norm", "bias"))) return (ct_tensor *)NULL;
   if (running_mean) ct__keys |= running_mean->keys;
+  if (CT_UNLIKELY(running_mean && !ct__device_joins(&ct__dev, running_mean, 0, "batch_norm", "running_mean"))) return (ct_tensor *)NULL;
   if (running_var) ct__keys |= running_var->keys;
+  if (CT_UNLIKELY(running_var && !ct__device_joins(&ct__dev, running_var, 0, "batch_norm", "running_var"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_batch_norm(ct__call_keys(ct__keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
@@ -34745,25 +36230,33 @@ CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *b
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
   ct_int_list normalized_shape_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "rms_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "rms_norm", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
   ct__keys |= query->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, query, 0, "scaled_dot_product_attention", "query"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
   ct__keys |= key->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, key, 0, "scaled_dot_product_attention", "key"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "scaled_dot_product_attention", "value"))) return (ct_tensor *)NULL;
   if (attn_mask) ct__keys |= attn_mask->keys;
+  if (CT_UNLIKELY(attn_mask && !ct__device_joins(&ct__dev, attn_mask, 0, "scaled_dot_product_attention", "attn_mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
@@ -34775,11 +36268,15 @@ CTDEF ct_tensor *ct_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *
   ct_int_list dilation_l;
   ct_int_list output_padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -34808,11 +36305,15 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   ct_int_list dilation_l;
   ct_int_list output_padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution.out", "input"), ct_last_error();
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution.out", "stride"), ct_last_error();
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution.out", "stride: negative length %d", stride_len), ct_last_error();
@@ -34835,6 +36336,7 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   output_padding_l.n = output_padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("convolution.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "convolution.out", "out"))) return ct_last_error();
   return ct__dispatch_convolution_out(ct__call_keys(ct__keys), input, weight, bias, stride_l, padding_l, dilation_l, transposed, output_padding_l, groups, out);
 }
 CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor *weight, int input_size_len, const int64_t *input_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
@@ -34843,10 +36345,13 @@ CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_input", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_input", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution_backward_input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution_backward_input", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("convolution_backward_input", "input_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
@@ -34875,10 +36380,13 @@ CTDEF ct_tensor *ct_convolution_backward_weight(ct_tensor *grad_output, ct_tenso
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_weight", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_weight", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution_backward_weight", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution_backward_weight", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len > 0 && !weight_size)) return ct__fail_null("convolution_backward_weight", "weight_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "weight_size: negative length %d", weight_size_len), (ct_tensor *)NULL;
@@ -34906,11 +36414,15 @@ CTDEF ct_tensor *ct_conv1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -34932,11 +36444,15 @@ CTDEF ct_tensor *ct_conv1d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct_int_list stride_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -34954,11 +36470,15 @@ CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -34980,11 +36500,15 @@ CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct_int_list stride_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -35003,11 +36527,15 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
   ct_int_list output_padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv_transpose2d.input", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv_transpose2d.input", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv_transpose2d.input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv_transpose2d.input", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv_transpose2d.input", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose2d.input", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -35033,8 +36561,10 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
 CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
   ct_int_list output_size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -35045,8 +36575,10 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, co
 CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size) {
   ct_int_list output_size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d.out", "output_size"), ct_last_error();
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
@@ -35054,13 +36586,16 @@ CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int 
   output_size_l.n = output_size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "adaptive_avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_adaptive_avg_pool2d_out(ct__call_keys(ct__keys), self, output_size_l, out);
 }
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
   ct_int_list output_size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -35070,10 +36605,13 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_le
 }
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_adaptive_avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "_adaptive_avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__adaptive_avg_pool2d_backward(ct__call_keys(ct__keys), grad_output, self));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -35082,10 +36620,13 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35108,6 +36649,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -35116,10 +36658,13 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -35142,8 +36687,10 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "indices"), ct_last_error();
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "max_pool2d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
 }
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -35152,10 +36699,13 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input_grad)) return ct__fail_null("max_pool2d_double_backward", "input_grad"), (ct_tensor *)NULL;
   ct__keys |= input_grad->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input_grad, 0, "max_pool2d_double_backward", "input_grad"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_double_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_double_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_double_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35178,6 +36728,7 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_double_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(ct__keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices) {
@@ -35186,10 +36737,12 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35226,8 +36779,10 @@ CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct_int_list padding_l;
   ct_int_list dilation_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35255,8 +36810,10 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct_int_list stride_l;
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35279,8 +36836,10 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   ct_int_list stride_l;
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d.out", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -35298,6 +36857,7 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
 }
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
@@ -35305,10 +36865,13 @@ CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self,
   ct_int_list stride_l;
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35331,10 +36894,13 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct_int_list stride_l;
   ct_int_list padding_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -35352,6 +36918,7 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {
@@ -35360,8 +36927,10 @@ CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *
   ct_int_list padding_l;
   ct_int_list stride_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("im2col", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "im2col", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("im2col", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "im2col", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -35391,8 +36960,10 @@ CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *
   ct_int_list padding_l;
   ct_int_list stride_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("col2im", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "col2im", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("col2im", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "col2im", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -35422,8 +36993,10 @@ CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "uniform_", "self"))) return ct_last_error();
   return ct__dispatch_uniform_(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
@@ -35431,8 +37004,10 @@ CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
 }
 CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "normal_", "self"))) return ct_last_error();
   return ct__dispatch_normal_(ct__call_keys(ct__keys), self, mean, std, generator);
 }
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
@@ -35440,8 +37015,10 @@ CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
 }
 CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.from", "self"))) return ct_last_error();
   return ct__dispatch_random__from(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
@@ -35449,8 +37026,10 @@ CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
 }
 CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.to", "self"))) return ct_last_error();
   return ct__dispatch_random__to(ct__call_keys(ct__keys), self, to, generator);
 }
 CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
@@ -35458,8 +37037,10 @@ CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
 }
 CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_", "self"))) return ct_last_error();
   return ct__dispatch_random_(ct__call_keys(ct__keys), self, generator);
 }
 CTDEF ct_status ct_random_(ct_tensor *self) {
@@ -35467,8 +37048,10 @@ CTDEF ct_status ct_random_(ct_tensor *self) {
 }
 CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli_.float", "self"))) return ct_last_error();
   return ct__dispatch_bernoulli__float(ct__call_keys(ct__keys), self, p, generator);
 }
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
@@ -35476,8 +37059,10 @@ CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
 }
 CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli(ct__call_keys(ct__keys), self, generator));
 }
 CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
@@ -35485,8 +37070,10 @@ CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
 }
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli.p", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(ct__keys), self, p, generator));
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
@@ -35494,8 +37081,10 @@ CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
 }
 CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_float", "mean"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
@@ -35503,8 +37092,10 @@ CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
 }
 CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.float_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
@@ -35512,10 +37103,13 @@ CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_Tensor", "mean"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.Tensor_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
@@ -35523,8 +37117,10 @@ CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
 }
 CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rand_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rand_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
@@ -35532,8 +37128,10 @@ CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
 }
 CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "randn_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_randn_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
@@ -35542,6 +37140,7 @@ CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
@@ -35549,11 +37148,13 @@ CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, c
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rand.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_rand_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
@@ -35561,11 +37162,13 @@ CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, 
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randn.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randn_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
@@ -35573,38 +37176,49 @@ CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int si
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randint.low_generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randint_low_generator_out(ct__call_keys(ct__keys), low, high, size_l, generator, out);
 }
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randperm.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randperm_generator_out(ct__call_keys(ct__keys), n, generator, out);
 }
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.out", "out"))) return ct_last_error();
   return ct__dispatch_eye_out(ct__call_keys(ct__keys), n, out);
 }
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.m_out", "out"))) return ct_last_error();
   return ct__dispatch_eye_m_out(ct__call_keys(ct__keys), n, m, out);
 }
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
   ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linspace.out", "out"))) return ct_last_error();
   return ct__dispatch_linspace_out(ct__call_keys(ct__keys), start, end, steps, out);
 }
 CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
   if (mask) *mask = NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "native_dropout", "input"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -35620,16 +37234,21 @@ CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_te
 }
 CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "native_dropout_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
   ct__keys |= mask->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "native_dropout_backward", "mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(ct__keys), grad_output, mask, scale));
 }
 CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
   ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "dropout", "input"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dropout(ct__call_keys(ct__keys), input, p, train, generator));
 }
 CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
@@ -56072,552 +57691,553 @@ static const struct {
   ct_op **handle;
   const char *schema;
   ct_status (*frontend)(const ct_value *, ct_tensor **);
+  int any_device;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor},
-    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor},
-    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out},
-    {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_add_Scalar},
-    {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Scalar},
-    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor},
-    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor},
-    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out},
-    {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_sub_Scalar},
-    {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Scalar},
-    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor},
-    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor},
-    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out},
-    {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_mul_Scalar},
-    {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_mul__Scalar},
-    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor},
-    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor},
-    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
-    {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
-    {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
-    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
-    {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
-    {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
-    {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous},
-    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy},
-    {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype},
-    {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view},
-    {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape},
-    {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int},
-    {&ct__op.t, "t(Tensor(a) self) -> Tensor(a)", ct__frontend_t},
-    {&ct__op.permute, "permute(Tensor(a) self, int[] dims) -> Tensor(a)", ct__frontend_permute},
-    {&ct__op.expand, "expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)", ct__frontend_expand},
-    {&ct__op.broadcast_to, "broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_broadcast_to},
-    {&ct__op.unsqueeze, "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_unsqueeze},
-    {&ct__op.squeeze, "squeeze(Tensor(a) self) -> Tensor(a)", ct__frontend_squeeze},
-    {&ct__op.squeeze_dim, "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_squeeze_dim},
-    {&ct__op.flatten_using_ints, "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", ct__frontend_flatten_using_ints},
-    {&ct__op.select_int, "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", ct__frontend_select_int},
-    {&ct__op.select_backward, "select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor", ct__frontend_select_backward},
-    {&ct__op.slice_Tensor, "slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)", ct__frontend_slice_Tensor},
-    {&ct__op.slice_backward, "slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor", ct__frontend_slice_backward},
-    {&ct__op.narrow, "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", ct__frontend_narrow},
-    {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
-    {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
-    {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
-    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs},
-    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_},
-    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out},
-    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign},
-    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_},
-    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out},
-    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square},
-    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_},
-    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
-    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2},
-    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_},
-    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out},
-    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log},
-    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_},
-    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out},
-    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2},
-    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_},
-    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out},
-    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p},
-    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_},
-    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out},
-    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1},
-    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_},
-    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out},
-    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt},
-    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_},
-    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out},
-    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt},
-    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_},
-    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out},
-    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal},
-    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_},
-    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out},
-    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin},
-    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_},
-    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out},
-    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos},
-    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_},
-    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out},
-    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan},
-    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_},
-    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
-    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf},
-    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_},
-    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
-    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out},
-    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh},
-    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_},
-    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out},
-    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6},
-    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_},
-    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu},
-    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_},
-    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out},
-    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu},
-    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_},
-    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out},
-    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
-    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
-    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
-    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
-    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
-    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
-    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus},
-    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out},
-    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish},
-    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_},
-    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out},
-    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor},
-    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_},
-    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out},
-    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil},
-    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_},
-    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out},
-    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round},
-    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_},
-    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out},
-    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals},
-    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals},
-    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out},
-    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
-    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
-    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
-    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
-    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
-    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
-    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
-    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
-    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
-    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
-    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
-    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
-    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
-    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
-    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
-    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
-    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
-    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
-    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
-    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
-    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
-    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
-    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
-    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
-    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
-    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
-    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
-    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
-    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
-    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
-    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
-    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
-    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
-    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
-    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
-    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
-    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
-    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
-    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
-    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
-    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
-    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
-    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
-    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
-    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
-    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
-    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
-    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
-    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
-    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
-    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
-    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
-    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
-    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
-    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
-    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
-    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
-    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
-    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
-    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
-    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
-    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
-    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
-    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
-    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
-    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
-    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
-    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
-    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
-    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
-    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
-    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
-    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
-    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
-    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
-    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
-    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
-    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
-    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
-    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
-    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
-    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
-    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
-    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
-    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
-    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
-    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
-    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
-    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
-    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
-    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
-    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
-    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
-    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
-    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
-    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
-    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
-    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
-    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
-    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
-    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
-    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
-    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
-    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
-    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
-    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
-    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
-    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
-    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
-    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
-    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
-    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
-    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
-    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
-    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
-    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
-    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
-    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
-    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
-    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
-    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
-    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
-    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
-    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
-    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
-    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
-    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
-    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
-    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
-    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
-    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
-    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
-    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
-    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
-    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
-    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
-    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
-    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
-    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
-    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
-    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
-    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
-    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
-    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
-    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
-    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
-    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
-    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
-    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
-    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
-    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
-    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
-    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
-    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
-    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
-    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
-    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
-    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
-    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
-    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
-    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
-    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
-    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
-    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
-    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
-    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
-    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
-    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
-    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
-    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
-    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
-    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
-    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
-    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
-    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
-    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
-    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
-    {&ct__op.max_dim_max, "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_max_dim_max},
-    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
-    {&ct__op.min_dim_min, "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_min_dim_min},
-    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
-    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
-    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
-    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
-    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
-    {&ct__op.sort_values, "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values},
-    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
-    {&ct__op.sort_values_stable, "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values_stable},
-    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
-    {&ct__op.topk_values, "topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_topk_values},
-    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
-    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
-    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
-    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
-    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
-    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
-    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
-    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
-    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
-    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
-    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
-    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
-    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
-    {&ct__op.cummax_out, "cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummax_out},
-    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
-    {&ct__op.cummin_out, "cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummin_out},
-    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
-    {&ct__op.kthvalue_values, "kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_kthvalue_values},
-    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
-    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
-    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
-    {&ct__op.median_dim_values, "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_median_dim_values},
-    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
-    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
-    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
-    {&ct__op.nanmedian_dim_values, "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_nanmedian_dim_values},
-    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
-    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
-    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
-    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
-    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
-    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
-    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
-    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
-    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
-    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
-    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
-    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
-    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
-    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
-    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
-    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
-    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
-    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
-    {&ct__op.outer_out, "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_outer_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
-    {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
-    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
-    {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
-    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
-    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
-    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
-    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out},
-    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip},
-    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out},
-    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll},
-    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out},
-    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat},
-    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out},
-    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile},
-    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd},
-    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out},
-    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d},
-    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out},
-    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward},
-    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d},
-    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out},
-    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward},
-    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d},
-    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out},
-    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward},
-    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d},
-    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out},
-    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward},
-    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d},
-    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out},
-    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward},
-    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d},
-    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out},
-    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward},
-    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril},
-    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_},
-    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out},
-    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu},
-    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_},
-    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out},
-    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather},
-    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out},
-    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src},
-    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src},
-    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out},
-    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value},
-    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value},
-    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out},
-    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
-    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
-    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
-    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
-    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
-    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
-    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
-    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
-    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
-    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
-    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
-    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
-    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
-    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
-    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_},
-    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out},
-    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy},
-    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_},
-    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
-    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
-    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
-    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
-    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
-    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
-    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
-    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
-    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
-    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
-    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
-    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
-    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
-    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
-    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
-    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
-    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
-    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
-    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
-    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
-    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
-    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
-    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
-    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
-    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
-    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
-    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
-    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
-    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
-    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
-    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
-    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
-    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
-    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
-    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
-    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
-    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
-    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
-    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
-    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
-    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
-    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
-    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
-    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
-    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
-    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention},
-    {&ct__op.convolution, "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor", ct__frontend_convolution},
-    {&ct__op.convolution_out, "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_convolution_out},
-    {&ct__op.convolution_backward_input, "convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_input},
-    {&ct__op.convolution_backward_weight, "convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_weight},
-    {&ct__op.conv1d, "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d},
-    {&ct__op.conv1d_padding, "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d_padding},
-    {&ct__op.conv2d, "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d},
-    {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding},
-    {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input},
-    {&ct__op.adaptive_avg_pool2d, "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend_adaptive_avg_pool2d},
-    {&ct__op.adaptive_avg_pool2d_out, "adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_adaptive_avg_pool2d_out},
-    {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
-    {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
-    {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, "max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_max_pool2d_with_indices_backward_grad_input},
-    {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
-    {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
-    {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
-    {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
-    {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
-    {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
-    {&ct__op.avg_pool2d_backward_grad_input, "avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_avg_pool2d_backward_grad_input},
-    {&ct__op.im2col, "im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_im2col},
-    {&ct__op.col2im, "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_col2im},
-    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
-    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
-    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
-    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to},
-    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_},
-    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
-    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
-    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
-    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
-    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
-    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
-    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
-    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
-    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
-    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
-    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
-    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out},
-    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out},
-    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out},
-    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out},
-    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout},
-    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward},
-    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout},
+    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor, 0},
+    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor, 0},
+    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out, 0},
+    {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_add_Scalar, 0},
+    {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Scalar, 0},
+    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor, 0},
+    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor, 0},
+    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out, 0},
+    {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_sub_Scalar, 0},
+    {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Scalar, 0},
+    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor, 0},
+    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor, 0},
+    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out, 0},
+    {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_mul_Scalar, 0},
+    {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_mul__Scalar, 0},
+    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor, 0},
+    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor, 0},
+    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out, 0},
+    {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
+    {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
+    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 0},
+    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 1},
+    {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
+    {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
+    {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
+    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy, 0},
+    {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype, 0},
+    {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view, 0},
+    {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape, 0},
+    {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int, 0},
+    {&ct__op.t, "t(Tensor(a) self) -> Tensor(a)", ct__frontend_t, 0},
+    {&ct__op.permute, "permute(Tensor(a) self, int[] dims) -> Tensor(a)", ct__frontend_permute, 0},
+    {&ct__op.expand, "expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)", ct__frontend_expand, 0},
+    {&ct__op.broadcast_to, "broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_broadcast_to, 0},
+    {&ct__op.unsqueeze, "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_unsqueeze, 0},
+    {&ct__op.squeeze, "squeeze(Tensor(a) self) -> Tensor(a)", ct__frontend_squeeze, 0},
+    {&ct__op.squeeze_dim, "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_squeeze_dim, 0},
+    {&ct__op.flatten_using_ints, "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", ct__frontend_flatten_using_ints, 0},
+    {&ct__op.select_int, "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", ct__frontend_select_int, 0},
+    {&ct__op.select_backward, "select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor", ct__frontend_select_backward, 0},
+    {&ct__op.slice_Tensor, "slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)", ct__frontend_slice_Tensor, 0},
+    {&ct__op.slice_backward, "slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor", ct__frontend_slice_backward, 0},
+    {&ct__op.narrow, "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", ct__frontend_narrow, 0},
+    {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
+    {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
+    {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg, 0},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_, 0},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out, 0},
+    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs, 0},
+    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_, 0},
+    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out, 0},
+    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign, 0},
+    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_, 0},
+    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out, 0},
+    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square, 0},
+    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_, 0},
+    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out, 0},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp, 0},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_, 0},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out, 0},
+    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2, 0},
+    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_, 0},
+    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out, 0},
+    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log, 0},
+    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_, 0},
+    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out, 0},
+    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2, 0},
+    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_, 0},
+    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out, 0},
+    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p, 0},
+    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_, 0},
+    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out, 0},
+    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1, 0},
+    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_, 0},
+    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out, 0},
+    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt, 0},
+    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_, 0},
+    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out, 0},
+    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt, 0},
+    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_, 0},
+    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out, 0},
+    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal, 0},
+    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_, 0},
+    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out, 0},
+    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin, 0},
+    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_, 0},
+    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out, 0},
+    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos, 0},
+    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_, 0},
+    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out, 0},
+    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan, 0},
+    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_, 0},
+    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out, 0},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh, 0},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_, 0},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out, 0},
+    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf, 0},
+    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_, 0},
+    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out, 0},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid, 0},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_, 0},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out, 0},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu, 0},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_, 0},
+    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out, 0},
+    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh, 0},
+    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_, 0},
+    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out, 0},
+    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6, 0},
+    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_, 0},
+    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu, 0},
+    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_, 0},
+    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out, 0},
+    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu, 0},
+    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_, 0},
+    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out, 0},
+    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu, 0},
+    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_, 0},
+    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out, 0},
+    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu, 0},
+    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_, 0},
+    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out, 0},
+    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus, 0},
+    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out, 0},
+    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish, 0},
+    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_, 0},
+    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out, 0},
+    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor, 0},
+    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_, 0},
+    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out, 0},
+    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil, 0},
+    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_, 0},
+    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out, 0},
+    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round, 0},
+    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_, 0},
+    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out, 0},
+    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals, 0},
+    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals, 0},
+    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out, 0},
+    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc, 0},
+    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_, 0},
+    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out, 0},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num, 0},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_, 0},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out, 0},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode, 0},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode, 0},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode, 0},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode, 0},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode, 0},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide, 0},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor, 0},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out, 0},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar, 0},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar, 0},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor, 0},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor, 0},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out, 0},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar, 0},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar, 0},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out, 0},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar, 0},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out, 0},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor, 0},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor, 0},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out, 0},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar, 0},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar, 0},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out, 0},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor, 0},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out, 0},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor, 0},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor, 0},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out, 0},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar, 0},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar, 0},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out, 0},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum, 0},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out, 0},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum, 0},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out, 0},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2, 0},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_, 0},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out, 0},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor, 0},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor, 0},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out, 0},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar, 0},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar, 0},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out, 0},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor, 0},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor, 0},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out, 0},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar, 0},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar, 0},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out, 0},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor, 0},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor, 0},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out, 0},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar, 0},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar, 0},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out, 0},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor, 0},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor, 0},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out, 0},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar, 0},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar, 0},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out, 0},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor, 0},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor, 0},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out, 0},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar, 0},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar, 0},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out, 0},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor, 0},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor, 0},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out, 0},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar, 0},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar, 0},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out, 0},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and, 0},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_, 0},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out, 0},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or, 0},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_, 0},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out, 0},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor, 0},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_, 0},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out, 0},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not, 0},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_, 0},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out, 0},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self, 0},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out, 0},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf, 0},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther, 0},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar, 0},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar, 0},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar, 0},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out, 0},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor, 0},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor, 0},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out, 0},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar, 0},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar, 0},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out, 0},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor, 0},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor, 0},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out, 0},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul, 0},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_, 0},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out, 0},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv, 0},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_, 0},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out, 0},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp, 0},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_, 0},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out, 0},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor, 0},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor, 0},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out, 0},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min, 0},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_, 0},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out, 0},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor, 0},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor, 0},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out, 0},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max, 0},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_, 0},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out, 0},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor, 0},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor, 0},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out, 0},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum, 0},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean, 0},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out, 0},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod, 0},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax, 0},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out, 0},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin, 0},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out, 0},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max, 0},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min, 0},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out, 0},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var, 0},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim, 0},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out, 0},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out, 0},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std, 0},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim, 0},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all, 0},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim, 0},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out, 0},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any, 0},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim, 0},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out, 0},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out, 0},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort, 0},
+    {&ct__op.sort_values, "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk, 0},
+    {&ct__op.topk_values, "topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, "cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, "cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, "kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median, 0},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out, 0},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction, 0},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax, 0},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot, 0},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out, 0},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv, 0},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out, 0},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm, 0},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out, 0},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm, 0},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer, 0},
+    {&ct__op.outer_out, "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_outer_out, 0},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out, 0},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear, 0},
+    {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out, 0},
+    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat, 0},
+    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out, 0},
+    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack, 0},
+    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out, 0},
+    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip, 0},
+    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out, 0},
+    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll, 0},
+    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out, 0},
+    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out, 0},
+    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril, 0},
+    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_, 0},
+    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out, 0},
+    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu, 0},
+    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_, 0},
+    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out, 0},
+    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather, 0},
+    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add, 0},
+    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor, 1},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out, 1},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put, 1},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_, 1},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out, 1},
+    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot, 0},
+    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL, 0},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL, 0},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL, 0},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL, 0},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor", ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, "convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, "convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, "adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, "max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, "avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, "im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_im2col, 0},
+    {&ct__op.col2im, "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_col2im, 0},
+    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_, 0},
+    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_, 0},
+    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from, 0},
+    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to, 0},
+    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like, 0},
+    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout, 0},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -58193,7 +59813,7 @@ static void ct__init(void) {
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
   {
     ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
-    if (op) op->frontend = ct__generated_schemas[i].frontend;
+    if (op) op->frontend = ct__generated_schemas[i].frontend, op->any_device = (uint8_t)ct__generated_schemas[i].any_device;
     *ct__generated_schemas[i].handle = op;
   }
   for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {
@@ -58428,6 +60048,62 @@ static void ct__fallback_note(const ct_op *op, ct_device dev) {
             ct_device_type_name((ct_device_type)dev.type));
 }
 
+/* The device memory the arguments use, mirrored on the host: one region per
+ * device storage, spanning the bytes of every argument on it. Each argument
+ * becomes a host view with its own sizes, strides and offset into its
+ * region, so arguments that alias each other (x.add_(x.t())) or overlap
+ * themselves (as_strided) alias on the host exactly as on the device, and the
+ * CPU kernel computes what it would compute on the CPU. */
+typedef struct ct__fallback_region {
+  ct_storage *device_storage; /* borrowed */
+  size_t lo, hi;              /* bytes [lo, hi) of it; lo 8-aligned so that every dtype's offset divides */
+  ct_storage *host;           /* owned */
+  int dirty;                  /* written by the kernel: copied back */
+} ct__fallback_region;
+/* The byte span of a non-empty tensor with non-negative strides; 0 when it has none (then copied plainly). */
+static int ct__fallback_span(const ct_tensor *t, size_t *lo, size_t *hi) {
+  int64_t last = t->offset;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  int d;
+  if (t->numel == 0 || !t->storage->data) return 0;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->strides[d] < 0) return 0;
+    last += (t->sizes[d] - 1) * t->strides[d];
+  }
+  *lo = ((size_t)t->offset * es) & ~(size_t)7;
+  *hi = (size_t)(last + 1) * es;
+  return *hi <= t->storage->nbytes;
+}
+static ct__fallback_region *ct__fallback_region_of(ct__fallback_region *r, int n, const ct_storage *s) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (r[k].device_storage == s) return &r[k];
+  return NULL;
+}
+/* t on the host: a view into its region's mirror, or (empty, negative strides) a plain copy */
+static ct_tensor *ct__fallback_host_view(ct_tensor *t, ct__fallback_region *r, int n) {
+  size_t lo, hi, es = ct_dtype_size((ct_dtype)t->dtype);
+  ct__fallback_region *g;
+  if (t->device.type == CT_DEVICE_CPU || !ct__fallback_span(t, &lo, &hi) || !(g = ct__fallback_region_of(r, n, t->storage)))
+    return ct__host_operand("ct_cpu_fallback", t);
+  ct__atomic_add(&g->host->refcount, 1);
+  return ct__tensor_wrap(g->host, (ct_dtype)t->dtype, t->ndim, t->sizes, t->strides,
+                         (int64_t)(((size_t)t->offset * es - g->lo) / es), t->numel);
+}
+/* Add t's span to the regions (n of them, room for one more) */
+static void ct__fallback_add_span(ct__fallback_region *r, int *n, const ct_tensor *t) {
+  size_t lo, hi;
+  ct__fallback_region *g;
+  if (!t || t->device.type == CT_DEVICE_CPU || !ct__fallback_span(t, &lo, &hi)) return;
+  if ((g = ct__fallback_region_of(r, *n, t->storage)) != NULL) {
+    if (lo < g->lo) g->lo = lo;
+    if (hi > g->hi) g->hi = hi;
+    return;
+  }
+  g = &r[(*n)++];
+  g->device_storage = t->storage, g->lo = lo, g->hi = hi, g->host = NULL, g->dirty = 0;
+}
+
 /* A result of the CPU kernel on dev (a new reference): CPU results are copied, others kept. */
 static ct_tensor *ct__fallback_result(ct_tensor *r, ct_device dev) {
   return r->device.type == CT_DEVICE_CPU ? ct__host_result("ct_cpu_fallback", ct_retain(r), dev) : ct_retain(r);
@@ -58436,6 +60112,8 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   const ct_schema *sc;
   ct_value *a, *cargs = NULL, *res;
   ct_tensor **owned = NULL; /* CPU copies made here, released at the end */
+  ct__fallback_region *regions = NULL;
+  int nregions = 0, k;
   int nargs, nowned = 0, maxowned = 0, i, nres, pushed = 0, dropped = 0;
   int64_t j;
   ct_device dev = CT_CPU;
@@ -58471,23 +60149,39 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   ct__fallback_note(op, dev);
   cargs = (ct_value *)CT_MALLOC(sizeof(ct_value) * (size_t)(nargs > 0 ? nargs : 1));
   owned = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(maxowned > 0 ? maxowned : 1));
-  if (!cargs || !owned) {
+  regions = (ct__fallback_region *)CT_MALLOC(sizeof(ct__fallback_region) * (size_t)(maxowned > 0 ? maxowned : 1));
+  if (!cargs || !owned || !regions) {
     st = ct_fail(CT_ERR_OOM, op->full_name, "out of memory in the CPU fallback");
     goto done;
   }
   ct_stack_init(&cs, NULL, 0);
-  /* arguments: tensors (and tensors of lists) to the CPU, the rest as they are */
+  /* the device memory of the tensor arguments, mirrored on the host */
+  for (i = 0; i < nargs; i++) {
+    if (a[i].tag == CT_VALUE_TENSOR && !(sc->args[i].is_write && i > 0)) /* (an out= is copied: the kernel may resize it) */
+      ct__fallback_add_span(regions, &nregions, a[i].v.tensor);
+    for (j = 0; a[i].tag == CT_VALUE_TENSOR_LIST && j < a[i].v.tensors.n; j++)
+      ct__fallback_add_span(regions, &nregions, a[i].v.tensors.data[j]);
+  }
+  for (k = 0; k < nregions && st == CT_OK; k++) {
+    ct__fallback_region *g = &regions[k];
+    g->host = ct__storage_new(g->hi - g->lo, CT_CPU, "ct_cpu_fallback");
+    if (!g->host) st = ct_last_error();
+    else st = ct_device_memcpy(g->host->data, CT_CPU, (const char *)g->device_storage->data + g->lo, g->device_storage->device,
+                               g->hi - g->lo, false);
+  }
+  /* arguments: tensors (and tensors of lists) as host views, the rest as they are */
   for (i = 0; i < nargs && st == CT_OK; i++) {
     cargs[i] = a[i];
     cargs[i].owned = 0;
     if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
-      ct_tensor *c = ct__host_operand("ct_cpu_fallback", a[i].v.tensor);
+      ct_tensor *c = sc->args[i].is_write && i > 0 ? ct__host_operand("ct_cpu_fallback", a[i].v.tensor)
+                                                    : ct__fallback_host_view(a[i].v.tensor, regions, nregions);
       if (!c) st = ct_last_error();
       else owned[nowned++] = c, cargs[i].v.tensor = c;
     } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n > 0) {
       int first = nowned;
       for (j = 0; j < a[i].v.tensors.n && st == CT_OK; j++) {
-        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__host_operand("ct_cpu_fallback", t) : NULL;
+        ct_tensor *t = a[i].v.tensors.data[j], *c = t ? ct__fallback_host_view(t, regions, nregions) : NULL;
         if (t && !c) st = ct_last_error();
         else owned[nowned++] = c;
       }
@@ -58498,10 +60192,28 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   /* the CPU kernel: below this backend, with the CPU as the backend */
   if (st == CT_OK) st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
   if (st != CT_OK) goto free_stack;
-  /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule) */
+  /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule): the regions
+   * they were written in, whole; an out= the kernel resized (new sizes or storage) by a copy */
+  for (i = 0; i < nargs; i++)
+    if (sc->args[i].is_write && a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && a[i].v.tensor != cargs[i].v.tensor) {
+      ct_tensor *d = a[i].v.tensor, *c = cargs[i].v.tensor;
+      ct__fallback_region *g = ct__fallback_region_of(regions, nregions, d->storage);
+      if (g && g->host == c->storage && c->ndim == d->ndim && !memcmp(c->sizes, d->sizes, sizeof(int64_t) * (size_t)d->ndim) &&
+          !memcmp(c->strides, d->strides, sizeof(int64_t) * (size_t)d->ndim))
+        g->dirty = 1;
+    }
+  for (k = 0; k < nregions && st == CT_OK; k++)
+    if (regions[k].dirty)
+      st = ct_device_memcpy((char *)regions[k].device_storage->data + regions[k].lo, regions[k].device_storage->device,
+                            regions[k].host->data, CT_CPU, regions[k].hi - regions[k].lo, false);
   for (i = 0; i < nargs && st == CT_OK; i++)
     if (sc->args[i].is_write && a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && a[i].v.tensor != cargs[i].v.tensor) {
       ct_tensor *d = a[i].v.tensor, *c = cargs[i].v.tensor;
+      ct__fallback_region *g = ct__fallback_region_of(regions, nregions, d->storage);
+      if (g && g->dirty && g->host == c->storage) { /* written back with its region */
+        ct__bump_version(d);
+        continue;
+      }
       /* an out= may have been resized on the CPU: resize the device tensor to match */
       if ((d->ndim != c->ndim || memcmp(d->sizes, c->sizes, sizeof(int64_t) * (size_t)c->ndim)) &&
           (st = ct__resize_out(op->full_name, d, c->ndim, c->sizes)) != CT_OK)
@@ -58564,6 +60276,9 @@ free_stack:
 done:
   if (!dropped) ct_stack_drop(stack, nargs);
   while (nowned-- > 0) ct_release(owned[nowned]);
+  for (k = 0; regions && k < nregions; k++)
+    if (regions[k].host) ct__storage_release(regions[k].host);
+  CT_FREE(regions);
   CT_FREE(owned);
   CT_FREE(cargs);
   return st;

@@ -59,6 +59,7 @@ typedef struct op {
   kernel_line kernels[MAX_KERNELS];
   int nkernels;
   int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
+  int any_device;   /* device_check: no (the op's tensors may sit on different devices) */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
   deriv *d;
   const char *file;
@@ -149,6 +150,10 @@ static void read_ops(const char *path) {
     if (!strcmp(key, "c")) copy(cur->cname, sizeof cur->cname, val, path, line);
     else if (!strcmp(key, "short")) copy(cur->shortargs, sizeof cur->shortargs, val, path, line), cur->has_short = 1;
     else if (!strcmp(key, "doc")) copy(cur->doc, sizeof cur->doc, val, path, line);
+    else if (!strcmp(key, "device_check")) {
+      if (strcmp(val, "no")) die(path, line, "device_check: only 'no' is known (the common-device check is the default)");
+      cur->any_device = 1;
+    }
     else if (!strcmp(key, "kernel")) {
       char *eq = strchr(val, '=');
       kernel_line *k;
@@ -557,6 +562,7 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
     p("  ct_keyset ct__keys = 0;\n");
+    if (!o->any_device) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
       for (j = 1; j < nextra(o); j++) p(", NULL");
@@ -569,8 +575,14 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR && !a->optional) {
         p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
         p("  ct__keys |= %s->keys;\n", a->name);
+        if (!o->any_device)
+          p("  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->is_write, o->full,
+            a->name, fail);
       } else if (a->type == CT_TYPE_TENSOR) {
         p("  if (%s) ct__keys |= %s->keys;\n", a->name, a->name);
+        if (!o->any_device)
+          p("  if (CT_UNLIKELY(%s && !ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
+            a->is_write, o->full, a->name, fail);
       } else if (a->type == CT_TYPE_INT_LIST) {
         p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
           a->name, fail);
@@ -585,7 +597,11 @@ static void gen_functions(void) {
         p("  for (%s_i = 0; %s_i < %s_len; %s_i++) {\n", a->name, a->name, a->name, a->name);
         p("    if (CT_UNLIKELY(!%s[%s_i])) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full, a->name,
           fail);
-        p("    ct__keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
+        p("    ct__keys |= %s[%s_i]->keys;\n", a->name, a->name);
+        if (!o->any_device)
+          p("    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s[%s_i], 0, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
+            o->full, a->name, fail);
+        p("  }\n");
         p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
       }
     }
@@ -1128,14 +1144,14 @@ static void gen_registration(void) {
     }
   }
   p("\n/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
-  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n}"
-    " ct__generated_schemas[] = {\n");
+  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
+    "  int any_device;\n} ct__generated_schemas[] = {\n");
   for (i = 0; i < nops; i++) {
     const char *t;
     p("    {&ct__op.%s, \"", ops[i].handle);
     for (t = ops[i].text; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
-    if (returns_list(&ops[i])) p("\", NULL},\n");
-    else p("\", ct__frontend_%s},\n", ops[i].handle);
+    if (returns_list(&ops[i])) p("\", NULL, %d},\n", ops[i].any_device);
+    else p("\", ct__frontend_%s, %d},\n", ops[i].handle, ops[i].any_device);
   }
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");

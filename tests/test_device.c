@@ -462,3 +462,116 @@ TEST(device_opcases_nn) { dev_opcases("nn", cases_nn); }
 TEST(device_opcases_conv) { dev_opcases("conv", cases_conv); }
 TEST(device_opcases_random) { dev_opcases("random", cases_random); }
 TEST(device_opcases_hardening) { dev_opcases("hardening", cases_hardening); }
+
+/* The common-device rule (dispatch.h): one device per call, read-only 0-dim
+ * CPU tensors go with any device; written arguments count; copy_ and the
+ * index ops (CPU indices) opt out. Typed and boxed calls alike. */
+TEST(device_common_device_rule) {
+  static const float av[3] = {1, 2, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(3), av, 0), *c = ct_from_array(CT_DIMS(3), CT_F32, av), *r;
+    ct_tensor *s = ct_scalar_tensor(ct_float(2), CT_F32), *i = ct_zeros(CT_DIMS(2), CT_I64);
+    ct_value buf[8];
+    ct_stack st;
+    CHECK_ERR(ct_add(a, c), CT_ERR_DEVICE, "found at least two devices, privateuseone:0 and cpu! (when checking argument 'other' against argument 'self')");
+    CHECK_ERR(ct_add(a, tdev_from(CT_DIMS(3), av, 1)), CT_ERR_DEVICE, "privateuseone:0 and privateuseone:1");
+    CHECK((r = ct_mul(a, s)) && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 2) == 6); /* a CPU scalar joins */
+    CHECK_ERR(ct_mul_(s, a), CT_ERR_DEVICE, "same device"); /* but not as the written argument */
+    CHECK_ERR(ct_add_out(s, a, a), CT_ERR_DEVICE, "same device");
+    CHECK((r = ct_index(a, 1, &i)) && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 1) == 1); /* CPU indices */
+    CHECK_OK(ct_copy_(c, a)); /* copy_ moves data between devices */
+    ct_stack_init(&st, buf, 8);
+    ct_stack_push(&st, ct_value_tensor(a));
+    ct_stack_push(&st, ct_value_tensor(c));
+    ct_stack_push(&st, ct_value_scalar(ct_int(1)));
+    CHECK_ERR(ct_call_boxed(ct_op_find("add.Tensor"), &st), CT_ERR_DEVICE, "same device");
+    ct_stack_free(&st);
+  }
+  ct_clear_error();
+}
+
+/* Gradients keep to their tensors' devices (PyTorch's validate_outputs): a
+ * grad_output on another device is refused unless 0-dim (then moved). */
+TEST(device_autograd_grad_devices) {
+  static const float xv[3] = {1, 2, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *x = tdev_from(CT_DIMS(3), xv, 0), *y, *s, *go = ct_ones(CT_DIMS(3), CT_F32), *g0 = ct_scalar_tensor(ct_float(2), CT_F32);
+    ct_tensor *grads[1] = {NULL};
+    ct_backward_desc d;
+    ct_set_requires_grad(x, true);
+    y = ct_mul(x, x);
+    memset(&d, 0, sizeof d);
+    d.num_outputs = 1, d.outputs = &y, d.grad_outputs = &go, d.retain_graph = true;
+    CHECK_ERR(ct_autograd_grad(&d, 1, &x, grads), CT_ERR_DEVICE, "invalid gradient at index 0 - expected device privateuseone:0 but got cpu:0");
+    s = ct_sum(y);
+    d.outputs = &s, d.grad_outputs = &g0;
+    CHECK_OK(ct_autograd_grad(&d, 1, &x, grads));
+    CHECK(grads[0] && ct_device_eq(grads[0]->device, TDEV(0)) && ct_get(grads[0], 2) == 12); /* 2 * 2x */
+    ct_release(grads[0]);
+  }
+  ct_clear_error();
+}
+
+/* The autograd tests (test_autograd.c, test_views_inplace.c) again with the
+ * test device as the thread's default device: every tensor their factories
+ * make is on tdev:0, every op runs through the CPU fallback, and each test's
+ * checks must hold as on the CPU. */
+static void dev_run_file(const char *file) {
+  int i, n = 0, bad = 0, used = 0;
+  size_t fl = strlen(file);
+  tdev_init();
+  for (i = 0; i < harness_count; i++) {
+    const char *f = harness_tests[i].file;
+    size_t l = strlen(f);
+    int before = harness_failures_in_test;
+    ct_device_stats s0, s1;
+    if (l < fl || strcmp(f + l - fl, file)) continue;
+    CHECK_OK(ct_device_memory_stats(TDEV(0), &s0));
+    CHECK_OK(ct_set_default_device(TDEV(0)));
+    harness_tests[i].fn();
+    ct_set_default_device(CT_CPU);
+    ct_clear_error();
+    CHECK_OK(ct_device_memory_stats(TDEV(0), &s1));
+    if (s1.num_allocs == s0.num_allocs) printf("    (%s made no tensor on tdev:0)\n", harness_tests[i].name);
+    else used++;
+    n++;
+    if (harness_failures_in_test != before) {
+      bad++;
+      printf("    (in %s on tdev:0)\n", harness_tests[i].name);
+    }
+  }
+  printf("    %s on tdev:0: %d tests (%d made tensors there), %d failed\n", file, n, used, bad);
+  CHECK(used > 0 && used >= n - 2);
+}
+TEST(device_autograd_suite) { dev_run_file("test_autograd.c"); }
+TEST(device_views_inplace_suite) { dev_run_file("test_views_inplace.c"); }
+TEST(device_view_programs_suite) { dev_run_file("test_view_programs.c"); }
+
+/* The fallback keeps aliasing: arguments sharing device memory share host
+ * memory, so the CPU kernel sees (and refuses, or computes) what it would on
+ * the CPU: x.add_(x.t()) is refused, an overlapping as_strided view is
+ * written element by element. */
+TEST(device_cpu_fallback_aliasing) {
+  static const float v[4] = {1, 2, 3, 4};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *x = tdev_from(CT_DIMS(2, 2), v, 0), *c = ct_from_array(CT_DIMS(2, 2), CT_F32, v);
+    ct_tensor *y = tdev_from(CT_DIMS(4), v, 0), *cy = ct_from_array(CT_DIMS(4), CT_F32, v), *o, *co;
+    int64_t k, sz[2] = {2, 2}, st[2] = {1, 1};
+    uint32_t ver = x->storage->version;
+    /* partial overlap of input and output: refused on the device as on the CPU (it was computed on separate copies) */
+    CHECK_ERR(ct_add_(x, ct_t(x)), CT_ERR_INVALID, "refer to a single memory location");
+    CHECK_ERR(ct_add_(c, ct_t(c)), CT_ERR_INVALID, "refer to a single memory location");
+    CHECK_OK(ct_mul_(x, x));
+    CHECK_OK(ct_mul_(c, c));
+    for (k = 0; k < 4; k++) CHECK(ct_get(x, k) == ct_get(c, k));
+    CHECK(x->storage->version > ver); /* the device tensor's version moved: autograd sees the change */
+    o = ct_as_strided(y, 2, sz, 2, st, 1), co = ct_as_strided(cy, 2, sz, 2, st, 1);
+    CHECK_OK(ct_mul_scalar_(o, ct_int(3)));
+    CHECK_OK(ct_mul_scalar_(co, ct_int(3)));
+    for (k = 0; k < 4; k++) CHECK(ct_get(y, k) == ct_get(cy, k));
+  }
+  ct_clear_error();
+}

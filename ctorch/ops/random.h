@@ -783,7 +783,7 @@ static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *siz
   int64_t zero = 0;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
-  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : CT_CPU);
+  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : ct_default_device());
 }
 static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
   if (st != CT_OK) {

@@ -1212,7 +1212,7 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   if ((d = ct__wrap_dim("index_fill", dim, grad->ndim)) < 0) return NULL;
   size = grad->ndim ? grad->sizes[d] : 1;
   n = ci->numel;
-  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  if (!(u = ct__track(ct__empty("index_fill", 1, &n, CT_I64, CT_CPU)))) return NULL; /* written here: on the host */
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
   w = (int64_t *)u->storage->data;
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
@@ -1256,7 +1256,7 @@ static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tens
     } while (ct__shape_next(idx, t->ndim, t->sizes));
   }
   for (j = 0; j < t->ndim; j++)
-    if (!(ix[n + j] = ct_empty(1, &nnz, CT_I64))) return ct_last_error();
+    if (!(ix[n + j] = ct__track(ct__empty(op, 1, &nnz, CT_I64, CT_CPU)))) return ct_last_error(); /* on the host */
   if (!nnz) return CT_OK;
   do { /* idx is back at zeros */
     int64_t off = 0;
@@ -1299,7 +1299,7 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
       return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
                      ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
   for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
-  *lin = meta ? ct_empty_opts(bnd, bshape, ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))) : ct_empty(bnd, bshape, CT_I64);
+  *lin = ct__track(ct__empty(op, bnd, bshape, CT_I64, meta ? CT_META : CT_CPU)); /* written here: on the host */
   if (!*lin) return ct_last_error();
   *nidx = n;
   if (!meta && (*lin)->numel) {
@@ -1698,11 +1698,11 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
       parts[2] = ct_narrow(x, d, 0, R);
       x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
     } else { /* wrapping around the cropped length more than once */
-      ct_tensor *idx = ct_empty(1, &len, CT_I64);
+      ct_tensor *idx = ct__track(ct__empty("pad", 1, &len, CT_I64, CT_CPU)); /* written here: on the host */
       int64_t j;
       if (!idx) return NULL;
       for (j = 0; j < len; j++) ((int64_t *)idx->storage->data)[idx->offset + j] = ((j - L) % m + m) % m;
-      x = ct_index_select(x, d, idx);
+      x = ct_index_select(x, d, ct__track(ct__host_result("pad", ct_retain(idx), x->device))); /* (made on the host) */
     }
   }
   return x;
