@@ -164,7 +164,7 @@ struct ct_op {
   ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
-  uint8_t any_device; /* 1: no common-device check (copy_, indexing with CPU indices); see ct__device_joins */
+  uint8_t device_rule; /* 0 strict, 1 CPU scalars join any device, 2 no check (copy_, indexing); ct__device_joins */
 };
 
 CTDEF ct_op *ct_def(const char *schema);
@@ -203,10 +203,13 @@ static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
 
 /* The common-device rule, checked once per call by every generated frontend
  * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
- * on one device, except that a 0-dim CPU tensor the op only reads goes with
- * any device (a number, as PyTorch's CPU scalars). Ops that move data between
- * devices opt out in their spec (`device_check: no`: copy_, the index ops
- * whose indices may stay on the CPU). */
+ * on one device. Pointwise ops (`device_check: cpu_scalars` in their spec,
+ * PyTorch's TensorIterator ops) also take a read-only 0-dim CPU tensor with
+ * any device, a number; other ops only a wrapped number (a bare number
+ * lifted to a tensor). Ops that move data between devices opt out
+ * (`device_check: no`: copy_, the index ops whose indices may stay on the
+ * CPU). how: 0 an input of a pointwise op, 1 another input, 2 a written
+ * argument (in-place self, out=), which always counts. */
 typedef struct ct__device_join {
   ct_device device;
   const char *arg; /* the argument that set it */
@@ -214,8 +217,8 @@ typedef struct ct__device_join {
 CT_EXTERN_C_BEGIN
 CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg);
 CT_EXTERN_C_END
-static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int written, const char *op, const char *arg) {
-  if (!written && t->ndim == 0 && t->device.type == CT_DEVICE_CPU) return 1;
+static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int how, const char *op, const char *arg) {
+  if (how < 2 && t->ndim == 0 && t->device.type == CT_DEVICE_CPU && (how == 0 || (t->flags & CT_TENSOR_WRAPPED_NUMBER))) return 1;
   if (!j->arg) {
     j->device = t->device, j->arg = arg;
     return 1;
@@ -364,14 +367,15 @@ static ct_status ct__check_devices(const ct_op *op, const ct_value *a, int n) {
   ct__device_join j;
   int i;
   int64_t k;
-  if (op->any_device) return CT_OK;
+  if (op->device_rule == 2) return CT_OK;
   memset(&j, 0, sizeof j);
   for (i = 0; i < n; i++) {
     const ct_arg *s = &op->schema.args[i];
-    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, s->is_write, op->full_name, s->name))
+    int how = s->is_write ? 2 : op->device_rule == 1 ? 0 : 1;
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, how, op->full_name, s->name))
       return ct_last_error();
     for (k = 0; a[i].tag == CT_VALUE_TENSOR_LIST && k < a[i].v.tensors.n; k++)
-      if (!ct__device_joins(&j, a[i].v.tensors.data[k], 0, op->full_name, s->name)) return ct_last_error();
+      if (!ct__device_joins(&j, a[i].v.tensors.data[k], how, op->full_name, s->name)) return ct_last_error();
   }
   return CT_OK;
 }

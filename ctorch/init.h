@@ -69,7 +69,7 @@ static void ct__init(void) {
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
   {
     ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
-    if (op) op->frontend = ct__generated_schemas[i].frontend, op->any_device = (uint8_t)ct__generated_schemas[i].any_device;
+    if (op) op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
     *ct__generated_schemas[i].handle = op;
   }
   for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {

@@ -1221,7 +1221,7 @@ struct ct_op {
   ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
-  uint8_t any_device; /* 1: no common-device check (copy_, indexing with CPU indices); see ct__device_joins */
+  uint8_t device_rule; /* 0 strict, 1 CPU scalars join any device, 2 no check (copy_, indexing); ct__device_joins */
 };
 
 CTDEF ct_op *ct_def(const char *schema);
@@ -1260,10 +1260,13 @@ static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
 
 /* The common-device rule, checked once per call by every generated frontend
  * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
- * on one device, except that a 0-dim CPU tensor the op only reads goes with
- * any device (a number, as PyTorch's CPU scalars). Ops that move data between
- * devices opt out in their spec (`device_check: no`: copy_, the index ops
- * whose indices may stay on the CPU). */
+ * on one device. Pointwise ops (`device_check: cpu_scalars` in their spec,
+ * PyTorch's TensorIterator ops) also take a read-only 0-dim CPU tensor with
+ * any device, a number; other ops only a wrapped number (a bare number
+ * lifted to a tensor). Ops that move data between devices opt out
+ * (`device_check: no`: copy_, the index ops whose indices may stay on the
+ * CPU). how: 0 an input of a pointwise op, 1 another input, 2 a written
+ * argument (in-place self, out=), which always counts. */
 typedef struct ct__device_join {
   ct_device device;
   const char *arg; /* the argument that set it */
@@ -1271,8 +1274,8 @@ typedef struct ct__device_join {
 CT_EXTERN_C_BEGIN
 CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg);
 CT_EXTERN_C_END
-static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int written, const char *op, const char *arg) {
-  if (!written && t->ndim == 0 && t->device.type == CT_DEVICE_CPU) return 1;
+static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int how, const char *op, const char *arg) {
+  if (how < 2 && t->ndim == 0 && t->device.type == CT_DEVICE_CPU && (how == 0 || (t->flags & CT_TENSOR_WRAPPED_NUMBER))) return 1;
   if (!j->arg) {
     j->device = t->device, j->arg = arg;
     return 1;
@@ -6888,14 +6891,15 @@ static ct_status ct__check_devices(const ct_op *op, const ct_value *a, int n) {
   ct__device_join j;
   int i;
   int64_t k;
-  if (op->any_device) return CT_OK;
+  if (op->device_rule == 2) return CT_OK;
   memset(&j, 0, sizeof j);
   for (i = 0; i < n; i++) {
     const ct_arg *s = &op->schema.args[i];
-    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, s->is_write, op->full_name, s->name))
+    int how = s->is_write ? 2 : op->device_rule == 1 ? 0 : 1;
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor && !ct__device_joins(&j, a[i].v.tensor, how, op->full_name, s->name))
       return ct_last_error();
     for (k = 0; a[i].tag == CT_VALUE_TENSOR_LIST && k < a[i].v.tensors.n; k++)
-      if (!ct__device_joins(&j, a[i].v.tensors.data[k], 0, op->full_name, s->name)) return ct_last_error();
+      if (!ct__device_joins(&j, a[i].v.tensors.data[k], how, op->full_name, s->name)) return ct_last_error();
   }
   return CT_OK;
 }
@@ -30196,7 +30200,7 @@ CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "add_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("add_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add_.Tensor", "other"))) return ct_last_error();
@@ -30216,7 +30220,7 @@ CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "add.out", "out"))) return ct_last_error();
   return ct__dispatch_add_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -30227,7 +30231,7 @@ CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "add.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_add_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
@@ -30238,7 +30242,7 @@ CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "add_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_add__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30263,7 +30267,7 @@ CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sub_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub_.Tensor", "other"))) return ct_last_error();
@@ -30283,7 +30287,7 @@ CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sub.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sub.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sub.out", "out"))) return ct_last_error();
   return ct__dispatch_sub_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -30294,7 +30298,7 @@ CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sub.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
@@ -30305,7 +30309,7 @@ CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sub_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_sub__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30327,7 +30331,7 @@ CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mul_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul_.Tensor", "other"))) return ct_last_error();
@@ -30344,7 +30348,7 @@ CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mul.out", "out"))) return ct_last_error();
   return ct__dispatch_mul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
@@ -30352,7 +30356,7 @@ CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mul.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30360,7 +30364,7 @@ CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mul_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_mul__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other) {
@@ -30379,7 +30383,7 @@ CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor", "other"))) return ct_last_error();
@@ -30396,7 +30400,7 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "div.out", "out"))) return ct_last_error();
   return ct__dispatch_div_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
@@ -30404,7 +30408,7 @@ CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
@@ -30412,7 +30416,7 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
@@ -30442,7 +30446,7 @@ CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fill_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fill_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fill__Scalar(ct__call_keys(ct__keys), self, value);
 }
 CTDEF ct_tensor *ct_clone(ct_tensor *self) {
@@ -30450,7 +30454,7 @@ CTDEF ct_tensor *ct_clone(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clone", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clone", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clone", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clone(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
@@ -30458,7 +30462,7 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("contiguous", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "contiguous", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "contiguous", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
@@ -30466,7 +30470,7 @@ CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_to_copy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_to_copy", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
@@ -30477,7 +30481,7 @@ CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("to.dtype", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "to.dtype", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.dtype", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
@@ -30486,7 +30490,7 @@ CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("view", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "view", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "view", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("view", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "view", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30500,7 +30504,7 @@ CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reshape", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reshape", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reshape", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len > 0 && !shape)) return ct__fail_null("reshape", "shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "reshape", "shape: negative length %d", shape_len), (ct_tensor *)NULL;
@@ -30513,7 +30517,7 @@ CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("transpose.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "transpose.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "transpose.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_transpose_int(ct__call_keys(ct__keys), self, dim0, dim1));
 }
 CTDEF ct_tensor *ct_t(ct_tensor *self) {
@@ -30521,7 +30525,7 @@ CTDEF ct_tensor *ct_t(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("t", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "t", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "t", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_t(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -30530,7 +30534,7 @@ CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("permute", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "permute", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "permute", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("permute", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "permute", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -30544,7 +30548,7 @@ CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expand", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expand", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expand", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("expand", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "expand", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30561,7 +30565,7 @@ CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *s
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("broadcast_to", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "broadcast_to", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "broadcast_to", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("broadcast_to", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "broadcast_to", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30574,7 +30578,7 @@ CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("unsqueeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unsqueeze", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "unsqueeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_unsqueeze(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
@@ -30582,7 +30586,7 @@ CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "squeeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
@@ -30590,7 +30594,7 @@ CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "squeeze.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim) {
@@ -30598,7 +30602,7 @@ CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flatten.using_ints", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flatten.using_ints", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flatten.using_ints", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(ct__keys), self, start_dim, end_dim));
 }
 CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
@@ -30606,7 +30610,7 @@ CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("select.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "select.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "select.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_select_int(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index) {
@@ -30615,7 +30619,7 @@ CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("select_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "select_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "select_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("select_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "select_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -30628,7 +30632,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t e
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("slice.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "slice.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "slice.Tensor", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(ct__keys), self, dim, start, end, step));
 }
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
@@ -30637,7 +30641,7 @@ CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("slice_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "slice_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "slice_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("slice_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "slice_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -30650,7 +30654,7 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("narrow", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "narrow", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
@@ -30660,7 +30664,7 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *siz
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("as_strided", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "as_strided", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "as_strided", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("as_strided", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "as_strided", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -30678,7 +30682,7 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("alias", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "alias", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "alias", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_alias(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_detach(ct_tensor *self) {
@@ -30686,7 +30690,7 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "detach", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
@@ -30702,7 +30706,7 @@ CTDEF ct_status ct_neg_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "neg_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "neg_", "self"))) return ct_last_error();
   return ct__dispatch_neg_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
@@ -30713,7 +30717,7 @@ CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "neg.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "neg.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "neg.out", "out"))) return ct_last_error();
   return ct__dispatch_neg_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
@@ -30729,7 +30733,7 @@ CTDEF ct_status ct_abs_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "abs_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "abs_", "self"))) return ct_last_error();
   return ct__dispatch_abs_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
@@ -30740,7 +30744,7 @@ CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "abs.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "abs.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "abs.out", "out"))) return ct_last_error();
   return ct__dispatch_abs_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sign(ct_tensor *self) {
@@ -30756,7 +30760,7 @@ CTDEF ct_status ct_sign_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sign_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sign_", "self"))) return ct_last_error();
   return ct__dispatch_sign_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
@@ -30767,7 +30771,7 @@ CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sign.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sign.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sign.out", "out"))) return ct_last_error();
   return ct__dispatch_sign_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_square(ct_tensor *self) {
@@ -30783,7 +30787,7 @@ CTDEF ct_status ct_square_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "square_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "square_", "self"))) return ct_last_error();
   return ct__dispatch_square_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
@@ -30794,7 +30798,7 @@ CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "square.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "square.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "square.out", "out"))) return ct_last_error();
   return ct__dispatch_square_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp(ct_tensor *self) {
@@ -30810,7 +30814,7 @@ CTDEF ct_status ct_exp_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "exp_", "self"))) return ct_last_error();
   return ct__dispatch_exp_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
@@ -30821,7 +30825,7 @@ CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "exp.out", "out"))) return ct_last_error();
   return ct__dispatch_exp_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
@@ -30837,7 +30841,7 @@ CTDEF ct_status ct_exp2_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "exp2_", "self"))) return ct_last_error();
   return ct__dispatch_exp2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
@@ -30848,7 +30852,7 @@ CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "exp2.out", "out"))) return ct_last_error();
   return ct__dispatch_exp2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log(ct_tensor *self) {
@@ -30864,7 +30868,7 @@ CTDEF ct_status ct_log_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log_", "self"))) return ct_last_error();
   return ct__dispatch_log_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
@@ -30875,7 +30879,7 @@ CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log.out", "out"))) return ct_last_error();
   return ct__dispatch_log_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log2(ct_tensor *self) {
@@ -30891,7 +30895,7 @@ CTDEF ct_status ct_log2_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log2_", "self"))) return ct_last_error();
   return ct__dispatch_log2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
@@ -30902,7 +30906,7 @@ CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log2.out", "out"))) return ct_last_error();
   return ct__dispatch_log2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
@@ -30918,7 +30922,7 @@ CTDEF ct_status ct_log1p_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log1p_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log1p_", "self"))) return ct_last_error();
   return ct__dispatch_log1p_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
@@ -30929,7 +30933,7 @@ CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log1p.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log1p.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log1p.out", "out"))) return ct_last_error();
   return ct__dispatch_log1p_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
@@ -30945,7 +30949,7 @@ CTDEF ct_status ct_expm1_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expm1_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "expm1_", "self"))) return ct_last_error();
   return ct__dispatch_expm1_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
@@ -30956,7 +30960,7 @@ CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expm1.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "expm1.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "expm1.out", "out"))) return ct_last_error();
   return ct__dispatch_expm1_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
@@ -30972,7 +30976,7 @@ CTDEF ct_status ct_sqrt_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sqrt_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sqrt_", "self"))) return ct_last_error();
   return ct__dispatch_sqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
@@ -30983,7 +30987,7 @@ CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sqrt.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_sqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
@@ -30999,7 +31003,7 @@ CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rsqrt_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "rsqrt_", "self"))) return ct_last_error();
   return ct__dispatch_rsqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
@@ -31010,7 +31014,7 @@ CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rsqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rsqrt.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rsqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_rsqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
@@ -31026,7 +31030,7 @@ CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reciprocal_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "reciprocal_", "self"))) return ct_last_error();
   return ct__dispatch_reciprocal_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
@@ -31037,7 +31041,7 @@ CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reciprocal.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reciprocal.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reciprocal.out", "out"))) return ct_last_error();
   return ct__dispatch_reciprocal_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sin(ct_tensor *self) {
@@ -31053,7 +31057,7 @@ CTDEF ct_status ct_sin_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sin_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sin_", "self"))) return ct_last_error();
   return ct__dispatch_sin_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
@@ -31064,7 +31068,7 @@ CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sin.out", "out"))) return ct_last_error();
   return ct__dispatch_sin_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_cos(ct_tensor *self) {
@@ -31080,7 +31084,7 @@ CTDEF ct_status ct_cos_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cos_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cos_", "self"))) return ct_last_error();
   return ct__dispatch_cos_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
@@ -31091,7 +31095,7 @@ CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cos.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cos.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cos.out", "out"))) return ct_last_error();
   return ct__dispatch_cos_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tan(ct_tensor *self) {
@@ -31107,7 +31111,7 @@ CTDEF ct_status ct_tan_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tan_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tan_", "self"))) return ct_last_error();
   return ct__dispatch_tan_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
@@ -31118,7 +31122,7 @@ CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tan.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tan.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tan.out", "out"))) return ct_last_error();
   return ct__dispatch_tan_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
@@ -31134,7 +31138,7 @@ CTDEF ct_status ct_tanh_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tanh_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tanh_", "self"))) return ct_last_error();
   return ct__dispatch_tanh_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
@@ -31145,7 +31149,7 @@ CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tanh.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tanh.out", "out"))) return ct_last_error();
   return ct__dispatch_tanh_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_erf(ct_tensor *self) {
@@ -31161,7 +31165,7 @@ CTDEF ct_status ct_erf_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "erf_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "erf_", "self"))) return ct_last_error();
   return ct__dispatch_erf_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
@@ -31172,7 +31176,7 @@ CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erf.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "erf.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "erf.out", "out"))) return ct_last_error();
   return ct__dispatch_erf_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
@@ -31188,7 +31192,7 @@ CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sigmoid_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sigmoid_", "self"))) return ct_last_error();
   return ct__dispatch_sigmoid_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
@@ -31199,7 +31203,7 @@ CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sigmoid.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sigmoid.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sigmoid.out", "out"))) return ct_last_error();
   return ct__dispatch_sigmoid_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_relu(ct_tensor *self) {
@@ -31215,7 +31219,7 @@ CTDEF ct_status ct_relu_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "relu_", "self"))) return ct_last_error();
   return ct__dispatch_relu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
@@ -31226,7 +31230,7 @@ CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "relu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "relu.out", "out"))) return ct_last_error();
   return ct__dispatch_relu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
@@ -31242,7 +31246,7 @@ CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_v
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "hardtanh_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardtanh_", "self"))) return ct_last_error();
   return ct__dispatch_hardtanh_(ct__call_keys(ct__keys), self, min_val, max_val);
 }
 CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
@@ -31253,7 +31257,7 @@ CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_v
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardtanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "hardtanh.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardtanh.out", "out"))) return ct_last_error();
   return ct__dispatch_hardtanh_out(ct__call_keys(ct__keys), self, min_val, max_val, out);
 }
 CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
@@ -31269,7 +31273,7 @@ CTDEF ct_status ct_relu6_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu6_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "relu6_", "self"))) return ct_last_error();
   return ct__dispatch_relu6_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
@@ -31285,7 +31289,7 @@ CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "leaky_relu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "leaky_relu_", "self"))) return ct_last_error();
   return ct__dispatch_leaky_relu_(ct__call_keys(ct__keys), self, negative_slope);
 }
 CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
@@ -31296,7 +31300,7 @@ CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar neg
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "leaky_relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "leaky_relu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "leaky_relu.out", "out"))) return ct_last_error();
   return ct__dispatch_leaky_relu_out(ct__call_keys(ct__keys), self, negative_slope, out);
 }
 CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
@@ -31312,7 +31316,7 @@ CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_sc
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "elu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "elu_", "self"))) return ct_last_error();
   return ct__dispatch_elu_(ct__call_keys(ct__keys), self, alpha, scale, input_scale);
 }
 CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
@@ -31323,7 +31327,7 @@ CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "elu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "elu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "elu.out", "out"))) return ct_last_error();
   return ct__dispatch_elu_out(ct__call_keys(ct__keys), self, alpha, scale, input_scale, out);
 }
 CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
@@ -31342,7 +31346,7 @@ CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gelu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gelu_", "self"))) return ct_last_error();
   return ct__dispatch_gelu_(ct__call_keys(ct__keys), self, approximate);
 }
 CTDEF ct_status ct_gelu_(ct_tensor *self) {
@@ -31356,7 +31360,7 @@ CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *appr
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gelu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gelu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gelu.out", "out"))) return ct_last_error();
   return ct__dispatch_gelu_out(ct__call_keys(ct__keys), self, approximate, out);
 }
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
@@ -31375,7 +31379,7 @@ CTDEF ct_status ct_silu_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "silu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "silu_", "self"))) return ct_last_error();
   return ct__dispatch_silu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
@@ -31386,7 +31390,7 @@ CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "silu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "silu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "silu.out", "out"))) return ct_last_error();
   return ct__dispatch_silu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
@@ -31405,7 +31409,7 @@ CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softplus.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softplus.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softplus.out", "out"))) return ct_last_error();
   return ct__dispatch_softplus_out(ct__call_keys(ct__keys), self, beta, threshold, out);
 }
 CTDEF ct_tensor *ct_mish(ct_tensor *self) {
@@ -31421,7 +31425,7 @@ CTDEF ct_status ct_mish_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mish_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mish_", "self"))) return ct_last_error();
   return ct__dispatch_mish_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
@@ -31432,7 +31436,7 @@ CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mish.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mish.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mish.out", "out"))) return ct_last_error();
   return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
@@ -31448,7 +31452,7 @@ CTDEF ct_status ct_floor_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_", "self"))) return ct_last_error();
   return ct__dispatch_floor_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
@@ -31459,7 +31463,7 @@ CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "floor.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
@@ -31475,7 +31479,7 @@ CTDEF ct_status ct_ceil_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ceil_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ceil_", "self"))) return ct_last_error();
   return ct__dispatch_ceil_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
@@ -31486,7 +31490,7 @@ CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ceil.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ceil.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ceil.out", "out"))) return ct_last_error();
   return ct__dispatch_ceil_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round(ct_tensor *self) {
@@ -31502,7 +31506,7 @@ CTDEF ct_status ct_round_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "round_", "self"))) return ct_last_error();
   return ct__dispatch_round_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
@@ -31513,7 +31517,7 @@ CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "round.out", "out"))) return ct_last_error();
   return ct__dispatch_round_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
@@ -31529,7 +31533,7 @@ CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_.decimals", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "round_.decimals", "self"))) return ct_last_error();
   return ct__dispatch_round__decimals(ct__call_keys(ct__keys), self, decimals);
 }
 CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
@@ -31540,7 +31544,7 @@ CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t d
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.decimals_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.decimals_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "round.decimals_out", "out"))) return ct_last_error();
   return ct__dispatch_round_decimals_out(ct__call_keys(ct__keys), self, decimals, out);
 }
 CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
@@ -31556,7 +31560,7 @@ CTDEF ct_status ct_trunc_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "trunc_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "trunc_", "self"))) return ct_last_error();
   return ct__dispatch_trunc_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
@@ -31567,7 +31571,7 @@ CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "trunc.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "trunc.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "trunc.out", "out"))) return ct_last_error();
   return ct__dispatch_trunc_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
@@ -31583,7 +31587,7 @@ CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, doubl
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nan_to_num_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "nan_to_num_", "self"))) return ct_last_error();
   return ct__dispatch_nan_to_num_(ct__call_keys(ct__keys), self, nan, posinf, neginf);
 }
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
@@ -31594,7 +31598,7 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nan_to_num.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nan_to_num.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nan_to_num.out", "out"))) return ct_last_error();
   return ct__dispatch_nan_to_num_out(ct__call_keys(ct__keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
@@ -31613,7 +31617,7 @@ CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *roun
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor_mode", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Tensor_mode", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor_mode", "other"))) return ct_last_error();
@@ -31630,7 +31634,7 @@ CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out_mode", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out_mode", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "div.out_mode", "out"))) return ct_last_error();
   return ct__dispatch_div_out_mode(ct__call_keys(ct__keys), self, other, rounding_mode, out);
 }
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
@@ -31646,7 +31650,7 @@ CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar_mode", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Scalar_mode", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
@@ -31665,7 +31669,7 @@ CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_divide_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide_.Tensor", "other"))) return ct_last_error();
@@ -31682,7 +31686,7 @@ CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor_divide.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "floor_divide.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_divide_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
@@ -31698,7 +31702,7 @@ CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_divide_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_floor_divide__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
@@ -31717,7 +31721,7 @@ CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "pow_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
   ct__keys |= exponent->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow_.Tensor", "exponent"))) return ct_last_error();
@@ -31734,7 +31738,7 @@ CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Tensor_Tensor_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Tensor_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
@@ -31750,7 +31754,7 @@ CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "pow_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_pow__Scalar(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
@@ -31761,7 +31765,7 @@ CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exp
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Tensor_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
@@ -31780,7 +31784,7 @@ CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Scalar_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
@@ -31799,7 +31803,7 @@ CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "remainder_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder_.Tensor", "other"))) return ct_last_error();
@@ -31816,7 +31820,7 @@ CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *oth
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
@@ -31832,7 +31836,7 @@ CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "remainder_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_remainder__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -31843,7 +31847,7 @@ CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scal
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
@@ -31862,7 +31866,7 @@ CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Scalar_Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Scalar_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
@@ -31881,7 +31885,7 @@ CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fmod_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod_.Tensor", "other"))) return ct_last_error();
@@ -31898,7 +31902,7 @@ CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmod.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
@@ -31914,7 +31918,7 @@ CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fmod_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fmod__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -31925,7 +31929,7 @@ CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar ot
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmod.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
@@ -31950,7 +31954,7 @@ CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "maximum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "maximum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "maximum.out", "out"))) return ct_last_error();
   return ct__dispatch_maximum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
@@ -31975,7 +31979,7 @@ CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "minimum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "minimum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "minimum.out", "out"))) return ct_last_error();
   return ct__dispatch_minimum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
@@ -31994,7 +31998,7 @@ CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "atan2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "atan2_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2_", "other"))) return ct_last_error();
@@ -32011,7 +32015,7 @@ CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) 
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "atan2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "atan2.out", "out"))) return ct_last_error();
   return ct__dispatch_atan2_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
@@ -32030,7 +32034,7 @@ CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "eq_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq_.Tensor", "other"))) return ct_last_error();
@@ -32047,7 +32051,7 @@ CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eq.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
@@ -32063,7 +32067,7 @@ CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "eq_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_eq__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32074,7 +32078,7 @@ CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eq.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
@@ -32093,7 +32097,7 @@ CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ne_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne_.Tensor", "other"))) return ct_last_error();
@@ -32110,7 +32114,7 @@ CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ne.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
@@ -32126,7 +32130,7 @@ CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ne_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ne__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32137,7 +32141,7 @@ CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ne.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
@@ -32156,7 +32160,7 @@ CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt_.Tensor", "other"))) return ct_last_error();
@@ -32173,7 +32177,7 @@ CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
@@ -32189,7 +32193,7 @@ CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_lt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32200,7 +32204,7 @@ CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
@@ -32219,7 +32223,7 @@ CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "le_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le_.Tensor", "other"))) return ct_last_error();
@@ -32236,7 +32240,7 @@ CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "le.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
@@ -32252,7 +32256,7 @@ CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "le_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_le__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32263,7 +32267,7 @@ CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "le.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
@@ -32282,7 +32286,7 @@ CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt_.Tensor", "other"))) return ct_last_error();
@@ -32299,7 +32303,7 @@ CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
@@ -32315,7 +32319,7 @@ CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_gt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32326,7 +32330,7 @@ CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
@@ -32345,7 +32349,7 @@ CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ge_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge_.Tensor", "other"))) return ct_last_error();
@@ -32362,7 +32366,7 @@ CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ge.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
@@ -32378,7 +32382,7 @@ CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ge_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ge__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -32389,7 +32393,7 @@ CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ge.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
@@ -32408,7 +32412,7 @@ CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_and_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_and_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and_", "other"))) return ct_last_error();
@@ -32425,7 +32429,7 @@ CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *o
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_and.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_and.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_and_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
@@ -32444,7 +32448,7 @@ CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_or_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_or_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or_", "other"))) return ct_last_error();
@@ -32461,7 +32465,7 @@ CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *ot
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_or.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_or.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_or_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
@@ -32480,7 +32484,7 @@ CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_xor_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_xor_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor_", "other"))) return ct_last_error();
@@ -32497,7 +32501,7 @@ CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *o
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_xor.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_xor.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_xor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
@@ -32513,7 +32517,7 @@ CTDEF ct_status ct_logical_not_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_not_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_not_", "self"))) return ct_last_error();
   return ct__dispatch_logical_not_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
@@ -32524,7 +32528,7 @@ CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_not.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_not.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_not.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_not_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
@@ -32555,7 +32559,7 @@ CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *se
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "where.self_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "where.self_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "where.self_out", "out"))) return ct_last_error();
   return ct__dispatch_where_self_out(ct__call_keys(ct__keys), condition, self, other, out);
 }
 CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
@@ -32604,7 +32608,7 @@ CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar valu
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "masked_fill_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
   ct__keys |= mask->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Scalar", "mask"))) return ct_last_error();
@@ -32621,7 +32625,7 @@ CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *m
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Scalar_out", "mask"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "masked_fill.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
@@ -32643,7 +32647,7 @@ CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "masked_fill_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
   ct__keys |= mask->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Tensor", "mask"))) return ct_last_error();
@@ -32666,7 +32670,7 @@ CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "masked_fill.Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "masked_fill.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
@@ -32685,7 +32689,7 @@ CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lerp_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
   ct__keys |= end->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Scalar", "end"))) return ct_last_error();
@@ -32702,7 +32706,7 @@ CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Scalar_out", "end"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lerp.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Scalar_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
@@ -32724,7 +32728,7 @@ CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weig
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lerp_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
   ct__keys |= end->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Tensor", "end"))) return ct_last_error();
@@ -32747,7 +32751,7 @@ CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *e
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "lerp.Tensor_out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lerp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Tensor_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
@@ -32772,7 +32776,7 @@ CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcmul_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addcmul_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcmul_", "tensor1"))) return ct_last_error();
@@ -32798,7 +32802,7 @@ CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcmul.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcmul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addcmul.out", "out"))) return ct_last_error();
   return ct__dispatch_addcmul_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32826,7 +32830,7 @@ CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcdiv_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addcdiv_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcdiv_", "tensor1"))) return ct_last_error();
@@ -32852,7 +32856,7 @@ CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcdiv.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcdiv.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addcdiv.out", "out"))) return ct_last_error();
   return ct__dispatch_addcdiv_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -32871,7 +32875,7 @@ CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
@@ -32882,7 +32886,7 @@ CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
@@ -32902,7 +32906,7 @@ CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_.Tensor", "self"))) return ct_last_error();
   if (min) ct__keys |= min->keys;
   if (CT_UNLIKELY(min && !ct__device_joins(&ct__dev, min, 0, "clamp_.Tensor", "min"))) return ct_last_error();
   if (max) ct__keys |= max->keys;
@@ -32921,7 +32925,7 @@ CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *
   if (CT_UNLIKELY(max && !ct__device_joins(&ct__dev, max, 0, "clamp.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_Tensor_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
@@ -32937,7 +32941,7 @@ CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_min_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_min_(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
@@ -32948,7 +32952,7 @@ CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_min.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
@@ -32967,7 +32971,7 @@ CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_min_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
   ct__keys |= min->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min_.Tensor", "min"))) return ct_last_error();
@@ -32984,7 +32988,7 @@ CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min.Tensor_out", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_min.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
@@ -33000,7 +33004,7 @@ CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_max_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_max_(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
@@ -33011,7 +33015,7 @@ CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_max.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
@@ -33030,7 +33034,7 @@ CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_max_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
   ct__keys |= max->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max_.Tensor", "max"))) return ct_last_error();
@@ -33047,7 +33051,7 @@ CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_max.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
@@ -33055,7 +33059,7 @@ CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sum(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_sum(ct_tensor *self) {
@@ -33066,10 +33070,10 @@ CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtyp
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sum.out", "out"))) return ct_last_error();
   return ct__dispatch_sum_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
@@ -33081,7 +33085,7 @@ CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.dim_IntList", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33098,7 +33102,7 @@ CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.IntList_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33106,7 +33110,7 @@ CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.IntList_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sum.IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_sum_IntList_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33117,7 +33121,7 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mean(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_mean(ct_tensor *self) {
@@ -33129,7 +33133,7 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33146,7 +33150,7 @@ CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33154,7 +33158,7 @@ CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mean.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mean.out", "out"))) return ct_last_error();
   return ct__dispatch_mean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33165,7 +33169,7 @@ CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_prod(ct_tensor *self) {
@@ -33176,10 +33180,10 @@ CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dty
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "prod.out", "out"))) return ct_last_error();
   return ct__dispatch_prod_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
@@ -33190,7 +33194,7 @@ CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_d
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.dim_int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.dim_int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(ct__keys), self, dim, keepdim, dtype));
 }
 CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33201,10 +33205,10 @@ CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, boo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "prod.int_out", "out"))) return ct_last_error();
   return ct__dispatch_prod_int_out(ct__call_keys(ct__keys), self, dim, keepdim, dtype, out);
 }
 CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33216,7 +33220,7 @@ CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amax", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33230,7 +33234,7 @@ CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33238,7 +33242,7 @@ CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amax.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "amax.out", "out"))) return ct_last_error();
   return ct__dispatch_amax_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33247,7 +33251,7 @@ CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amin", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33261,7 +33265,7 @@ CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33269,7 +33273,7 @@ CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "amin.out", "out"))) return ct_last_error();
   return ct__dispatch_amin_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_max(ct_tensor *self) {
@@ -33277,7 +33281,7 @@ CTDEF ct_tensor *ct_max(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_min(ct_tensor *self) {
@@ -33285,7 +33289,7 @@ CTDEF ct_tensor *ct_min(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_min(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
@@ -33294,7 +33298,7 @@ CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33311,7 +33315,7 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33319,7 +33323,7 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.correction_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "var.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_var_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -33330,7 +33334,7 @@ CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_var(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
@@ -33339,7 +33343,7 @@ CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33353,7 +33357,7 @@ CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33361,7 +33365,7 @@ CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "var.out", "out"))) return ct_last_error();
   return ct__dispatch_var_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
@@ -33370,7 +33374,7 @@ CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33387,7 +33391,7 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33395,7 +33399,7 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.correction_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "std.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_std_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -33406,7 +33410,7 @@ CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_std(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
@@ -33415,7 +33419,7 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33429,7 +33433,7 @@ CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33437,7 +33441,7 @@ CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "std.out", "out"))) return ct_last_error();
   return ct__dispatch_std_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
@@ -33446,7 +33450,7 @@ CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_vector_norm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33463,7 +33467,7 @@ CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_vector_norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33471,7 +33475,7 @@ CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linalg_vector_norm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_vector_norm.out", "out"))) return ct_last_error();
   return ct__dispatch_linalg_vector_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33482,7 +33486,7 @@ CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(ct__keys), self, p));
 }
 CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33491,7 +33495,7 @@ CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.ScalarOpt_dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.ScalarOpt_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33504,10 +33508,10 @@ CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "norm.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_norm_Scalar_out(ct__call_keys(ct__keys), self, p, out);
 }
 CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33516,7 +33520,7 @@ CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33524,7 +33528,7 @@ CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, in
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "norm.out", "out"))) return ct_last_error();
   return ct__dispatch_norm_out(ct__call_keys(ct__keys), self, p, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33533,7 +33537,7 @@ CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logsumexp", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33547,7 +33551,7 @@ CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33555,7 +33559,7 @@ CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logsumexp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logsumexp_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_all(ct_tensor *self) {
@@ -33563,7 +33567,7 @@ CTDEF ct_tensor *ct_all(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
@@ -33571,10 +33575,10 @@ CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.all_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.all_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "all.all_out", "out"))) return ct_last_error();
   return ct__dispatch_all_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33582,7 +33586,7 @@ CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33590,10 +33594,10 @@ CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool ke
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "all.out", "out"))) return ct_last_error();
   return ct__dispatch_all_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_any(ct_tensor *self) {
@@ -33601,7 +33605,7 @@ CTDEF ct_tensor *ct_any(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
@@ -33609,10 +33613,10 @@ CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.all_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.all_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "any.all_out", "out"))) return ct_last_error();
   return ct__dispatch_any_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33620,7 +33624,7 @@ CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33628,10 +33632,10 @@ CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool ke
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "any.out", "out"))) return ct_last_error();
   return ct__dispatch_any_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -33639,7 +33643,7 @@ CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumsum(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
@@ -33650,7 +33654,7 @@ CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cumsum_", "self"))) return ct_last_error();
   return ct__dispatch_cumsum_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
@@ -33661,10 +33665,10 @@ CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumsum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cumsum.out", "out"))) return ct_last_error();
   return ct__dispatch_cumsum_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -33675,7 +33679,7 @@ CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumprod(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
@@ -33686,7 +33690,7 @@ CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cumprod_", "self"))) return ct_last_error();
   return ct__dispatch_cumprod_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
@@ -33697,10 +33701,10 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumprod.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cumprod.out", "out"))) return ct_last_error();
   return ct__dispatch_cumprod_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -33713,7 +33717,7 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33729,13 +33733,13 @@ CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim_max", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim_max", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.dim_max", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("max.dim_max", "max"), ct_last_error();
   ct__keys |= max->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 1, "max.dim_max", "max"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 2, "max.dim_max", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!max_values)) return ct__fail_null("max.dim_max", "max_values"), ct_last_error();
   ct__keys |= max_values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max_values, 1, "max.dim_max", "max_values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max_values, 2, "max.dim_max", "max_values"))) return ct_last_error();
   return ct__dispatch_max_dim_max(ct__call_keys(ct__keys), self, dim, keepdim, max, max_values);
 }
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -33745,7 +33749,7 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33761,13 +33765,13 @@ CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim_min", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim_min", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.dim_min", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("min.dim_min", "min"), ct_last_error();
   ct__keys |= min->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 1, "min.dim_min", "min"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 2, "min.dim_min", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!min_indices)) return ct__fail_null("min.dim_min", "min_indices"), ct_last_error();
   ct__keys |= min_indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min_indices, 1, "min.dim_min", "min_indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min_indices, 2, "min.dim_min", "min_indices"))) return ct_last_error();
   return ct__dispatch_min_dim_min(ct__call_keys(ct__keys), self, dim, keepdim, min, min_indices);
 }
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33775,7 +33779,7 @@ CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmax", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmax(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33783,10 +33787,10 @@ CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmax.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "argmax.out", "out"))) return ct_last_error();
   return ct__dispatch_argmax_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33794,7 +33798,7 @@ CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmin", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmin(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -33802,10 +33806,10 @@ CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "argmin.out", "out"))) return ct_last_error();
   return ct__dispatch_argmin_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
@@ -33815,7 +33819,7 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33831,13 +33835,13 @@ CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "sort.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "sort.values", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values(ct__call_keys(ct__keys), self, dim, descending, values, indices);
 }
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
@@ -33847,7 +33851,7 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.stable", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.stable", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33866,13 +33870,13 @@ CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values_stable", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values_stable", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.values_stable", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values_stable", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values_stable", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "sort.values_stable", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values_stable", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values_stable", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "sort.values_stable", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values_stable(ct__call_keys(ct__keys), self, stable, dim, descending, values, indices);
 }
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
@@ -33885,7 +33889,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -33901,13 +33905,13 @@ CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("topk.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "topk.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "topk.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "topk.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "topk.values", "indices"))) return ct_last_error();
   return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
@@ -33916,10 +33920,10 @@ CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "value_selecting_reduction_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "value_selecting_reduction_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "value_selecting_reduction_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "value_selecting_reduction_backward", "indices"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
@@ -33932,10 +33936,10 @@ CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_rd_gather", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_rd_gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "_rd_gather", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "_rd_gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__rd_gather(ct__call_keys(ct__keys), self, dim, index, keepdim));
 }
 CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
@@ -33944,7 +33948,7 @@ CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nansum", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33961,7 +33965,7 @@ CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nansum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -33969,7 +33973,7 @@ CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nansum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nansum.out", "out"))) return ct_last_error();
   return ct__dispatch_nansum_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -33981,7 +33985,7 @@ CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmean", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -33998,7 +34002,7 @@ CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -34006,7 +34010,7 @@ CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, 
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmean.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nanmean.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -34018,7 +34022,7 @@ CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -34032,7 +34036,7 @@ CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int d
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.dim_IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -34040,7 +34044,7 @@ CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int d
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.dim_IntList_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "count_nonzero.dim_IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(ct__keys), self, dim_l, out);
 }
 CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
@@ -34048,7 +34052,7 @@ CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_count_nonzero(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -34056,10 +34060,10 @@ CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "count_nonzero.out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
@@ -34067,7 +34071,7 @@ CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logcumsumexp", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -34075,10 +34079,10 @@ CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logcumsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logcumsumexp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logcumsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logcumsumexp_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
@@ -34088,7 +34092,7 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34104,13 +34108,13 @@ CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummax.out", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummax.out", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "cummax.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummax.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummax.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummax.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummax_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
@@ -34120,7 +34124,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummin", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34136,13 +34140,13 @@ CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummin.out", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummin.out", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "cummin.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummin.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummin.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummin.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -34152,7 +34156,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34168,13 +34172,13 @@ CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("kthvalue.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "kthvalue.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "kthvalue.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "kthvalue.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "kthvalue.values", "indices"))) return ct_last_error();
   return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
@@ -34182,7 +34186,7 @@ CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_median(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
@@ -34190,10 +34194,10 @@ CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "median.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "median.out", "out"))) return ct_last_error();
   return ct__dispatch_median_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -34203,7 +34207,7 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34219,13 +34223,13 @@ CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim_values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("median.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "median.dim_values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "median.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("median.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "median.dim_values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "median.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_median_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
@@ -34233,7 +34237,7 @@ CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nanmedian(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
@@ -34241,10 +34245,10 @@ CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmedian.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nanmedian.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmedian_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -34254,7 +34258,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34270,13 +34274,13 @@ CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim_values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("nanmedian.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "nanmedian.dim_values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "nanmedian.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("nanmedian.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "nanmedian.dim_values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "nanmedian.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_nanmedian_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
@@ -34284,7 +34288,7 @@ CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argsort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort(ct__call_keys(ct__keys), self, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
@@ -34292,7 +34296,7 @@ CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort.stable", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argsort.stable", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort_stable(ct__call_keys(ct__keys), self, stable, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
@@ -34303,7 +34307,7 @@ CTDEF ct_tensor *ct_msort(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "msort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "msort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_msort(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
@@ -34314,7 +34318,7 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var_mean.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -34341,7 +34345,7 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std_mean.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -34367,7 +34371,7 @@ CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   if (max) *max = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "aminmax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "aminmax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -34386,10 +34390,10 @@ CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "dot", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
   ct__keys |= tensor->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot", "tensor"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 1, "dot", "tensor"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dot(ct__call_keys(ct__keys), self, tensor));
 }
 CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
@@ -34397,13 +34401,13 @@ CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "dot.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
   ct__keys |= tensor->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot.out", "tensor"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 1, "dot.out", "tensor"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "dot.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "dot.out", "out"))) return ct_last_error();
   return ct__dispatch_dot_out(ct__call_keys(ct__keys), self, tensor, out);
 }
 CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
@@ -34411,10 +34415,10 @@ CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mv", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
   ct__keys |= vec->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv", "vec"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 1, "mv", "vec"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mv(ct__call_keys(ct__keys), self, vec));
 }
 CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
@@ -34422,13 +34426,13 @@ CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mv.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
   ct__keys |= vec->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv.out", "vec"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 1, "mv.out", "vec"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mv.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mv.out", "out"))) return ct_last_error();
   return ct__dispatch_mv_out(ct__call_keys(ct__keys), self, vec, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
@@ -34436,10 +34440,10 @@ CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "mm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
@@ -34447,13 +34451,13 @@ CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "mm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mm.out", "out"))) return ct_last_error();
   return ct__dispatch_mm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
@@ -34461,10 +34465,10 @@ CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "bmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bmm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
@@ -34472,13 +34476,13 @@ CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "bmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "bmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "bmm.out", "out"))) return ct_last_error();
   return ct__dispatch_bmm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
@@ -34486,13 +34490,13 @@ CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm", "mat1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm", "mat1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_addmm(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha));
 }
 CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -34503,13 +34507,13 @@ CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm_", "mat1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm_", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm_", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm_", "mat2"))) return ct_last_error();
   return ct__dispatch_addmm_(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha);
 }
 CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -34520,16 +34524,16 @@ CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm.out", "mat1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm.out", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addmm.out", "out"))) return ct_last_error();
   return ct__dispatch_addmm_out(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha, out);
 }
 CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -34540,13 +34544,13 @@ CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm", "batch1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm", "batch1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm", "batch2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm", "batch2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_baddbmm(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha));
 }
 CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -34557,13 +34561,13 @@ CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "baddbmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm_", "batch1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm_", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm_", "batch2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm_", "batch2"))) return ct_last_error();
   return ct__dispatch_baddbmm_(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha);
 }
 CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -34574,16 +34578,16 @@ CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm.out", "batch1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm.out", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm.out", "batch2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm.out", "batch2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "baddbmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "baddbmm.out", "out"))) return ct_last_error();
   return ct__dispatch_baddbmm_out(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha, out);
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -34594,10 +34598,10 @@ CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "outer", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
   ct__keys |= vec2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer", "vec2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 1, "outer", "vec2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_outer(ct__call_keys(ct__keys), self, vec2));
 }
 CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
@@ -34605,13 +34609,13 @@ CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "outer.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
   ct__keys |= vec2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer.out", "vec2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 1, "outer.out", "vec2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "outer.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "outer.out", "out"))) return ct_last_error();
   return ct__dispatch_outer_out(ct__call_keys(ct__keys), self, vec2, out);
 }
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
@@ -34619,10 +34623,10 @@ CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "matmul", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul", "other"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "matmul", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_matmul(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -34630,13 +34634,13 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "matmul.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
   ct__keys |= other->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "matmul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "matmul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "matmul.out", "out"))) return ct_last_error();
   return ct__dispatch_matmul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
@@ -34644,12 +34648,12 @@ CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "linear", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "linear", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "linear", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_linear(ct__call_keys(ct__keys), input, weight, bias));
 }
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
@@ -34657,15 +34661,15 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear.out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "linear.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "linear.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear.out", "bias"))) return ct_last_error();
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "linear.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linear.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linear.out", "out"))) return ct_last_error();
   return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
@@ -34677,7 +34681,7 @@ CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim)
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat", "tensors"))) return (ct_tensor *)NULL;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cat", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -34692,13 +34696,13 @@ CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *te
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat.out", "tensors"))) return ct_last_error();
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cat.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cat.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cat.out", "out"))) return ct_last_error();
   return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
@@ -34710,7 +34714,7 @@ CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, in
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack", "tensors"))) return (ct_tensor *)NULL;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "stack", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -34725,13 +34729,13 @@ CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor 
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack.out", "tensors"))) return ct_last_error();
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "stack.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "stack.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "stack.out", "out"))) return ct_last_error();
   return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -34740,7 +34744,7 @@ CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flip", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -34754,7 +34758,7 @@ CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flip.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
@@ -34762,7 +34766,7 @@ CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "flip.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "flip.out", "out"))) return ct_last_error();
   return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
 }
 CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
@@ -34772,7 +34776,7 @@ CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "roll", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
@@ -34792,7 +34796,7 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "roll.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
@@ -34805,7 +34809,7 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "roll.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "roll.out", "out"))) return ct_last_error();
   return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
 }
 CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
@@ -34814,7 +34818,7 @@ CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repe
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "repeat", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
@@ -34828,7 +34832,7 @@ CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "repeat.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
@@ -34836,7 +34840,7 @@ CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, 
   repeats_l.n = repeats_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "repeat.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "repeat.out", "out"))) return ct_last_error();
   return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
 }
 CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -34845,7 +34849,7 @@ CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tile", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tile", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -34859,7 +34863,7 @@ CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "constant_pad_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -34873,7 +34877,7 @@ CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "constant_pad_nd.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
@@ -34881,7 +34885,7 @@ CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_
   pad_l.n = pad_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "constant_pad_nd.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "constant_pad_nd.out", "out"))) return ct_last_error();
   return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -34890,7 +34894,7 @@ CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -34904,7 +34908,7 @@ CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -34912,7 +34916,7 @@ CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad1d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -34921,10 +34925,10 @@ CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -34938,7 +34942,7 @@ CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -34952,7 +34956,7 @@ CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -34960,7 +34964,7 @@ CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -34969,10 +34973,10 @@ CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -34986,7 +34990,7 @@ CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35000,7 +35004,7 @@ CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -35008,7 +35012,7 @@ CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -35017,10 +35021,10 @@ CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35034,7 +35038,7 @@ CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35048,7 +35052,7 @@ CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -35056,7 +35060,7 @@ CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad1d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -35065,10 +35069,10 @@ CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35082,7 +35086,7 @@ CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35096,7 +35100,7 @@ CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -35104,7 +35108,7 @@ CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -35113,10 +35117,10 @@ CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35130,7 +35134,7 @@ CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35144,7 +35148,7 @@ CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -35152,7 +35156,7 @@ CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -35161,10 +35165,10 @@ CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -35177,7 +35181,7 @@ CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
@@ -35185,7 +35189,7 @@ CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tril_", "self"))) return ct_last_error();
   return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
@@ -35193,10 +35197,10 @@ CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tril.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tril.out", "out"))) return ct_last_error();
   return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
@@ -35204,7 +35208,7 @@ CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
@@ -35212,7 +35216,7 @@ CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "triu_", "self"))) return ct_last_error();
   return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
@@ -35220,10 +35224,10 @@ CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "triu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "triu.out", "out"))) return ct_last_error();
   return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
@@ -35231,10 +35235,10 @@ CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
 }
 CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -35245,13 +35249,13 @@ CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gather.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "gather.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gather.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gather.out", "out"))) return ct_last_error();
   return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
 }
 CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -35262,13 +35266,13 @@ CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.src", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.src", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.src", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -35276,13 +35280,13 @@ CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.src", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.src", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.src", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.src", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.src", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_.src", "src"))) return ct_last_error();
   return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -35290,16 +35294,16 @@ CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.src_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.src_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.src_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.src_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.src_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35307,10 +35311,10 @@ CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35318,10 +35322,10 @@ CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.value", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.value", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35329,13 +35333,13 @@ CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.value_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.value_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -35343,13 +35347,13 @@ CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -35357,13 +35361,13 @@ CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add_", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add_", "src"))) return ct_last_error();
   return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -35371,16 +35375,16 @@ CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add.out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add.out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter_add.out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35388,13 +35392,13 @@ CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.reduce", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.reduce", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
 }
 CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35402,13 +35406,13 @@ CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.reduce", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.reduce", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.reduce", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.reduce", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_.reduce", "src"))) return ct_last_error();
   return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
 }
 CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35416,16 +35420,16 @@ CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.reduce_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.reduce_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.reduce_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.reduce_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.reduce_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
 }
 CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
@@ -35433,10 +35437,10 @@ CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_reduce", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value_reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_reduce", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value_reduce", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
 }
 CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
@@ -35444,10 +35448,10 @@ CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value_reduce", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.value_reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value_reduce", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.value_reduce", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
 }
 CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
@@ -35455,13 +35459,13 @@ CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce.two", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce.two", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce.two", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
 }
 CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35472,13 +35476,13 @@ CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce_.two", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_reduce_.two", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce_.two", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce_.two", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce_.two", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce_.two", "src"))) return ct_last_error();
   return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
 }
 CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35489,16 +35493,16 @@ CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce.two_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce.two_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce.two_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_reduce.two_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter_reduce.two_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
 }
 CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -35509,10 +35513,10 @@ CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_select", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_select", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -35520,13 +35524,13 @@ CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_select.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_select.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_select.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_select.out", "out"))) return ct_last_error();
   return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
 }
 CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
@@ -35534,13 +35538,13 @@ CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add", "source"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
 }
 CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -35551,13 +35555,13 @@ CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add_", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add_", "source"))) return ct_last_error();
   return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
 }
 CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -35568,16 +35572,16 @@ CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add.out", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_add.out", "out"))) return ct_last_error();
   return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
 }
 CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -35588,13 +35592,13 @@ CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy", "source"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
 }
 CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -35602,13 +35606,13 @@ CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_copy_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy_", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy_", "source"))) return ct_last_error();
   return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
 }
 CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -35616,16 +35620,16 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy.out", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_copy.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_copy.out", "out"))) return ct_last_error();
   return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
 }
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35633,10 +35637,10 @@ CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Scalar", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Scalar", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35644,10 +35648,10 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_fill_.int_Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Scalar", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill_.int_Scalar", "index"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -35655,13 +35659,13 @@ CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Tensor", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor", "value"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill.int_Tensor", "value"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -35669,13 +35673,13 @@ CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_fill_.int_Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Tensor", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill_.int_Tensor", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill_.int_Tensor", "value"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill_.int_Tensor", "value"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -35683,16 +35687,16 @@ CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Tensor_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor_out", "value"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill.int_Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_fill.int_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -35700,13 +35704,13 @@ CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Scalar_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_fill.int_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
@@ -35799,7 +35803,7 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "one_hot", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "one_hot", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
 }
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
@@ -35807,10 +35811,10 @@ CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "embedding", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
@@ -35821,13 +35825,13 @@ CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "embedding.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "embedding.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "embedding.out", "out"))) return ct_last_error();
   return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
 CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices) {
@@ -35838,10 +35842,10 @@ CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "embedding_dense_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "embedding_dense_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding_dense_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding_dense_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
 }
 CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -35851,7 +35855,7 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split.Tensor", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split.Tensor", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -35865,7 +35869,7 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split_with_sizes", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split_with_sizes", "self"))) return (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
@@ -35883,7 +35887,7 @@ CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "chunk", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "chunk", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -35896,7 +35900,7 @@ CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **o
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unbind.int", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "unbind.int", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -35908,7 +35912,7 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pad", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pad", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -35921,10 +35925,10 @@ CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "take_along_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "take_along_dim", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
 }
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
@@ -35932,13 +35936,13 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "take_along_dim.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "take_along_dim.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "take_along_dim.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "take_along_dim.out", "out"))) return ct_last_error();
   return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -35946,7 +35950,7 @@ CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -35954,10 +35958,10 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softmax.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -35965,7 +35969,7 @@ CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -35973,10 +35977,10 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log_softmax.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -35984,12 +35988,12 @@ CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weig
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -35997,15 +36001,15 @@ CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *targ
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nll_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nll_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_nll_loss_out(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, out);
 }
 CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -36013,12 +36017,12 @@ CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *w
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_nd", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_nd", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss_nd", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_nd", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss_nd", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
@@ -36026,18 +36030,18 @@ CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "nll_loss_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "nll_loss_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_backward", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss_backward", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_backward", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss_backward", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
   ct__keys |= total_weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, total_weight, 0, "nll_loss_backward", "total_weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, total_weight, 1, "nll_loss_backward", "total_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(ct__keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
 }
 CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
@@ -36045,12 +36049,12 @@ CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cross_entropy_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cross_entropy_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "cross_entropy_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "cross_entropy_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "cross_entropy_loss", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "cross_entropy_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, label_smoothing));
 }
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -36058,10 +36062,10 @@ CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reducti
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mse_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "mse_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mse_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -36069,13 +36073,13 @@ CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *targ
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mse_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "mse_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mse_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mse_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_mse_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
 }
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -36083,10 +36087,10 @@ CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reductio
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "l1_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "l1_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_l1_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
@@ -36094,10 +36098,10 @@ CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t r
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "smooth_l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "smooth_l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(ct__keys), self, target, reduction, beta));
 }
 CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
@@ -36105,13 +36109,13 @@ CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "smooth_l1_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "smooth_l1_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "smooth_l1_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "smooth_l1_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_smooth_l1_loss_out(ct__call_keys(ct__keys), self, target, reduction, beta, out);
 }
 CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
@@ -36119,10 +36123,10 @@ CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kl_div", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kl_div", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "kl_div", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "kl_div", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_kl_div(ct__call_keys(ct__keys), self, target, reduction, log_target));
 }
 CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -36133,12 +36137,12 @@ CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(ct__keys), self, target, weight, reduction));
 }
 CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
@@ -36146,15 +36150,15 @@ CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "binary_cross_entropy.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "binary_cross_entropy.out", "out"))) return ct_last_error();
   return ct__dispatch_binary_cross_entropy_out(ct__call_keys(ct__keys), self, target, weight, reduction, out);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
@@ -36162,14 +36166,14 @@ CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy_with_logits", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy_with_logits", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy_with_logits", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy_with_logits", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy_with_logits", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy_with_logits", "weight"))) return (ct_tensor *)NULL;
   if (pos_weight) ct__keys |= pos_weight->keys;
-  if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 0, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 1, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
@@ -36178,16 +36182,16 @@ CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, co
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "layer_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "layer_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "layer_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "layer_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "layer_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "layer_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_layer_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
 }
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -36198,11 +36202,11 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "group_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "group_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "group_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "group_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "group_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "group_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_group_norm(ct__call_keys(ct__keys), input, num_groups, weight, bias, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -36213,15 +36217,15 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "batch_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "batch_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "batch_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "batch_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "batch_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "batch_norm", "bias"))) return (ct_tensor *)NULL;
   if (running_mean) ct__keys |= running_mean->keys;
-  if (CT_UNLIKELY(running_mean && !ct__device_joins(&ct__dev, running_mean, 0, "batch_norm", "running_mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(running_mean && !ct__device_joins(&ct__dev, running_mean, 1, "batch_norm", "running_mean"))) return (ct_tensor *)NULL;
   if (running_var) ct__keys |= running_var->keys;
-  if (CT_UNLIKELY(running_var && !ct__device_joins(&ct__dev, running_var, 0, "batch_norm", "running_var"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(running_var && !ct__device_joins(&ct__dev, running_var, 1, "batch_norm", "running_var"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_batch_norm(ct__call_keys(ct__keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
@@ -36233,14 +36237,14 @@ CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "rms_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "rms_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "rms_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "rms_norm", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
@@ -36248,15 +36252,15 @@ CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
   ct__keys |= query->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, query, 0, "scaled_dot_product_attention", "query"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, query, 1, "scaled_dot_product_attention", "query"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
   ct__keys |= key->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, key, 0, "scaled_dot_product_attention", "key"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, key, 1, "scaled_dot_product_attention", "key"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "scaled_dot_product_attention", "value"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "scaled_dot_product_attention", "value"))) return (ct_tensor *)NULL;
   if (attn_mask) ct__keys |= attn_mask->keys;
-  if (CT_UNLIKELY(attn_mask && !ct__device_joins(&ct__dev, attn_mask, 0, "scaled_dot_product_attention", "attn_mask"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(attn_mask && !ct__device_joins(&ct__dev, attn_mask, 1, "scaled_dot_product_attention", "attn_mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
@@ -36271,12 +36275,12 @@ CTDEF ct_tensor *ct_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "convolution", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36308,12 +36312,12 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution.out", "input"), ct_last_error();
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution.out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution.out", "bias"))) return ct_last_error();
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "convolution.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution.out", "stride"), ct_last_error();
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution.out", "stride: negative length %d", stride_len), ct_last_error();
@@ -36336,7 +36340,7 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   output_padding_l.n = output_padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("convolution.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "convolution.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "convolution.out", "out"))) return ct_last_error();
   return ct__dispatch_convolution_out(ct__call_keys(ct__keys), input, weight, bias, stride_l, padding_l, dilation_l, transposed, output_padding_l, groups, out);
 }
 CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor *weight, int input_size_len, const int64_t *input_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
@@ -36348,10 +36352,10 @@ CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_input", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_input", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "convolution_backward_input", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution_backward_input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution_backward_input", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution_backward_input", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("convolution_backward_input", "input_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
@@ -36383,10 +36387,10 @@ CTDEF ct_tensor *ct_convolution_backward_weight(ct_tensor *grad_output, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_weight", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_weight", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "convolution_backward_weight", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution_backward_weight", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution_backward_weight", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution_backward_weight", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len > 0 && !weight_size)) return ct__fail_null("convolution_backward_weight", "weight_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "weight_size: negative length %d", weight_size_len), (ct_tensor *)NULL;
@@ -36417,12 +36421,12 @@ CTDEF ct_tensor *ct_conv1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv1d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv1d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv1d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36447,12 +36451,12 @@ CTDEF ct_tensor *ct_conv1d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d.padding", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv1d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d.padding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv1d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d.padding", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv1d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36473,12 +36477,12 @@ CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv2d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv2d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv2d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36503,12 +36507,12 @@ CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d.padding", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv2d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d.padding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv2d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d.padding", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv2d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36530,12 +36534,12 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv_transpose2d.input", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv_transpose2d.input", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv_transpose2d.input", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv_transpose2d.input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv_transpose2d.input", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv_transpose2d.input", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv_transpose2d.input", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv_transpose2d.input", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose2d.input", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -36564,7 +36568,7 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, co
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -36578,7 +36582,7 @@ CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d.out", "output_size"), ct_last_error();
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
@@ -36586,7 +36590,7 @@ CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int 
   output_size_l.n = output_size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "adaptive_avg_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_adaptive_avg_pool2d_out(ct__call_keys(ct__keys), self, output_size_l, out);
 }
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
@@ -36595,7 +36599,7 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_le
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -36608,10 +36612,10 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_adaptive_avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "_adaptive_avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_adaptive_avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_adaptive_avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__adaptive_avg_pool2d_backward(ct__call_keys(ct__keys), grad_output, self));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -36623,10 +36627,10 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool2d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36649,7 +36653,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -36661,10 +36665,10 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool2d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -36687,10 +36691,10 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "max_pool2d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "max_pool2d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
 }
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -36702,10 +36706,10 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input_grad)) return ct__fail_null("max_pool2d_double_backward", "input_grad"), (ct_tensor *)NULL;
   ct__keys |= input_grad->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input_grad, 0, "max_pool2d_double_backward", "input_grad"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input_grad, 1, "max_pool2d_double_backward", "input_grad"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_double_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_double_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_double_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_double_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36728,7 +36732,7 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_double_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_double_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(ct__keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices) {
@@ -36742,7 +36746,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36782,7 +36786,7 @@ CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36813,7 +36817,7 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36839,7 +36843,7 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d.out", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -36857,7 +36861,7 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "avg_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
 }
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
@@ -36868,10 +36872,10 @@ CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36897,10 +36901,10 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool2d_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -36918,7 +36922,7 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {
@@ -36930,7 +36934,7 @@ CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("im2col", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "im2col", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "im2col", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("im2col", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "im2col", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -36963,7 +36967,7 @@ CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("col2im", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "col2im", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "col2im", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("col2im", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "col2im", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -36996,7 +37000,7 @@ CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "uniform_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "uniform_", "self"))) return ct_last_error();
   return ct__dispatch_uniform_(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
@@ -37007,7 +37011,7 @@ CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "normal_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "normal_", "self"))) return ct_last_error();
   return ct__dispatch_normal_(ct__call_keys(ct__keys), self, mean, std, generator);
 }
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
@@ -37018,7 +37022,7 @@ CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.from", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_.from", "self"))) return ct_last_error();
   return ct__dispatch_random__from(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
@@ -37029,7 +37033,7 @@ CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *gene
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.to", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_.to", "self"))) return ct_last_error();
   return ct__dispatch_random__to(ct__call_keys(ct__keys), self, to, generator);
 }
 CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
@@ -37040,7 +37044,7 @@ CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_", "self"))) return ct_last_error();
   return ct__dispatch_random_(ct__call_keys(ct__keys), self, generator);
 }
 CTDEF ct_status ct_random_(ct_tensor *self) {
@@ -37051,7 +37055,7 @@ CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli_.float", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "bernoulli_.float", "self"))) return ct_last_error();
   return ct__dispatch_bernoulli__float(ct__call_keys(ct__keys), self, p, generator);
 }
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
@@ -37062,7 +37066,7 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli(ct__call_keys(ct__keys), self, generator));
 }
 CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
@@ -37073,7 +37077,7 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli.p", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli.p", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(ct__keys), self, p, generator));
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
@@ -37084,7 +37088,7 @@ CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_float", "mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 1, "normal.Tensor_float", "mean"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
@@ -37095,7 +37099,7 @@ CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.float_Tensor", "std"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 1, "normal.float_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
@@ -37106,10 +37110,10 @@ CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_Tensor", "mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 1, "normal.Tensor_Tensor", "mean"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.Tensor_Tensor", "std"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 1, "normal.Tensor_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
@@ -37120,7 +37124,7 @@ CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rand_like", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rand_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rand_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
@@ -37131,7 +37135,7 @@ CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "randn_like", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "randn_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_randn_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
@@ -37148,7 +37152,7 @@ CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, c
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rand.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rand.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_rand_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
@@ -37162,7 +37166,7 @@ CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, 
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randn.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randn.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randn_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
@@ -37176,7 +37180,7 @@ CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int si
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randint.low_generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randint.low_generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randint_low_generator_out(ct__call_keys(ct__keys), low, high, size_l, generator, out);
 }
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
@@ -37184,7 +37188,7 @@ CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generat
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randperm.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randperm.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randperm_generator_out(ct__call_keys(ct__keys), n, generator, out);
 }
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
@@ -37192,7 +37196,7 @@ CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eye.out", "out"))) return ct_last_error();
   return ct__dispatch_eye_out(ct__call_keys(ct__keys), n, out);
 }
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
@@ -37200,7 +37204,7 @@ CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.m_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eye.m_out", "out"))) return ct_last_error();
   return ct__dispatch_eye_m_out(ct__call_keys(ct__keys), n, m, out);
 }
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
@@ -37208,7 +37212,7 @@ CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linspace.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linspace.out", "out"))) return ct_last_error();
   return ct__dispatch_linspace_out(ct__call_keys(ct__keys), start, end, steps, out);
 }
 CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
@@ -37218,7 +37222,7 @@ CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct
   if (mask) *mask = NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "native_dropout", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "native_dropout", "input"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -37237,10 +37241,10 @@ CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *m
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "native_dropout_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "native_dropout_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
   ct__keys |= mask->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "native_dropout_backward", "mask"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 1, "native_dropout_backward", "mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(ct__keys), grad_output, mask, scale));
 }
 CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
@@ -37248,7 +37252,7 @@ CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_genera
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "dropout", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "dropout", "input"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dropout(ct__call_keys(ct__keys), input, p, train, generator));
 }
 CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
@@ -57691,30 +57695,30 @@ static const struct {
   ct_op **handle;
   const char *schema;
   ct_status (*frontend)(const ct_value *, ct_tensor **);
-  int any_device;
+  int device_rule;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor, 0},
-    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor, 0},
-    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out, 0},
+    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor, 1},
+    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor, 1},
+    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out, 1},
     {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_add_Scalar, 0},
     {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Scalar, 0},
-    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor, 0},
-    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor, 0},
-    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out, 0},
+    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor, 1},
+    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor, 1},
+    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out, 1},
     {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_sub_Scalar, 0},
     {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Scalar, 0},
-    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor, 0},
-    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor, 0},
-    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out, 0},
+    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor, 1},
+    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor, 1},
+    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out, 1},
     {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_mul_Scalar, 0},
     {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_mul__Scalar, 0},
-    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor, 0},
-    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor, 0},
-    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out, 0},
+    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor, 1},
+    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor, 1},
+    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out, 1},
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
-    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 0},
-    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 1},
+    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 1},
+    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 2},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
     {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
@@ -57739,234 +57743,234 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg, 0},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_, 0},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out, 0},
-    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs, 0},
-    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_, 0},
-    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out, 0},
-    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign, 0},
-    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_, 0},
-    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out, 0},
-    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square, 0},
-    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_, 0},
-    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out, 0},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp, 0},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_, 0},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out, 0},
-    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2, 0},
-    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_, 0},
-    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out, 0},
-    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log, 0},
-    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_, 0},
-    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out, 0},
-    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2, 0},
-    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_, 0},
-    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out, 0},
-    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p, 0},
-    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_, 0},
-    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out, 0},
-    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1, 0},
-    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_, 0},
-    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out, 0},
-    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt, 0},
-    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_, 0},
-    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out, 0},
-    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt, 0},
-    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_, 0},
-    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out, 0},
-    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal, 0},
-    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_, 0},
-    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out, 0},
-    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin, 0},
-    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_, 0},
-    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out, 0},
-    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos, 0},
-    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_, 0},
-    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out, 0},
-    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan, 0},
-    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_, 0},
-    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out, 0},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh, 0},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_, 0},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out, 0},
-    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf, 0},
-    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_, 0},
-    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out, 0},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid, 0},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_, 0},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out, 0},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu, 0},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_, 0},
-    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out, 0},
-    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh, 0},
-    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_, 0},
-    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out, 0},
-    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6, 0},
-    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_, 0},
-    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu, 0},
-    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_, 0},
-    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out, 0},
-    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu, 0},
-    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_, 0},
-    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out, 0},
-    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu, 0},
-    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_, 0},
-    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out, 0},
-    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu, 0},
-    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_, 0},
-    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out, 0},
-    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus, 0},
-    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out, 0},
-    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish, 0},
-    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_, 0},
-    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out, 0},
-    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor, 0},
-    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_, 0},
-    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out, 0},
-    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil, 0},
-    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_, 0},
-    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out, 0},
-    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round, 0},
-    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_, 0},
-    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out, 0},
-    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals, 0},
-    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals, 0},
-    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out, 0},
-    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc, 0},
-    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_, 0},
-    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out, 0},
-    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num, 0},
-    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_, 0},
-    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out, 0},
-    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode, 0},
-    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode, 0},
-    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode, 0},
-    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode, 0},
-    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode, 0},
-    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide, 0},
-    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor, 0},
-    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out, 0},
-    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar, 0},
-    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar, 0},
-    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor, 0},
-    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor, 0},
-    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out, 0},
-    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar, 0},
-    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar, 0},
-    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out, 0},
-    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar, 0},
-    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out, 0},
-    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor, 0},
-    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor, 0},
-    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out, 0},
-    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar, 0},
-    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar, 0},
-    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out, 0},
-    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor, 0},
-    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out, 0},
-    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor, 0},
-    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor, 0},
-    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out, 0},
-    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar, 0},
-    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar, 0},
-    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out, 0},
-    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum, 0},
-    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out, 0},
-    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum, 0},
-    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out, 0},
-    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2, 0},
-    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_, 0},
-    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out, 0},
-    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor, 0},
-    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor, 0},
-    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out, 0},
-    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar, 0},
-    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar, 0},
-    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out, 0},
-    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor, 0},
-    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor, 0},
-    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out, 0},
-    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar, 0},
-    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar, 0},
-    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out, 0},
-    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor, 0},
-    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor, 0},
-    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out, 0},
-    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar, 0},
-    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar, 0},
-    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out, 0},
-    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor, 0},
-    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor, 0},
-    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out, 0},
-    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar, 0},
-    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar, 0},
-    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out, 0},
-    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor, 0},
-    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor, 0},
-    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out, 0},
-    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar, 0},
-    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar, 0},
-    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out, 0},
-    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor, 0},
-    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor, 0},
-    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out, 0},
-    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar, 0},
-    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar, 0},
-    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out, 0},
-    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and, 0},
-    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_, 0},
-    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out, 0},
-    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or, 0},
-    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_, 0},
-    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out, 0},
-    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor, 0},
-    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_, 0},
-    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out, 0},
-    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not, 0},
-    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_, 0},
-    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out, 0},
-    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self, 0},
-    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out, 0},
-    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf, 0},
-    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther, 0},
-    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar, 0},
-    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar, 0},
-    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar, 0},
-    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out, 0},
-    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor, 0},
-    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor, 0},
-    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out, 0},
-    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar, 0},
-    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar, 0},
-    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out, 0},
-    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor, 0},
-    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor, 0},
-    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out, 0},
-    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul, 0},
-    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_, 0},
-    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out, 0},
-    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv, 0},
-    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_, 0},
-    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out, 0},
-    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp, 0},
-    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_, 0},
-    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out, 0},
-    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor, 0},
-    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor, 0},
-    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out, 0},
-    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min, 0},
-    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_, 0},
-    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out, 0},
-    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor, 0},
-    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor, 0},
-    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out, 0},
-    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max, 0},
-    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_, 0},
-    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out, 0},
-    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor, 0},
-    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor, 0},
-    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out, 0},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg, 1},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_, 1},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out, 1},
+    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs, 1},
+    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_, 1},
+    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out, 1},
+    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign, 1},
+    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_, 1},
+    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out, 1},
+    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square, 1},
+    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_, 1},
+    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out, 1},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp, 1},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_, 1},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out, 1},
+    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2, 1},
+    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_, 1},
+    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out, 1},
+    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log, 1},
+    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_, 1},
+    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out, 1},
+    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2, 1},
+    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_, 1},
+    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out, 1},
+    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p, 1},
+    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_, 1},
+    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out, 1},
+    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1, 1},
+    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_, 1},
+    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out, 1},
+    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt, 1},
+    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_, 1},
+    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out, 1},
+    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt, 1},
+    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_, 1},
+    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out, 1},
+    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal, 1},
+    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_, 1},
+    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out, 1},
+    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin, 1},
+    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_, 1},
+    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out, 1},
+    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos, 1},
+    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_, 1},
+    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out, 1},
+    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan, 1},
+    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_, 1},
+    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out, 1},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh, 1},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_, 1},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out, 1},
+    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf, 1},
+    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_, 1},
+    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out, 1},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu, 1},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_, 1},
+    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6, 1},
+    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu, 1},
+    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_, 1},
+    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out, 1},
+    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu, 1},
+    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out, 1},
+    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu, 1},
+    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_, 1},
+    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out, 1},
+    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out, 1},
+    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish, 1},
+    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_, 1},
+    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out, 1},
+    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor, 1},
+    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_, 1},
+    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out, 1},
+    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil, 1},
+    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out, 1},
+    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round, 1},
+    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_, 1},
+    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc, 1},
+    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2, 1},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp, 1},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out, 1},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum, 0},
     {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out, 0},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList, 0},
@@ -58152,11 +58156,11 @@ static const struct {
     {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor, 0},
     {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out, 0},
     {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor, 1},
-    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out, 1},
-    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put, 1},
-    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_, 1},
-    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out, 1},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put, 2},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out, 2},
     {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot, 0},
     {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding, 0},
     {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out, 0},
@@ -59813,7 +59817,7 @@ static void ct__init(void) {
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
   {
     ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
-    if (op) op->frontend = ct__generated_schemas[i].frontend, op->any_device = (uint8_t)ct__generated_schemas[i].any_device;
+    if (op) op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
     *ct__generated_schemas[i].handle = op;
   }
   for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {

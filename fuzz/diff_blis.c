@@ -1,6 +1,7 @@
 /* fuzz/diff_blis.c - the differential fuzzer's BLIS side: the exported ctorch
  * instance, into which backends/cpu_blis (linked as an object) registers its
  * kernels at load time. */
+#define FZ_STANDALONE_DONE /* the standalone driver's main lives in differential.c */
 #include "fuzz_common.h"
 #define CTORCH_IMPLEMENTATION
 #include "ctorch.h"

@@ -2,6 +2,7 @@
  * (CT_STATIC) ctorch instance with the header's reference kernels only. No
  * backend can register into it: the BLIS backend's constructor reaches the
  * exported instance in fuzz/diff_blis.c. Also the float64 recomputation. */
+#define FZ_STANDALONE_DONE /* the standalone driver's main lives in differential.c */
 #include "fuzz_common.h"
 #define CT_STATIC
 #define CTORCH_IMPLEMENTATION
@@ -68,7 +69,7 @@ int df_ref_oracle(const df_step *s, const df_val *ins, int nin, df_val *res, df_
     ok = 1;
   }
 done:
-  if (!ok) snprintf(df_oracle_msg, sizeof df_oracle_msg, "%s", ct_last_error_message());
+  if (!ok) snprintf(df_oracle_msg, sizeof df_oracle_msg, "%.255s", ct_last_error_message());
   for (i = 0; i < nin; i++) ct_release(T[i]), ct_release(A[i]);
   ct_release(r), ct_release(m);
   ct_clear_error();

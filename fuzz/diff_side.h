@@ -386,7 +386,7 @@ void DF_SIDE(step)(const df_prog *p, int k, df_val *ins, int *nin, df_res *res) 
   r = df_apply(s, T, form, out, df_scalars[s->alpha_i % DF_NSCALARS], df_scalars[s->beta_i % DF_NSCALARS]);
   if (!r) {
     res->status = ct_last_error() != CT_OK ? (int)ct_last_error() : -999;
-    snprintf(res->message, sizeof res->message, "%s", ct_last_error_message());
+    snprintf(res->message, sizeof res->message, "%.255s", ct_last_error_message()); /* (truncated on purpose) */
   } else {
     df_export(r, &res->out);
     ct_release(df_slots[s->dst]);

@@ -59,7 +59,7 @@ typedef struct op {
   kernel_line kernels[MAX_KERNELS];
   int nkernels;
   int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
-  int any_device;   /* device_check: no (the op's tensors may sit on different devices) */
+  int device_rule;  /* device_check: 0 strict, 1 cpu_scalars, 2 no (dispatch.h, ct__device_joins) */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
   deriv *d;
   const char *file;
@@ -114,6 +114,7 @@ static void read_ops(const char *path) {
   char buf[1024];
   int line = 0;
   op *cur = NULL;
+  int file_rule = 0; /* default_device_check: for the ops of this file that follow */
   if (!f) die(path, 0, "cannot open");
   while (fgets(buf, sizeof buf, f)) {
     char *s = trim(buf), *colon, *key, *val;
@@ -129,9 +130,15 @@ static void read_ops(const char *path) {
       cur = NULL;
       continue;
     }
+    if (!strcmp(key, "default_device_check")) {
+      if (strcmp(val, "cpu_scalars")) die(path, line, "default_device_check: only 'cpu_scalars' is known");
+      file_rule = 1;
+      continue;
+    }
     if (!strcmp(key, "func")) {
       if (nops == MAX_OPS) die(path, line, "too many ops");
       cur = &ops[nops++];
+      cur->device_rule = file_rule;
       cur->file = path;
       cur->line = line;
       copy(cur->text, sizeof cur->text, val, path, line);
@@ -151,8 +158,9 @@ static void read_ops(const char *path) {
     else if (!strcmp(key, "short")) copy(cur->shortargs, sizeof cur->shortargs, val, path, line), cur->has_short = 1;
     else if (!strcmp(key, "doc")) copy(cur->doc, sizeof cur->doc, val, path, line);
     else if (!strcmp(key, "device_check")) {
-      if (strcmp(val, "no")) die(path, line, "device_check: only 'no' is known (the common-device check is the default)");
-      cur->any_device = 1;
+      if (!strcmp(val, "no")) cur->device_rule = 2;
+      else if (!strcmp(val, "cpu_scalars")) cur->device_rule = 1;
+      else die(path, line, "device_check: 'no' or 'cpu_scalars' (strict is the default)");
     }
     else if (!strcmp(key, "kernel")) {
       char *eq = strchr(val, '=');
@@ -213,6 +221,8 @@ static void read_derivs(const char *path) {
 /* ---- schema helpers ---- */
 static int is_tensor(const ct_arg *a) { return a->type == CT_TYPE_TENSOR; }
 static int is_out_arg(const op *o, int i) { return o->s.args[i].is_write && i > 0; }
+/* ct__device_joins' `how` for an argument: 2 written, 0 an input of an op that takes CPU scalars, 1 any other input */
+static int how(const op *o, const ct_arg *a) { return a->is_write ? 2 : o->device_rule == 1 ? 0 : 1; }
 /* in-place and out= ops (every return a written argument) return ct_status */
 static int returns_status(const op *o) { return o->s.nrets >= 1 && o->s.rets[0].is_write; }
 static int returns_list(const op *o) { return o->s.nrets == 1 && o->s.rets[0].type == CT_TYPE_TENSOR_LIST; }
@@ -562,7 +572,7 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
     p("  ct_keyset ct__keys = 0;\n");
-    if (!o->any_device) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
+    if (o->device_rule < 2) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
       for (j = 1; j < nextra(o); j++) p(", NULL");
@@ -575,14 +585,14 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR && !a->optional) {
         p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
         p("  ct__keys |= %s->keys;\n", a->name);
-        if (!o->any_device)
-          p("  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->is_write, o->full,
+        if (o->device_rule < 2)
+          p("  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, how(o, a), o->full,
             a->name, fail);
       } else if (a->type == CT_TYPE_TENSOR) {
         p("  if (%s) ct__keys |= %s->keys;\n", a->name, a->name);
-        if (!o->any_device)
+        if (o->device_rule < 2)
           p("  if (CT_UNLIKELY(%s && !ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
-            a->is_write, o->full, a->name, fail);
+            how(o, a), o->full, a->name, fail);
       } else if (a->type == CT_TYPE_INT_LIST) {
         p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
           a->name, fail);
@@ -598,9 +608,9 @@ static void gen_functions(void) {
         p("    if (CT_UNLIKELY(!%s[%s_i])) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full, a->name,
           fail);
         p("    ct__keys |= %s[%s_i]->keys;\n", a->name, a->name);
-        if (!o->any_device)
-          p("    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s[%s_i], 0, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
-            o->full, a->name, fail);
+        if (o->device_rule < 2)
+          p("    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, %s[%s_i], %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
+            how(o, a), o->full, a->name, fail);
         p("  }\n");
         p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
       }
@@ -1145,13 +1155,13 @@ static void gen_registration(void) {
   }
   p("\n/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
   p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
-    "  int any_device;\n} ct__generated_schemas[] = {\n");
+    "  int device_rule;\n} ct__generated_schemas[] = {\n");
   for (i = 0; i < nops; i++) {
     const char *t;
     p("    {&ct__op.%s, \"", ops[i].handle);
     for (t = ops[i].text; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
-    if (returns_list(&ops[i])) p("\", NULL, %d},\n", ops[i].any_device);
-    else p("\", ct__frontend_%s, %d},\n", ops[i].handle, ops[i].any_device);
+    if (returns_list(&ops[i])) p("\", NULL, %d},\n", ops[i].device_rule);
+    else p("\", ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
   }
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");

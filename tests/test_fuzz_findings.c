@@ -361,19 +361,24 @@ TEST(fuzz_empty_view_huge_offset) {
   ct_clear_error();
 }
 
-/* F23 (op_sequence): index_add of a CPU 0-dim self with a meta 0-dim source
- * ran the CPU loop over the meta source's missing data (null pointer
- * arithmetic): the class of F4 and F16, kernel by kernel. Fixed for every op
- * at once by the common-device check of the generated frontends and of
- * ct_call_boxed (dispatch.h, ct__device_joins). */
+/* F23, F24 (op_sequence): index_add of a CPU 0-dim self with a meta 0-dim
+ * source, and binary_cross_entropy of the same pair, ran CPU loops over the
+ * meta tensor's missing data (null pointer arithmetic): the class of F4 and
+ * F16, kernel by kernel. Fixed for every op at once by the common-device
+ * check of the generated frontends and of ct_call_boxed (dispatch.h,
+ * ct__device_joins), strict except in pointwise ops. */
 TEST(fuzz_common_device_rule) {
   CT_SCOPE {
     int64_t iv[3] = {0, 0, 0};
     ct_tensor *self = ct_zeros(0, NULL, CT_F64), *idx = ct_from_array(CT_DIMS(3), CT_I64, iv);
     ct_tensor *src = ct_empty_opts(0, NULL, ct_opts(CT_F64, CT_META));
     CHECK_ERR(ct_index_add(self, 0, idx, src), CT_ERR_DEVICE, "found at least two devices, cpu and meta");
-    CHECK_ERR(ct_index_copy(self, 0, idx, src), CT_ERR_DEVICE, "argument 'source' against argument 'index'");
+    CHECK_ERR(ct_index_copy(self, 0, idx, src), CT_ERR_DEVICE, "argument 'source' against argument 'self'");
     CHECK(ct_get(self, 0) == 0);
+    /* F24: binary_cross_entropy of a CPU 0-dim self and a meta 0-dim target made its result on the CPU and read the
+     * target's missing data: a 0-dim CPU tensor joins other devices only in pointwise ops (PyTorch's TensorIterator) */
+    CHECK_ERR(ct_binary_cross_entropy(self, src, NULL, 1), CT_ERR_DEVICE, "cpu and meta");
+    CHECK(ct_add(self, src) && ct_mul(src, self)); /* pointwise: the CPU scalar joins the meta op */
   }
   ct_clear_error();
 }

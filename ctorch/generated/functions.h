@@ -12402,7 +12402,7 @@ CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "add_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("add_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add_.Tensor", "other"))) return ct_last_error();
@@ -12422,7 +12422,7 @@ CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "add.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "add.out", "out"))) return ct_last_error();
   return ct__dispatch_add_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -12433,7 +12433,7 @@ CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "add.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_add_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
@@ -12444,7 +12444,7 @@ CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "add_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "add_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_add__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
@@ -12469,7 +12469,7 @@ CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sub_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("sub_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub_.Tensor", "other"))) return ct_last_error();
@@ -12489,7 +12489,7 @@ CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "sub.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sub.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sub.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sub.out", "out"))) return ct_last_error();
   return ct__dispatch_sub_out(ct__call_keys(ct__keys), self, other, alpha, out);
 }
 CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -12500,7 +12500,7 @@ CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sub.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(ct__keys), self, other, alpha));
 }
 CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
@@ -12511,7 +12511,7 @@ CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar al
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sub_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sub_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_sub__Scalar(ct__call_keys(ct__keys), self, other, alpha);
 }
 CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
@@ -12533,7 +12533,7 @@ CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mul_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("mul_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul_.Tensor", "other"))) return ct_last_error();
@@ -12550,7 +12550,7 @@ CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "mul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mul.out", "out"))) return ct_last_error();
   return ct__dispatch_mul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
@@ -12558,7 +12558,7 @@ CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mul.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
@@ -12566,7 +12566,7 @@ CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mul_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mul_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_mul__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other) {
@@ -12585,7 +12585,7 @@ CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor", "other"))) return ct_last_error();
@@ -12602,7 +12602,7 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "div.out", "out"))) return ct_last_error();
   return ct__dispatch_div_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
@@ -12610,7 +12610,7 @@ CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "div.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_div_Scalar(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
@@ -12618,7 +12618,7 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
@@ -12648,7 +12648,7 @@ CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fill_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fill_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fill__Scalar(ct__call_keys(ct__keys), self, value);
 }
 CTDEF ct_tensor *ct_clone(ct_tensor *self) {
@@ -12656,7 +12656,7 @@ CTDEF ct_tensor *ct_clone(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clone", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clone", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clone", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_clone(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
@@ -12664,7 +12664,7 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("contiguous", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "contiguous", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "contiguous", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
@@ -12672,7 +12672,7 @@ CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_to_copy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_to_copy", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
@@ -12683,7 +12683,7 @@ CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("to.dtype", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "to.dtype", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.dtype", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
@@ -12692,7 +12692,7 @@ CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("view", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "view", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "view", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("view", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "view", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -12706,7 +12706,7 @@ CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reshape", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reshape", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reshape", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len > 0 && !shape)) return ct__fail_null("reshape", "shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "reshape", "shape: negative length %d", shape_len), (ct_tensor *)NULL;
@@ -12719,7 +12719,7 @@ CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("transpose.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "transpose.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "transpose.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_transpose_int(ct__call_keys(ct__keys), self, dim0, dim1));
 }
 CTDEF ct_tensor *ct_t(ct_tensor *self) {
@@ -12727,7 +12727,7 @@ CTDEF ct_tensor *ct_t(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("t", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "t", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "t", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_t(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -12736,7 +12736,7 @@ CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("permute", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "permute", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "permute", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("permute", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "permute", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -12750,7 +12750,7 @@ CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expand", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expand", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expand", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("expand", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "expand", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -12767,7 +12767,7 @@ CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *s
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("broadcast_to", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "broadcast_to", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "broadcast_to", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("broadcast_to", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "broadcast_to", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -12780,7 +12780,7 @@ CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("unsqueeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unsqueeze", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "unsqueeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_unsqueeze(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
@@ -12788,7 +12788,7 @@ CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "squeeze", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
@@ -12796,7 +12796,7 @@ CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "squeeze.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "squeeze.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim) {
@@ -12804,7 +12804,7 @@ CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flatten.using_ints", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flatten.using_ints", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flatten.using_ints", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(ct__keys), self, start_dim, end_dim));
 }
 CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
@@ -12812,7 +12812,7 @@ CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("select.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "select.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "select.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_select_int(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index) {
@@ -12821,7 +12821,7 @@ CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("select_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "select_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "select_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("select_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "select_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -12834,7 +12834,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t e
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("slice.Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "slice.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "slice.Tensor", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(ct__keys), self, dim, start, end, step));
 }
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
@@ -12843,7 +12843,7 @@ CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("slice_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "slice_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "slice_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("slice_backward", "input_sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "slice_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
@@ -12856,7 +12856,7 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("narrow", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "narrow", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
@@ -12866,7 +12866,7 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *siz
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("as_strided", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "as_strided", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "as_strided", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("as_strided", "size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(size_len < 0))
     return ct_fail(CT_ERR_INVALID, "as_strided", "size: negative length %d", size_len), (ct_tensor *)NULL;
@@ -12884,7 +12884,7 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("alias", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "alias", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "alias", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_alias(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_detach(ct_tensor *self) {
@@ -12892,7 +12892,7 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "detach", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
@@ -12908,7 +12908,7 @@ CTDEF ct_status ct_neg_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "neg_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "neg_", "self"))) return ct_last_error();
   return ct__dispatch_neg_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
@@ -12919,7 +12919,7 @@ CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "neg.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "neg.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "neg.out", "out"))) return ct_last_error();
   return ct__dispatch_neg_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
@@ -12935,7 +12935,7 @@ CTDEF ct_status ct_abs_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "abs_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "abs_", "self"))) return ct_last_error();
   return ct__dispatch_abs_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
@@ -12946,7 +12946,7 @@ CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "abs.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "abs.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "abs.out", "out"))) return ct_last_error();
   return ct__dispatch_abs_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sign(ct_tensor *self) {
@@ -12962,7 +12962,7 @@ CTDEF ct_status ct_sign_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sign_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sign_", "self"))) return ct_last_error();
   return ct__dispatch_sign_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
@@ -12973,7 +12973,7 @@ CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sign.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sign.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sign.out", "out"))) return ct_last_error();
   return ct__dispatch_sign_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_square(ct_tensor *self) {
@@ -12989,7 +12989,7 @@ CTDEF ct_status ct_square_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "square_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "square_", "self"))) return ct_last_error();
   return ct__dispatch_square_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
@@ -13000,7 +13000,7 @@ CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "square.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "square.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "square.out", "out"))) return ct_last_error();
   return ct__dispatch_square_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp(ct_tensor *self) {
@@ -13016,7 +13016,7 @@ CTDEF ct_status ct_exp_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "exp_", "self"))) return ct_last_error();
   return ct__dispatch_exp_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
@@ -13027,7 +13027,7 @@ CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "exp.out", "out"))) return ct_last_error();
   return ct__dispatch_exp_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
@@ -13043,7 +13043,7 @@ CTDEF ct_status ct_exp2_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "exp2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "exp2_", "self"))) return ct_last_error();
   return ct__dispatch_exp2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
@@ -13054,7 +13054,7 @@ CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "exp2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "exp2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "exp2.out", "out"))) return ct_last_error();
   return ct__dispatch_exp2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log(ct_tensor *self) {
@@ -13070,7 +13070,7 @@ CTDEF ct_status ct_log_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log_", "self"))) return ct_last_error();
   return ct__dispatch_log_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
@@ -13081,7 +13081,7 @@ CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log.out", "out"))) return ct_last_error();
   return ct__dispatch_log_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log2(ct_tensor *self) {
@@ -13097,7 +13097,7 @@ CTDEF ct_status ct_log2_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log2_", "self"))) return ct_last_error();
   return ct__dispatch_log2_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
@@ -13108,7 +13108,7 @@ CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log2.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log2.out", "out"))) return ct_last_error();
   return ct__dispatch_log2_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
@@ -13124,7 +13124,7 @@ CTDEF ct_status ct_log1p_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log1p_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log1p_", "self"))) return ct_last_error();
   return ct__dispatch_log1p_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
@@ -13135,7 +13135,7 @@ CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log1p.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log1p.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log1p.out", "out"))) return ct_last_error();
   return ct__dispatch_log1p_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
@@ -13151,7 +13151,7 @@ CTDEF ct_status ct_expm1_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expm1_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "expm1_", "self"))) return ct_last_error();
   return ct__dispatch_expm1_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
@@ -13162,7 +13162,7 @@ CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "expm1.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "expm1.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "expm1.out", "out"))) return ct_last_error();
   return ct__dispatch_expm1_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
@@ -13178,7 +13178,7 @@ CTDEF ct_status ct_sqrt_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sqrt_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sqrt_", "self"))) return ct_last_error();
   return ct__dispatch_sqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
@@ -13189,7 +13189,7 @@ CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sqrt.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_sqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
@@ -13205,7 +13205,7 @@ CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rsqrt_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "rsqrt_", "self"))) return ct_last_error();
   return ct__dispatch_rsqrt_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
@@ -13216,7 +13216,7 @@ CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rsqrt.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rsqrt.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rsqrt.out", "out"))) return ct_last_error();
   return ct__dispatch_rsqrt_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
@@ -13232,7 +13232,7 @@ CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reciprocal_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "reciprocal_", "self"))) return ct_last_error();
   return ct__dispatch_reciprocal_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
@@ -13243,7 +13243,7 @@ CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reciprocal.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reciprocal.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reciprocal.out", "out"))) return ct_last_error();
   return ct__dispatch_reciprocal_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sin(ct_tensor *self) {
@@ -13259,7 +13259,7 @@ CTDEF ct_status ct_sin_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sin_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sin_", "self"))) return ct_last_error();
   return ct__dispatch_sin_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
@@ -13270,7 +13270,7 @@ CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sin.out", "out"))) return ct_last_error();
   return ct__dispatch_sin_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_cos(ct_tensor *self) {
@@ -13286,7 +13286,7 @@ CTDEF ct_status ct_cos_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cos_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cos_", "self"))) return ct_last_error();
   return ct__dispatch_cos_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
@@ -13297,7 +13297,7 @@ CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cos.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cos.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cos.out", "out"))) return ct_last_error();
   return ct__dispatch_cos_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tan(ct_tensor *self) {
@@ -13313,7 +13313,7 @@ CTDEF ct_status ct_tan_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tan_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tan_", "self"))) return ct_last_error();
   return ct__dispatch_tan_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
@@ -13324,7 +13324,7 @@ CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tan.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tan.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tan.out", "out"))) return ct_last_error();
   return ct__dispatch_tan_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
@@ -13340,7 +13340,7 @@ CTDEF ct_status ct_tanh_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tanh_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tanh_", "self"))) return ct_last_error();
   return ct__dispatch_tanh_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
@@ -13351,7 +13351,7 @@ CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tanh.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tanh.out", "out"))) return ct_last_error();
   return ct__dispatch_tanh_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_erf(ct_tensor *self) {
@@ -13367,7 +13367,7 @@ CTDEF ct_status ct_erf_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "erf_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "erf_", "self"))) return ct_last_error();
   return ct__dispatch_erf_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
@@ -13378,7 +13378,7 @@ CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erf.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "erf.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "erf.out", "out"))) return ct_last_error();
   return ct__dispatch_erf_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
@@ -13394,7 +13394,7 @@ CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sigmoid_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sigmoid_", "self"))) return ct_last_error();
   return ct__dispatch_sigmoid_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
@@ -13405,7 +13405,7 @@ CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sigmoid.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sigmoid.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sigmoid.out", "out"))) return ct_last_error();
   return ct__dispatch_sigmoid_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_relu(ct_tensor *self) {
@@ -13421,7 +13421,7 @@ CTDEF ct_status ct_relu_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "relu_", "self"))) return ct_last_error();
   return ct__dispatch_relu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
@@ -13432,7 +13432,7 @@ CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "relu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "relu.out", "out"))) return ct_last_error();
   return ct__dispatch_relu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
@@ -13448,7 +13448,7 @@ CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_v
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "hardtanh_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardtanh_", "self"))) return ct_last_error();
   return ct__dispatch_hardtanh_(ct__call_keys(ct__keys), self, min_val, max_val);
 }
 CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
@@ -13459,7 +13459,7 @@ CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_v
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardtanh.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "hardtanh.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardtanh.out", "out"))) return ct_last_error();
   return ct__dispatch_hardtanh_out(ct__call_keys(ct__keys), self, min_val, max_val, out);
 }
 CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
@@ -13475,7 +13475,7 @@ CTDEF ct_status ct_relu6_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "relu6_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "relu6_", "self"))) return ct_last_error();
   return ct__dispatch_relu6_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
@@ -13491,7 +13491,7 @@ CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "leaky_relu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "leaky_relu_", "self"))) return ct_last_error();
   return ct__dispatch_leaky_relu_(ct__call_keys(ct__keys), self, negative_slope);
 }
 CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
@@ -13502,7 +13502,7 @@ CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar neg
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "leaky_relu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "leaky_relu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "leaky_relu.out", "out"))) return ct_last_error();
   return ct__dispatch_leaky_relu_out(ct__call_keys(ct__keys), self, negative_slope, out);
 }
 CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
@@ -13518,7 +13518,7 @@ CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_sc
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "elu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "elu_", "self"))) return ct_last_error();
   return ct__dispatch_elu_(ct__call_keys(ct__keys), self, alpha, scale, input_scale);
 }
 CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
@@ -13529,7 +13529,7 @@ CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "elu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "elu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "elu.out", "out"))) return ct_last_error();
   return ct__dispatch_elu_out(ct__call_keys(ct__keys), self, alpha, scale, input_scale, out);
 }
 CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
@@ -13548,7 +13548,7 @@ CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gelu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gelu_", "self"))) return ct_last_error();
   return ct__dispatch_gelu_(ct__call_keys(ct__keys), self, approximate);
 }
 CTDEF ct_status ct_gelu_(ct_tensor *self) {
@@ -13562,7 +13562,7 @@ CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *appr
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gelu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gelu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gelu.out", "out"))) return ct_last_error();
   return ct__dispatch_gelu_out(ct__call_keys(ct__keys), self, approximate, out);
 }
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
@@ -13581,7 +13581,7 @@ CTDEF ct_status ct_silu_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "silu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "silu_", "self"))) return ct_last_error();
   return ct__dispatch_silu_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
@@ -13592,7 +13592,7 @@ CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "silu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "silu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "silu.out", "out"))) return ct_last_error();
   return ct__dispatch_silu_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
@@ -13611,7 +13611,7 @@ CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta,
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softplus.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softplus.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softplus.out", "out"))) return ct_last_error();
   return ct__dispatch_softplus_out(ct__call_keys(ct__keys), self, beta, threshold, out);
 }
 CTDEF ct_tensor *ct_mish(ct_tensor *self) {
@@ -13627,7 +13627,7 @@ CTDEF ct_status ct_mish_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mish_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "mish_", "self"))) return ct_last_error();
   return ct__dispatch_mish_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
@@ -13638,7 +13638,7 @@ CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mish.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mish.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mish.out", "out"))) return ct_last_error();
   return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
@@ -13654,7 +13654,7 @@ CTDEF ct_status ct_floor_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_", "self"))) return ct_last_error();
   return ct__dispatch_floor_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
@@ -13665,7 +13665,7 @@ CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "floor.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "floor.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
@@ -13681,7 +13681,7 @@ CTDEF ct_status ct_ceil_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ceil_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ceil_", "self"))) return ct_last_error();
   return ct__dispatch_ceil_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
@@ -13692,7 +13692,7 @@ CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ceil.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ceil.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ceil.out", "out"))) return ct_last_error();
   return ct__dispatch_ceil_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round(ct_tensor *self) {
@@ -13708,7 +13708,7 @@ CTDEF ct_status ct_round_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "round_", "self"))) return ct_last_error();
   return ct__dispatch_round_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
@@ -13719,7 +13719,7 @@ CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "round.out", "out"))) return ct_last_error();
   return ct__dispatch_round_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
@@ -13735,7 +13735,7 @@ CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "round_.decimals", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "round_.decimals", "self"))) return ct_last_error();
   return ct__dispatch_round__decimals(ct__call_keys(ct__keys), self, decimals);
 }
 CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
@@ -13746,7 +13746,7 @@ CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t d
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "round.decimals_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "round.decimals_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "round.decimals_out", "out"))) return ct_last_error();
   return ct__dispatch_round_decimals_out(ct__call_keys(ct__keys), self, decimals, out);
 }
 CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
@@ -13762,7 +13762,7 @@ CTDEF ct_status ct_trunc_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "trunc_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "trunc_", "self"))) return ct_last_error();
   return ct__dispatch_trunc_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
@@ -13773,7 +13773,7 @@ CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "trunc.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "trunc.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "trunc.out", "out"))) return ct_last_error();
   return ct__dispatch_trunc_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
@@ -13789,7 +13789,7 @@ CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, doubl
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nan_to_num_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "nan_to_num_", "self"))) return ct_last_error();
   return ct__dispatch_nan_to_num_(ct__call_keys(ct__keys), self, nan, posinf, neginf);
 }
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
@@ -13800,7 +13800,7 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nan_to_num.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nan_to_num.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nan_to_num.out", "out"))) return ct_last_error();
   return ct__dispatch_nan_to_num_out(ct__call_keys(ct__keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
@@ -13819,7 +13819,7 @@ CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *roun
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Tensor_mode", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Tensor_mode", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div_.Tensor_mode", "other"))) return ct_last_error();
@@ -13836,7 +13836,7 @@ CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "div.out_mode", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "div.out_mode", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "div.out_mode", "out"))) return ct_last_error();
   return ct__dispatch_div_out_mode(ct__call_keys(ct__keys), self, other, rounding_mode, out);
 }
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
@@ -13852,7 +13852,7 @@ CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "div_.Scalar_mode", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Scalar_mode", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar_mode(ct__call_keys(ct__keys), self, other, rounding_mode);
 }
 CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
@@ -13871,7 +13871,7 @@ CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_divide_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide_.Tensor", "other"))) return ct_last_error();
@@ -13888,7 +13888,7 @@ CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "floor_divide.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "floor_divide.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "floor_divide.out", "out"))) return ct_last_error();
   return ct__dispatch_floor_divide_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
@@ -13904,7 +13904,7 @@ CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "floor_divide_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "floor_divide_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_floor_divide__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
@@ -13923,7 +13923,7 @@ CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "pow_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
   ct__keys |= exponent->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow_.Tensor", "exponent"))) return ct_last_error();
@@ -13940,7 +13940,7 @@ CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Tensor_Tensor_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Tensor_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
@@ -13956,7 +13956,7 @@ CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pow_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "pow_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_pow__Scalar(ct__call_keys(ct__keys), self, exponent);
 }
 CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
@@ -13967,7 +13967,7 @@ CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exp
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pow.Tensor_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Tensor_Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Tensor_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
@@ -13986,7 +13986,7 @@ CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "pow.Scalar_out", "exponent"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "pow.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "pow.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_pow_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
@@ -14005,7 +14005,7 @@ CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "remainder_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder_.Tensor", "other"))) return ct_last_error();
@@ -14022,7 +14022,7 @@ CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *oth
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
@@ -14038,7 +14038,7 @@ CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "remainder_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "remainder_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_remainder__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14049,7 +14049,7 @@ CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scal
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "remainder.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
@@ -14068,7 +14068,7 @@ CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "remainder.Scalar_Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "remainder.Scalar_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "remainder.Scalar_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
@@ -14087,7 +14087,7 @@ CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fmod_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod_.Tensor", "other"))) return ct_last_error();
@@ -14104,7 +14104,7 @@ CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmod.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmod.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
@@ -14120,7 +14120,7 @@ CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "fmod_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "fmod_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_fmod__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14131,7 +14131,7 @@ CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar ot
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmod.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "fmod.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmod.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_fmod_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
@@ -14156,7 +14156,7 @@ CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "maximum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "maximum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "maximum.out", "out"))) return ct_last_error();
   return ct__dispatch_maximum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
@@ -14181,7 +14181,7 @@ CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "minimum.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "minimum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "minimum.out", "out"))) return ct_last_error();
   return ct__dispatch_minimum_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
@@ -14200,7 +14200,7 @@ CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "atan2_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "atan2_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2_", "other"))) return ct_last_error();
@@ -14217,7 +14217,7 @@ CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) 
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "atan2.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "atan2.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "atan2.out", "out"))) return ct_last_error();
   return ct__dispatch_atan2_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
@@ -14236,7 +14236,7 @@ CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "eq_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq_.Tensor", "other"))) return ct_last_error();
@@ -14253,7 +14253,7 @@ CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "eq.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eq.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
@@ -14269,7 +14269,7 @@ CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "eq_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "eq_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_eq__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14280,7 +14280,7 @@ CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "eq.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eq.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eq.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_eq_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
@@ -14299,7 +14299,7 @@ CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ne_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne_.Tensor", "other"))) return ct_last_error();
@@ -14316,7 +14316,7 @@ CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ne.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ne.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
@@ -14332,7 +14332,7 @@ CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ne_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ne_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ne__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14343,7 +14343,7 @@ CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ne.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ne.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ne.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ne_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
@@ -14362,7 +14362,7 @@ CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt_.Tensor", "other"))) return ct_last_error();
@@ -14379,7 +14379,7 @@ CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "lt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
@@ -14395,7 +14395,7 @@ CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lt_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_lt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14406,7 +14406,7 @@ CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lt.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
@@ -14425,7 +14425,7 @@ CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "le_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le_.Tensor", "other"))) return ct_last_error();
@@ -14442,7 +14442,7 @@ CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "le.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "le.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
@@ -14458,7 +14458,7 @@ CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "le_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "le_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_le__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14469,7 +14469,7 @@ CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "le.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "le.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "le.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_le_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
@@ -14488,7 +14488,7 @@ CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gt_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt_.Tensor", "other"))) return ct_last_error();
@@ -14505,7 +14505,7 @@ CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "gt.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gt.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
@@ -14521,7 +14521,7 @@ CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gt_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "gt_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_gt__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14532,7 +14532,7 @@ CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gt.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gt.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gt.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_gt_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
@@ -14551,7 +14551,7 @@ CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ge_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge_.Tensor", "other"))) return ct_last_error();
@@ -14568,7 +14568,7 @@ CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "ge.Tensor_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ge.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Tensor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
@@ -14584,7 +14584,7 @@ CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "ge_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "ge_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_ge__Scalar(ct__call_keys(ct__keys), self, other);
 }
 CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
@@ -14595,7 +14595,7 @@ CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar othe
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "ge.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "ge.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "ge.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_ge_Scalar_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
@@ -14614,7 +14614,7 @@ CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_and_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_and_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and_", "other"))) return ct_last_error();
@@ -14631,7 +14631,7 @@ CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *o
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_and.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_and.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_and.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_and_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
@@ -14650,7 +14650,7 @@ CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_or_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_or_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or_", "other"))) return ct_last_error();
@@ -14667,7 +14667,7 @@ CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *ot
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_or.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_or.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_or.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_or_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
@@ -14686,7 +14686,7 @@ CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_xor_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_xor_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
   ct__keys |= other->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor_", "other"))) return ct_last_error();
@@ -14703,7 +14703,7 @@ CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *o
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logical_xor.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_xor.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_xor.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_xor_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
@@ -14719,7 +14719,7 @@ CTDEF ct_status ct_logical_not_(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logical_not_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logical_not_", "self"))) return ct_last_error();
   return ct__dispatch_logical_not_(ct__call_keys(ct__keys), self);
 }
 CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
@@ -14730,7 +14730,7 @@ CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logical_not.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logical_not.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logical_not.out", "out"))) return ct_last_error();
   return ct__dispatch_logical_not_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
@@ -14761,7 +14761,7 @@ CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *se
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "where.self_out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "where.self_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "where.self_out", "out"))) return ct_last_error();
   return ct__dispatch_where_self_out(ct__call_keys(ct__keys), condition, self, other, out);
 }
 CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
@@ -14810,7 +14810,7 @@ CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar valu
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "masked_fill_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
   ct__keys |= mask->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Scalar", "mask"))) return ct_last_error();
@@ -14827,7 +14827,7 @@ CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *m
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill.Scalar_out", "mask"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "masked_fill.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
@@ -14849,7 +14849,7 @@ CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "masked_fill_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "masked_fill_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
   ct__keys |= mask->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "masked_fill_.Tensor", "mask"))) return ct_last_error();
@@ -14872,7 +14872,7 @@ CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "masked_fill.Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "masked_fill.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "masked_fill.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(ct__keys), self, mask, value, out);
 }
 CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
@@ -14891,7 +14891,7 @@ CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lerp_.Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
   ct__keys |= end->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Scalar", "end"))) return ct_last_error();
@@ -14908,7 +14908,7 @@ CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp.Scalar_out", "end"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lerp.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Scalar_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
@@ -14930,7 +14930,7 @@ CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weig
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "lerp_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lerp_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
   ct__keys |= end->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, end, 0, "lerp_.Tensor", "end"))) return ct_last_error();
@@ -14953,7 +14953,7 @@ CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *e
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "lerp.Tensor_out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "lerp.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lerp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_lerp_Tensor_out(ct__call_keys(ct__keys), self, end, weight, out);
 }
 CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
@@ -14978,7 +14978,7 @@ CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcmul_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addcmul_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcmul_", "tensor1"))) return ct_last_error();
@@ -15004,7 +15004,7 @@ CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcmul.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcmul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addcmul.out", "out"))) return ct_last_error();
   return ct__dispatch_addcmul_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -15032,7 +15032,7 @@ CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addcdiv_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addcdiv_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
   ct__keys |= tensor1->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor1, 0, "addcdiv_", "tensor1"))) return ct_last_error();
@@ -15058,7 +15058,7 @@ CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *te
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor2, 0, "addcdiv.out", "tensor2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addcdiv.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addcdiv.out", "out"))) return ct_last_error();
   return ct__dispatch_addcdiv_out(ct__call_keys(ct__keys), self, tensor1, tensor2, value, out);
 }
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
@@ -15077,7 +15077,7 @@ CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_(ct__call_keys(ct__keys), self, min, max);
 }
 CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
@@ -15088,7 +15088,7 @@ CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
@@ -15108,7 +15108,7 @@ CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_.Tensor", "self"))) return ct_last_error();
   if (min) ct__keys |= min->keys;
   if (CT_UNLIKELY(min && !ct__device_joins(&ct__dev, min, 0, "clamp_.Tensor", "min"))) return ct_last_error();
   if (max) ct__keys |= max->keys;
@@ -15127,7 +15127,7 @@ CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *
   if (CT_UNLIKELY(max && !ct__device_joins(&ct__dev, max, 0, "clamp.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_Tensor_out(ct__call_keys(ct__keys), self, min, max, out);
 }
 CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
@@ -15143,7 +15143,7 @@ CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_min_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_min_(ct__call_keys(ct__keys), self, min);
 }
 CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
@@ -15154,7 +15154,7 @@ CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_min.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_min.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
@@ -15173,7 +15173,7 @@ CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_min_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_min_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
   ct__keys |= min->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min_.Tensor", "min"))) return ct_last_error();
@@ -15190,7 +15190,7 @@ CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 0, "clamp_min.Tensor_out", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_min.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_min.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(ct__keys), self, min, out);
 }
 CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
@@ -15206,7 +15206,7 @@ CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_max_", "self"))) return ct_last_error();
   return ct__dispatch_clamp_max_(ct__call_keys(ct__keys), self, max);
 }
 CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
@@ -15217,7 +15217,7 @@ CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max)
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "clamp_max.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_max.out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
@@ -15236,7 +15236,7 @@ CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "clamp_max_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "clamp_max_.Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
   ct__keys |= max->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max_.Tensor", "max"))) return ct_last_error();
@@ -15253,7 +15253,7 @@ CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 0, "clamp_max.Tensor_out", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "clamp_max.Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_max.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(ct__keys), self, max, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
@@ -15261,7 +15261,7 @@ CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_sum(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_sum(ct_tensor *self) {
@@ -15272,10 +15272,10 @@ CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtyp
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sum.out", "out"))) return ct_last_error();
   return ct__dispatch_sum_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
@@ -15287,7 +15287,7 @@ CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.dim_IntList", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15304,7 +15304,7 @@ CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sum.IntList_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sum.IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15312,7 +15312,7 @@ CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "sum.IntList_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sum.IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_sum_IntList_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15323,7 +15323,7 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mean(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_mean(ct_tensor *self) {
@@ -15335,7 +15335,7 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15352,7 +15352,7 @@ CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mean.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15360,7 +15360,7 @@ CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mean.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mean.out", "out"))) return ct_last_error();
   return ct__dispatch_mean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15371,7 +15371,7 @@ CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod(ct__call_keys(ct__keys), self, dtype));
 }
 CTDEF ct_tensor *ct_prod(ct_tensor *self) {
@@ -15382,10 +15382,10 @@ CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dty
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "prod.out", "out"))) return ct_last_error();
   return ct__dispatch_prod_out(ct__call_keys(ct__keys), self, dtype, out);
 }
 CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
@@ -15396,7 +15396,7 @@ CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_d
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.dim_int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.dim_int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(ct__keys), self, dim, keepdim, dtype));
 }
 CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15407,10 +15407,10 @@ CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, boo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "prod.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "prod.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "prod.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "prod.int_out", "out"))) return ct_last_error();
   return ct__dispatch_prod_int_out(ct__call_keys(ct__keys), self, dim, keepdim, dtype, out);
 }
 CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15422,7 +15422,7 @@ CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amax", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15436,7 +15436,7 @@ CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15444,7 +15444,7 @@ CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amax.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "amax.out", "out"))) return ct_last_error();
   return ct__dispatch_amax_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15453,7 +15453,7 @@ CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amin", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15467,7 +15467,7 @@ CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "amin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "amin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15475,7 +15475,7 @@ CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const 
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "amin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "amin.out", "out"))) return ct_last_error();
   return ct__dispatch_amin_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_max(ct_tensor *self) {
@@ -15483,7 +15483,7 @@ CTDEF ct_tensor *ct_max(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_min(ct_tensor *self) {
@@ -15491,7 +15491,7 @@ CTDEF ct_tensor *ct_min(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_min(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
@@ -15500,7 +15500,7 @@ CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15517,7 +15517,7 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.correction_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15525,7 +15525,7 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.correction_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "var.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_var_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -15536,7 +15536,7 @@ CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_var(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
@@ -15545,7 +15545,7 @@ CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15559,7 +15559,7 @@ CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15567,7 +15567,7 @@ CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "var.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "var.out", "out"))) return ct_last_error();
   return ct__dispatch_var_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
@@ -15576,7 +15576,7 @@ CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15593,7 +15593,7 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.correction_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.correction_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15601,7 +15601,7 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.correction_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "std.correction_out", "out"))) return ct_last_error();
   return ct__dispatch_std_correction_out(ct__call_keys(ct__keys), self, dim_l, correction, keepdim, out);
 }
 CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
@@ -15612,7 +15612,7 @@ CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_std(ct__call_keys(ct__keys), self, unbiased));
 }
 CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
@@ -15621,7 +15621,7 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15635,7 +15635,7 @@ CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15643,7 +15643,7 @@ CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, con
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "std.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "std.out", "out"))) return ct_last_error();
   return ct__dispatch_std_out(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, out);
 }
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
@@ -15652,7 +15652,7 @@ CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_vector_norm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15669,7 +15669,7 @@ CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "linalg_vector_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_vector_norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15677,7 +15677,7 @@ CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linalg_vector_norm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_vector_norm.out", "out"))) return ct_last_error();
   return ct__dispatch_linalg_vector_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15688,7 +15688,7 @@ CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.Scalar", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(ct__keys), self, p));
 }
 CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15697,7 +15697,7 @@ CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.ScalarOpt_dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.ScalarOpt_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15710,10 +15710,10 @@ CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "norm.Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_norm_Scalar_out(ct__call_keys(ct__keys), self, p, out);
 }
 CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15722,7 +15722,7 @@ CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "norm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15730,7 +15730,7 @@ CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, in
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "norm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "norm.out", "out"))) return ct_last_error();
   return ct__dispatch_norm_out(ct__call_keys(ct__keys), self, p, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -15739,7 +15739,7 @@ CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logsumexp", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -15753,7 +15753,7 @@ CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logsumexp.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -15761,7 +15761,7 @@ CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logsumexp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logsumexp_out(ct__call_keys(ct__keys), self, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_all(ct_tensor *self) {
@@ -15769,7 +15769,7 @@ CTDEF ct_tensor *ct_all(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
@@ -15777,10 +15777,10 @@ CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.all_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.all_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "all.all_out", "out"))) return ct_last_error();
   return ct__dispatch_all_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15788,7 +15788,7 @@ CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_all_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15796,10 +15796,10 @@ CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool ke
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "all.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "all.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "all.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "all.out", "out"))) return ct_last_error();
   return ct__dispatch_all_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_any(ct_tensor *self) {
@@ -15807,7 +15807,7 @@ CTDEF ct_tensor *ct_any(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
@@ -15815,10 +15815,10 @@ CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.all_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.all_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.all_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "any.all_out", "out"))) return ct_last_error();
   return ct__dispatch_any_all_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15826,7 +15826,7 @@ CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.dim", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_any_dim(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15834,10 +15834,10 @@ CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool ke
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "any.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "any.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "any.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "any.out", "out"))) return ct_last_error();
   return ct__dispatch_any_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -15845,7 +15845,7 @@ CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumsum(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
@@ -15856,7 +15856,7 @@ CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cumsum_", "self"))) return ct_last_error();
   return ct__dispatch_cumsum_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
@@ -15867,10 +15867,10 @@ CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumsum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumsum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumsum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cumsum.out", "out"))) return ct_last_error();
   return ct__dispatch_cumsum_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -15881,7 +15881,7 @@ CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cumprod(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
@@ -15892,7 +15892,7 @@ CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cumprod_", "self"))) return ct_last_error();
   return ct__dispatch_cumprod_(ct__call_keys(ct__keys), self, dim, dtype);
 }
 CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
@@ -15903,10 +15903,10 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cumprod.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cumprod.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cumprod.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cumprod.out", "out"))) return ct_last_error();
   return ct__dispatch_cumprod_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -15919,7 +15919,7 @@ CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_max_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -15935,13 +15935,13 @@ CTDEF ct_status ct_max_dim_out(ct_tensor *max, ct_tensor *max_values, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim_max", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max.dim_max", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.dim_max", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!max)) return ct__fail_null("max.dim_max", "max"), ct_last_error();
   ct__keys |= max->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 1, "max.dim_max", "max"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max, 2, "max.dim_max", "max"))) return ct_last_error();
   if (CT_UNLIKELY(!max_values)) return ct__fail_null("max.dim_max", "max_values"), ct_last_error();
   ct__keys |= max_values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max_values, 1, "max.dim_max", "max_values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, max_values, 2, "max.dim_max", "max_values"))) return ct_last_error();
   return ct__dispatch_max_dim_max(ct__call_keys(ct__keys), self, dim, keepdim, max, max_values);
 }
 CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -15951,7 +15951,7 @@ CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_min_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -15967,13 +15967,13 @@ CTDEF ct_status ct_min_dim_out(ct_tensor *min, ct_tensor *min_indices, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim_min", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "min.dim_min", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.dim_min", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!min)) return ct__fail_null("min.dim_min", "min"), ct_last_error();
   ct__keys |= min->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 1, "min.dim_min", "min"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min, 2, "min.dim_min", "min"))) return ct_last_error();
   if (CT_UNLIKELY(!min_indices)) return ct__fail_null("min.dim_min", "min_indices"), ct_last_error();
   ct__keys |= min_indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min_indices, 1, "min.dim_min", "min_indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, min_indices, 2, "min.dim_min", "min_indices"))) return ct_last_error();
   return ct__dispatch_min_dim_min(ct__call_keys(ct__keys), self, dim, keepdim, min, min_indices);
 }
 CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15981,7 +15981,7 @@ CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmax", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmax(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -15989,10 +15989,10 @@ CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmax.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "argmax.out", "out"))) return ct_last_error();
   return ct__dispatch_argmax_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
@@ -16000,7 +16000,7 @@ CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmin", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argmin(ct__call_keys(ct__keys), self, dim, keepdim));
 }
 CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
@@ -16008,10 +16008,10 @@ CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argmin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argmin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "argmin.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "argmin.out", "out"))) return ct_last_error();
   return ct__dispatch_argmin_out(ct__call_keys(ct__keys), self, dim, keepdim, out);
 }
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
@@ -16021,7 +16021,7 @@ CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tenso
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort(ct__call_keys(ct__keys), self, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16037,13 +16037,13 @@ CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "sort.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "sort.values", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values(ct__call_keys(ct__keys), self, dim, descending, values, indices);
 }
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
@@ -16053,7 +16053,7 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.stable", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.stable", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_sort_stable(ct__call_keys(ct__keys), self, stable, dim, descending, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16072,13 +16072,13 @@ CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("sort.values_stable", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sort.values_stable", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "sort.values_stable", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("sort.values_stable", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "sort.values_stable", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "sort.values_stable", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("sort.values_stable", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "sort.values_stable", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "sort.values_stable", "indices"))) return ct_last_error();
   return ct__dispatch_sort_values_stable(ct__call_keys(ct__keys), self, stable, dim, descending, values, indices);
 }
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
@@ -16091,7 +16091,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16107,13 +16107,13 @@ CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "topk.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("topk.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "topk.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "topk.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "topk.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "topk.values", "indices"))) return ct_last_error();
   return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
@@ -16122,10 +16122,10 @@ CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "value_selecting_reduction_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "value_selecting_reduction_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "value_selecting_reduction_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "value_selecting_reduction_backward", "indices"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
@@ -16138,10 +16138,10 @@ CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_rd_gather", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_rd_gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "_rd_gather", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "_rd_gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__rd_gather(ct__call_keys(ct__keys), self, dim, index, keepdim));
 }
 CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
@@ -16150,7 +16150,7 @@ CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nansum", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -16167,7 +16167,7 @@ CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nansum.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nansum.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -16175,7 +16175,7 @@ CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, c
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nansum.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nansum.out", "out"))) return ct_last_error();
   return ct__dispatch_nansum_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -16187,7 +16187,7 @@ CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmean", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -16204,7 +16204,7 @@ CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmean.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmean.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
@@ -16212,7 +16212,7 @@ CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, 
   dim_l.n = dim ? dim_len : -1;
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmean.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nanmean.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmean_out(ct__call_keys(ct__keys), self, dim_l, keepdim, dtype, out);
 }
 CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
@@ -16224,7 +16224,7 @@ CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.dim_IntList", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -16238,7 +16238,7 @@ CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int d
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.dim_IntList_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.dim_IntList_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
@@ -16246,7 +16246,7 @@ CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int d
   dim_l.n = dim_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.dim_IntList_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "count_nonzero.dim_IntList_out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(ct__keys), self, dim_l, out);
 }
 CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
@@ -16254,7 +16254,7 @@ CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_count_nonzero(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -16262,10 +16262,10 @@ CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "count_nonzero.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "count_nonzero.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "count_nonzero.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "count_nonzero.out", "out"))) return ct_last_error();
   return ct__dispatch_count_nonzero_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
@@ -16273,7 +16273,7 @@ CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logcumsumexp", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(ct__keys), self, dim));
 }
 CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
@@ -16281,10 +16281,10 @@ CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logcumsumexp.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "logcumsumexp.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "logcumsumexp.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logcumsumexp.out", "out"))) return ct_last_error();
   return ct__dispatch_logcumsumexp_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
@@ -16294,7 +16294,7 @@ CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummax(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16310,13 +16310,13 @@ CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummax.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummax.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummax.out", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummax.out", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "cummax.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummax.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummax.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummax.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummax_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
@@ -16326,7 +16326,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummin", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_cummin(ct__call_keys(ct__keys), self, dim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16342,13 +16342,13 @@ CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cummin.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cummin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cummin.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("cummin.out", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "cummin.out", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "cummin.out", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("cummin.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "cummin.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummin.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -16358,7 +16358,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16374,13 +16374,13 @@ CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kthvalue.values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue.values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("kthvalue.values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "kthvalue.values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "kthvalue.values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "kthvalue.values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "kthvalue.values", "indices"))) return ct_last_error();
   return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
@@ -16388,7 +16388,7 @@ CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_median(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
@@ -16396,10 +16396,10 @@ CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "median.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "median.out", "out"))) return ct_last_error();
   return ct__dispatch_median_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -16409,7 +16409,7 @@ CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_median_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16425,13 +16425,13 @@ CTDEF ct_status ct_median_dim_out(ct_tensor *values, ct_tensor *indices, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "median.dim_values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "median.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("median.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "median.dim_values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "median.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("median.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "median.dim_values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "median.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_median_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
@@ -16439,7 +16439,7 @@ CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nanmedian(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
@@ -16447,10 +16447,10 @@ CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nanmedian.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nanmedian.out", "out"))) return ct_last_error();
   return ct__dispatch_nanmedian_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
@@ -16460,7 +16460,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.dim", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16476,13 +16476,13 @@ CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim_values", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nanmedian.dim_values", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nanmedian.dim_values", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!values)) return ct__fail_null("nanmedian.dim_values", "values"), ct_last_error();
   ct__keys |= values->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 1, "nanmedian.dim_values", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 2, "nanmedian.dim_values", "values"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("nanmedian.dim_values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "nanmedian.dim_values", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "nanmedian.dim_values", "indices"))) return ct_last_error();
   return ct__dispatch_nanmedian_dim_values(ct__call_keys(ct__keys), self, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
@@ -16490,7 +16490,7 @@ CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argsort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort(ct__call_keys(ct__keys), self, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
@@ -16498,7 +16498,7 @@ CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "argsort.stable", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "argsort.stable", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_argsort_stable(ct__call_keys(ct__keys), self, stable, dim, descending));
 }
 CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
@@ -16509,7 +16509,7 @@ CTDEF ct_tensor *ct_msort(ct_tensor *self) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "msort", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "msort", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_msort(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
@@ -16520,7 +16520,7 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "var_mean.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -16547,7 +16547,7 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
   if (result1) *result1 = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "std_mean.correction", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean.correction", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dim_len < 0))
     return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
@@ -16573,7 +16573,7 @@ CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_te
   if (max) *max = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "aminmax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "aminmax", "self"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_aminmax(ct__call_keys(ct__keys), self, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -16592,10 +16592,10 @@ CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "dot", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
   ct__keys |= tensor->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot", "tensor"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 1, "dot", "tensor"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dot(ct__call_keys(ct__keys), self, tensor));
 }
 CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
@@ -16603,13 +16603,13 @@ CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "dot.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "dot.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
   ct__keys |= tensor->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 0, "dot.out", "tensor"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensor, 1, "dot.out", "tensor"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "dot.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "dot.out", "out"))) return ct_last_error();
   return ct__dispatch_dot_out(ct__call_keys(ct__keys), self, tensor, out);
 }
 CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
@@ -16617,10 +16617,10 @@ CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mv", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
   ct__keys |= vec->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv", "vec"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 1, "mv", "vec"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mv(ct__call_keys(ct__keys), self, vec));
 }
 CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
@@ -16628,13 +16628,13 @@ CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mv.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mv.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
   ct__keys |= vec->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 0, "mv.out", "vec"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec, 1, "mv.out", "vec"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mv.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mv.out", "out"))) return ct_last_error();
   return ct__dispatch_mv_out(ct__call_keys(ct__keys), self, vec, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
@@ -16642,10 +16642,10 @@ CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "mm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
@@ -16653,13 +16653,13 @@ CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "mm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "mm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mm.out", "out"))) return ct_last_error();
   return ct__dispatch_mm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
@@ -16667,10 +16667,10 @@ CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "bmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bmm(ct__call_keys(ct__keys), self, mat2));
 }
 CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
@@ -16678,13 +16678,13 @@ CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "bmm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "bmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "bmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "bmm.out", "out"))) return ct_last_error();
   return ct__dispatch_bmm_out(ct__call_keys(ct__keys), self, mat2, out);
 }
 CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
@@ -16692,13 +16692,13 @@ CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm", "mat1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm", "mat1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm", "mat2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm", "mat2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_addmm(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha));
 }
 CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -16709,13 +16709,13 @@ CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "addmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm_", "mat1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm_", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm_", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm_", "mat2"))) return ct_last_error();
   return ct__dispatch_addmm_(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha);
 }
 CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -16726,16 +16726,16 @@ CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "addmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "addmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
   ct__keys |= mat1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 0, "addmm.out", "mat1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat1, 1, "addmm.out", "mat1"))) return ct_last_error();
   if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
   ct__keys |= mat2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 0, "addmm.out", "mat2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mat2, 1, "addmm.out", "mat2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "addmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "addmm.out", "out"))) return ct_last_error();
   return ct__dispatch_addmm_out(ct__call_keys(ct__keys), self, mat1, mat2, beta, alpha, out);
 }
 CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
@@ -16746,13 +16746,13 @@ CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm", "batch1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm", "batch1"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm", "batch2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm", "batch2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_baddbmm(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha));
 }
 CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -16763,13 +16763,13 @@ CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "baddbmm_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm_", "batch1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm_", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm_", "batch2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm_", "batch2"))) return ct_last_error();
   return ct__dispatch_baddbmm_(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha);
 }
 CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -16780,16 +16780,16 @@ CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *ba
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "baddbmm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "baddbmm.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
   ct__keys |= batch1->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 0, "baddbmm.out", "batch1"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch1, 1, "baddbmm.out", "batch1"))) return ct_last_error();
   if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
   ct__keys |= batch2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 0, "baddbmm.out", "batch2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, batch2, 1, "baddbmm.out", "batch2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "baddbmm.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "baddbmm.out", "out"))) return ct_last_error();
   return ct__dispatch_baddbmm_out(ct__call_keys(ct__keys), self, batch1, batch2, beta, alpha, out);
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
@@ -16800,10 +16800,10 @@ CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "outer", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
   ct__keys |= vec2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer", "vec2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 1, "outer", "vec2"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_outer(ct__call_keys(ct__keys), self, vec2));
 }
 CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
@@ -16811,13 +16811,13 @@ CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "outer.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "outer.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
   ct__keys |= vec2->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 0, "outer.out", "vec2"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, vec2, 1, "outer.out", "vec2"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "outer.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "outer.out", "out"))) return ct_last_error();
   return ct__dispatch_outer_out(ct__call_keys(ct__keys), self, vec2, out);
 }
 CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
@@ -16825,10 +16825,10 @@ CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "matmul", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
   ct__keys |= other->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul", "other"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "matmul", "other"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_matmul(ct__call_keys(ct__keys), self, other));
 }
 CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
@@ -16836,13 +16836,13 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "matmul.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "matmul.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
   ct__keys |= other->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "matmul.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "matmul.out", "other"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "matmul.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "matmul.out", "out"))) return ct_last_error();
   return ct__dispatch_matmul_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
@@ -16850,12 +16850,12 @@ CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "linear", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "linear", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "linear", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_linear(ct__call_keys(ct__keys), input, weight, bias));
 }
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
@@ -16863,15 +16863,15 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "linear.out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "linear.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "linear.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "linear.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "linear.out", "bias"))) return ct_last_error();
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "linear.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linear.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linear.out", "out"))) return ct_last_error();
   return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
@@ -16883,7 +16883,7 @@ CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim)
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat", "tensors"))) return (ct_tensor *)NULL;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cat", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -16898,13 +16898,13 @@ CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *te
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "cat.out", "tensors"))) return ct_last_error();
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cat.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "cat.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cat.out", "out"))) return ct_last_error();
   return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
@@ -16916,7 +16916,7 @@ CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, in
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack", "tensors"))) return (ct_tensor *)NULL;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "stack", "tensors"))) return (ct_tensor *)NULL;
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
@@ -16931,13 +16931,13 @@ CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor 
   for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
     if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
     ct__keys |= tensors[tensors_i]->keys;
-    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 0, "stack.out", "tensors"))) return ct_last_error();
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "stack.out", "tensors"))) return ct_last_error();
   }
   tensors_l.data = tensors;
   tensors_l.n = tensors_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "stack.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "stack.out", "out"))) return ct_last_error();
   return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
 }
 CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -16946,7 +16946,7 @@ CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flip", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -16960,7 +16960,7 @@ CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "flip.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "flip.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
@@ -16968,7 +16968,7 @@ CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "flip.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "flip.out", "out"))) return ct_last_error();
   return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
 }
 CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
@@ -16978,7 +16978,7 @@ CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "roll", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
@@ -16998,7 +16998,7 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "roll.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "roll.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
   if (CT_UNLIKELY(shifts_len < 0))
     return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
@@ -17011,7 +17011,7 @@ CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, con
   dims_l.n = dims_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "roll.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "roll.out", "out"))) return ct_last_error();
   return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
 }
 CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
@@ -17020,7 +17020,7 @@ CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repe
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "repeat", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
@@ -17034,7 +17034,7 @@ CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "repeat.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "repeat.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
   if (CT_UNLIKELY(repeats_len < 0))
     return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
@@ -17042,7 +17042,7 @@ CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, 
   repeats_l.n = repeats_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "repeat.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "repeat.out", "out"))) return ct_last_error();
   return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
 }
 CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
@@ -17051,7 +17051,7 @@ CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tile", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tile", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(dims_len < 0))
     return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
@@ -17065,7 +17065,7 @@ CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "constant_pad_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -17079,7 +17079,7 @@ CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "constant_pad_nd.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "constant_pad_nd.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
@@ -17087,7 +17087,7 @@ CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_
   pad_l.n = pad_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "constant_pad_nd.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "constant_pad_nd.out", "out"))) return ct_last_error();
   return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17096,7 +17096,7 @@ CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17110,7 +17110,7 @@ CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17118,7 +17118,7 @@ CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad1d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17127,10 +17127,10 @@ CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad1d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17144,7 +17144,7 @@ CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17158,7 +17158,7 @@ CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17166,7 +17166,7 @@ CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17175,10 +17175,10 @@ CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17192,7 +17192,7 @@ CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17206,7 +17206,7 @@ CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int pad
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17214,7 +17214,7 @@ CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int pad
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "reflection_pad3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "reflection_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17223,10 +17223,10 @@ CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "reflection_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "reflection_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "reflection_pad3d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reflection_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17240,7 +17240,7 @@ CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17254,7 +17254,7 @@ CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17262,7 +17262,7 @@ CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad1d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad1d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17271,10 +17271,10 @@ CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad1d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad1d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad1d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17288,7 +17288,7 @@ CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17302,7 +17302,7 @@ CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17310,7 +17310,7 @@ CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad2d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17319,10 +17319,10 @@ CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17336,7 +17336,7 @@ CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17350,7 +17350,7 @@ CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int pa
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
@@ -17358,7 +17358,7 @@ CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int pa
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "replication_pad3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "replication_pad3d.out", "out"))) return ct_last_error();
   return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
 }
 CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
@@ -17367,10 +17367,10 @@ CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "replication_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "replication_pad3d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "replication_pad3d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "replication_pad3d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(padding_len < 0))
     return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
@@ -17383,7 +17383,7 @@ CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
@@ -17391,7 +17391,7 @@ CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "tril_", "self"))) return ct_last_error();
   return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
@@ -17399,10 +17399,10 @@ CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tril.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tril.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "tril.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tril.out", "out"))) return ct_last_error();
   return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
@@ -17410,7 +17410,7 @@ CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
 }
 CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
@@ -17418,7 +17418,7 @@ CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "triu_", "self"))) return ct_last_error();
   return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
 }
 CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
@@ -17426,10 +17426,10 @@ CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "triu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "triu.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "triu.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "triu.out", "out"))) return ct_last_error();
   return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
 }
 CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
@@ -17437,10 +17437,10 @@ CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gather", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "gather", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
 }
 CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -17451,13 +17451,13 @@ CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "gather.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "gather.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "gather.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "gather.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "gather.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "gather.out", "out"))) return ct_last_error();
   return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
 }
 CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -17468,13 +17468,13 @@ CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.src", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.src", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.src", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -17482,13 +17482,13 @@ CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_t
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.src", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.src", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.src", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.src", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.src", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_.src", "src"))) return ct_last_error();
   return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -17496,16 +17496,16 @@ CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.src_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.src_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.src_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.src_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.src_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.src_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.src_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.src_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17513,10 +17513,10 @@ CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17524,10 +17524,10 @@ CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.value", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.value", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17535,13 +17535,13 @@ CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t di
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.value_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.value_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -17549,13 +17549,13 @@ CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
 }
 CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -17563,13 +17563,13 @@ CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add_", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add_", "src"))) return ct_last_error();
   return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
 }
 CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -17577,16 +17577,16 @@ CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_add.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_add.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_add.out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_add.out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter_add.out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
 }
 CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17594,13 +17594,13 @@ CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.reduce", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.reduce", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
 }
 CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17608,13 +17608,13 @@ CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.reduce", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.reduce", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.reduce", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_.reduce", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_.reduce", "src"))) return ct_last_error();
   return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
 }
 CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17622,16 +17622,16 @@ CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, in
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.reduce_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.reduce_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.reduce_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.reduce_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter.reduce_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter.reduce_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter.reduce_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter.reduce_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
 }
 CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
@@ -17639,10 +17639,10 @@ CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter.value_reduce", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter.value_reduce", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter.value_reduce", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter.value_reduce", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
 }
 CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
@@ -17650,10 +17650,10 @@ CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_.value_reduce", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_.value_reduce", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_.value_reduce", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_.value_reduce", "index"))) return ct_last_error();
   return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
 }
 CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
@@ -17661,13 +17661,13 @@ CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce.two", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce.two", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two", "src"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce.two", "src"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
 }
 CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17678,13 +17678,13 @@ CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce_.two", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "scatter_reduce_.two", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce_.two", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce_.two", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce_.two", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce_.two", "src"))) return ct_last_error();
   return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
 }
 CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17695,16 +17695,16 @@ CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "scatter_reduce.two_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "scatter_reduce.two_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "scatter_reduce.two_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "scatter_reduce.two_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
   ct__keys |= src->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 0, "scatter_reduce.two_out", "src"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, src, 1, "scatter_reduce.two_out", "src"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "scatter_reduce.two_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "scatter_reduce.two_out", "out"))) return ct_last_error();
   return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
 }
 CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
@@ -17715,10 +17715,10 @@ CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index)
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_select", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_select", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
 }
 CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
@@ -17726,13 +17726,13 @@ CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_select.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_select.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_select.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_select.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_select.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_select.out", "out"))) return ct_last_error();
   return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
 }
 CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
@@ -17740,13 +17740,13 @@ CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add", "source"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
 }
 CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -17757,13 +17757,13 @@ CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_add_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add_", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add_", "source"))) return ct_last_error();
   return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
 }
 CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -17774,16 +17774,16 @@ CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_add.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_add.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_add.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_add.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_add.out", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_add.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_add.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_add.out", "out"))) return ct_last_error();
   return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
 }
 CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -17794,13 +17794,13 @@ CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy", "source"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy", "source"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
 }
 CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -17808,13 +17808,13 @@ CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_copy_", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy_", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy_", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy_", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy_", "source"))) return ct_last_error();
   return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
 }
 CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
@@ -17822,16 +17822,16 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_copy.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_copy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_copy.out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_copy.out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
   ct__keys |= source->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 0, "index_copy.out", "source"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, source, 1, "index_copy.out", "source"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_copy.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_copy.out", "out"))) return ct_last_error();
   return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
 }
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17839,10 +17839,10 @@ CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Scalar", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Scalar", "index"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17850,10 +17850,10 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Scalar", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_fill_.int_Scalar", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Scalar", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill_.int_Scalar", "index"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -17861,13 +17861,13 @@ CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Tensor", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor", "index"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Tensor", "index"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor", "value"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill.int_Tensor", "value"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
 }
 CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -17875,13 +17875,13 @@ CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill_.int_Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "index_fill_.int_Tensor", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill_.int_Tensor", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill_.int_Tensor", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill_.int_Tensor", "value"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill_.int_Tensor", "value"))) return ct_last_error();
   return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
 }
 CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
@@ -17889,16 +17889,16 @@ CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Tensor_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Tensor_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Tensor_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Tensor_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "index_fill.int_Tensor_out", "value"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "index_fill.int_Tensor_out", "value"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Tensor_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_fill.int_Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
@@ -17906,13 +17906,13 @@ CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "index_fill.int_Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "index_fill.int_Scalar_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
   ct__keys |= index->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 0, "index_fill.int_Scalar_out", "index"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, index, 1, "index_fill.int_Scalar_out", "index"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "index_fill.int_Scalar_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "index_fill.int_Scalar_out", "out"))) return ct_last_error();
   return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
 }
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
@@ -18005,7 +18005,7 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "one_hot", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "one_hot", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
 }
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
@@ -18013,10 +18013,10 @@ CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "embedding", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
@@ -18027,13 +18027,13 @@ CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "embedding.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "embedding.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "embedding.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "embedding.out", "out"))) return ct_last_error();
   return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
 CTDEF ct_status ct_embedding_out(ct_tensor *out, ct_tensor *weight, ct_tensor *indices) {
@@ -18044,10 +18044,10 @@ CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "embedding_dense_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "embedding_dense_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "embedding_dense_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "embedding_dense_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
 }
 CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
@@ -18057,7 +18057,7 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split.Tensor", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split.Tensor", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -18071,7 +18071,7 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "split_with_sizes", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split_with_sizes", "self"))) return (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
   if (CT_UNLIKELY(split_sizes_len < 0))
     return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
@@ -18089,7 +18089,7 @@ CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "chunk", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "chunk", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -18102,7 +18102,7 @@ CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **o
   if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
   if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "unbind.int", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "unbind.int", "self"))) return (int64_t)-1;
   ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
@@ -18114,7 +18114,7 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "pad", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pad", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(pad_len < 0))
     return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
@@ -18127,10 +18127,10 @@ CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "take_along_dim", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "take_along_dim", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
 }
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
@@ -18138,13 +18138,13 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "take_along_dim.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "take_along_dim.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "take_along_dim.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "take_along_dim.out", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "take_along_dim.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "take_along_dim.out", "out"))) return ct_last_error();
   return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -18152,7 +18152,7 @@ CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -18160,10 +18160,10 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softmax.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "softmax.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -18171,7 +18171,7 @@ CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_softmax.int", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(ct__keys), self, dim, dtype));
 }
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -18179,10 +18179,10 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_softmax.int_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "log_softmax.int_out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "log_softmax.int_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -18190,12 +18190,12 @@ CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weig
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -18203,15 +18203,15 @@ CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *targ
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "nll_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nll_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_nll_loss_out(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, out);
 }
 CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
@@ -18219,12 +18219,12 @@ CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *w
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_nd", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss_nd", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_nd", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss_nd", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_nd", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss_nd", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index));
 }
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
@@ -18232,18 +18232,18 @@ CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "nll_loss_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "nll_loss_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nll_loss_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "nll_loss_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "nll_loss_backward", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "nll_loss_backward", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "nll_loss_backward", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "nll_loss_backward", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
   ct__keys |= total_weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, total_weight, 0, "nll_loss_backward", "total_weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, total_weight, 1, "nll_loss_backward", "total_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(ct__keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
 }
 CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
@@ -18251,12 +18251,12 @@ CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cross_entropy_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "cross_entropy_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "cross_entropy_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "cross_entropy_loss", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "cross_entropy_loss", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "cross_entropy_loss", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(ct__keys), self, target, weight, reduction, ignore_index, label_smoothing));
 }
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -18264,10 +18264,10 @@ CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reducti
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mse_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "mse_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_mse_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -18275,13 +18275,13 @@ CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *targ
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "mse_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "mse_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "mse_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "mse_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "mse_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mse_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_mse_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
 }
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -18289,10 +18289,10 @@ CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reductio
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "l1_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "l1_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_l1_loss(ct__call_keys(ct__keys), self, target, reduction));
 }
 CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
@@ -18300,10 +18300,10 @@ CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t r
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "smooth_l1_loss", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "smooth_l1_loss", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(ct__keys), self, target, reduction, beta));
 }
 CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
@@ -18311,13 +18311,13 @@ CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "smooth_l1_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "smooth_l1_loss.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "smooth_l1_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "smooth_l1_loss.out", "target"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "smooth_l1_loss.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "smooth_l1_loss.out", "out"))) return ct_last_error();
   return ct__dispatch_smooth_l1_loss_out(ct__call_keys(ct__keys), self, target, reduction, beta, out);
 }
 CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
@@ -18325,10 +18325,10 @@ CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "kl_div", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kl_div", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "kl_div", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "kl_div", "target"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_kl_div(ct__call_keys(ct__keys), self, target, reduction, log_target));
 }
 CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -18339,12 +18339,12 @@ CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(ct__keys), self, target, weight, reduction));
 }
 CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
@@ -18352,15 +18352,15 @@ CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy.out", "target"))) return ct_last_error();
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy.out", "weight"))) return ct_last_error();
   if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "binary_cross_entropy.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "binary_cross_entropy.out", "out"))) return ct_last_error();
   return ct__dispatch_binary_cross_entropy_out(ct__call_keys(ct__keys), self, target, weight, reduction, out);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
@@ -18368,14 +18368,14 @@ CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "binary_cross_entropy_with_logits", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "binary_cross_entropy_with_logits", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
   ct__keys |= target->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 0, "binary_cross_entropy_with_logits", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "binary_cross_entropy_with_logits", "target"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "binary_cross_entropy_with_logits", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "binary_cross_entropy_with_logits", "weight"))) return (ct_tensor *)NULL;
   if (pos_weight) ct__keys |= pos_weight->keys;
-  if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 0, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 1, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
@@ -18384,16 +18384,16 @@ CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, co
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "layer_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "layer_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "layer_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "layer_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "layer_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "layer_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_layer_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
 }
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -18404,11 +18404,11 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "group_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "group_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "group_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "group_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "group_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "group_norm", "bias"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_group_norm(ct__call_keys(ct__keys), input, num_groups, weight, bias, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
@@ -18419,15 +18419,15 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "batch_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "batch_norm", "input"))) return (ct_tensor *)NULL;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "batch_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "batch_norm", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "batch_norm", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "batch_norm", "bias"))) return (ct_tensor *)NULL;
   if (running_mean) ct__keys |= running_mean->keys;
-  if (CT_UNLIKELY(running_mean && !ct__device_joins(&ct__dev, running_mean, 0, "batch_norm", "running_mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(running_mean && !ct__device_joins(&ct__dev, running_mean, 1, "batch_norm", "running_mean"))) return (ct_tensor *)NULL;
   if (running_var) ct__keys |= running_var->keys;
-  if (CT_UNLIKELY(running_var && !ct__device_joins(&ct__dev, running_var, 0, "batch_norm", "running_var"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(running_var && !ct__device_joins(&ct__dev, running_var, 1, "batch_norm", "running_var"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_batch_norm(ct__call_keys(ct__keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
@@ -18439,14 +18439,14 @@ CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const i
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "rms_norm", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "rms_norm", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(normalized_shape_len < 0))
     return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
   normalized_shape_l.data = normalized_shape;
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
-  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 0, "rms_norm", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "rms_norm", "weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
@@ -18454,15 +18454,15 @@ CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
   ct__keys |= query->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, query, 0, "scaled_dot_product_attention", "query"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, query, 1, "scaled_dot_product_attention", "query"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
   ct__keys |= key->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, key, 0, "scaled_dot_product_attention", "key"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, key, 1, "scaled_dot_product_attention", "key"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
   ct__keys |= value->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 0, "scaled_dot_product_attention", "value"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, value, 1, "scaled_dot_product_attention", "value"))) return (ct_tensor *)NULL;
   if (attn_mask) ct__keys |= attn_mask->keys;
-  if (CT_UNLIKELY(attn_mask && !ct__device_joins(&ct__dev, attn_mask, 0, "scaled_dot_product_attention", "attn_mask"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(attn_mask && !ct__device_joins(&ct__dev, attn_mask, 1, "scaled_dot_product_attention", "attn_mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
 }
 CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
@@ -18477,12 +18477,12 @@ CTDEF ct_tensor *ct_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "convolution", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18514,12 +18514,12 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution.out", "input"), ct_last_error();
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution.out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution.out", "input"))) return ct_last_error();
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution.out", "weight"), ct_last_error();
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution.out", "weight"))) return ct_last_error();
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "convolution.out", "bias"))) return ct_last_error();
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "convolution.out", "bias"))) return ct_last_error();
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution.out", "stride"), ct_last_error();
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution.out", "stride: negative length %d", stride_len), ct_last_error();
@@ -18542,7 +18542,7 @@ CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *
   output_padding_l.n = output_padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("convolution.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "convolution.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "convolution.out", "out"))) return ct_last_error();
   return ct__dispatch_convolution_out(ct__call_keys(ct__keys), input, weight, bias, stride_l, padding_l, dilation_l, transposed, output_padding_l, groups, out);
 }
 CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor *weight, int input_size_len, const int64_t *input_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
@@ -18554,10 +18554,10 @@ CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_input", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_input", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "convolution_backward_input", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution_backward_input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "convolution_backward_input", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "convolution_backward_input", "weight"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("convolution_backward_input", "input_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(input_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
@@ -18589,10 +18589,10 @@ CTDEF ct_tensor *ct_convolution_backward_weight(ct_tensor *grad_output, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_weight", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "convolution_backward_weight", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "convolution_backward_weight", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("convolution_backward_weight", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "convolution_backward_weight", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "convolution_backward_weight", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len > 0 && !weight_size)) return ct__fail_null("convolution_backward_weight", "weight_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(weight_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "weight_size: negative length %d", weight_size_len), (ct_tensor *)NULL;
@@ -18623,12 +18623,12 @@ CTDEF ct_tensor *ct_conv1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv1d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv1d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv1d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18653,12 +18653,12 @@ CTDEF ct_tensor *ct_conv1d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv1d.padding", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv1d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv1d.padding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv1d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv1d.padding", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv1d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv1d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18679,12 +18679,12 @@ CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv2d", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv2d", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv2d", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18709,12 +18709,12 @@ CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d.padding", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv2d.padding", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv2d.padding", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d.padding", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv2d.padding", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv2d.padding", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv2d.padding", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv2d.padding", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d.padding", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv2d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18736,12 +18736,12 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("conv_transpose2d.input", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "conv_transpose2d.input", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "conv_transpose2d.input", "input"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!weight)) return ct__fail_null("conv_transpose2d.input", "weight"), (ct_tensor *)NULL;
   ct__keys |= weight->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 0, "conv_transpose2d.input", "weight"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, weight, 1, "conv_transpose2d.input", "weight"))) return (ct_tensor *)NULL;
   if (bias) ct__keys |= bias->keys;
-  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 0, "conv_transpose2d.input", "bias"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(bias && !ct__device_joins(&ct__dev, bias, 1, "conv_transpose2d.input", "bias"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose2d.input", "stride"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(stride_len < 0))
     return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
@@ -18770,7 +18770,7 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, co
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -18784,7 +18784,7 @@ CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "adaptive_avg_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d.out", "output_size"), ct_last_error();
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
@@ -18792,7 +18792,7 @@ CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int 
   output_size_l.n = output_size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "adaptive_avg_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_adaptive_avg_pool2d_out(ct__call_keys(ct__keys), self, output_size_l, out);
 }
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
@@ -18801,7 +18801,7 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_le
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_adaptive_avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -18814,10 +18814,10 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tens
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_adaptive_avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "_adaptive_avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_adaptive_avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "_adaptive_avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_adaptive_avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch__adaptive_avg_pool2d_backward(ct__call_keys(ct__keys), grad_output, self));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -18829,10 +18829,10 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool2d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -18855,7 +18855,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -18867,10 +18867,10 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "max_pool2d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool2d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -18893,10 +18893,10 @@ CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, c
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "indices"), ct_last_error();
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "max_pool2d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "max_pool2d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
 }
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
@@ -18908,10 +18908,10 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input_grad)) return ct__fail_null("max_pool2d_double_backward", "input_grad"), (ct_tensor *)NULL;
   ct__keys |= input_grad->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input_grad, 0, "max_pool2d_double_backward", "input_grad"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input_grad, 1, "max_pool2d_double_backward", "input_grad"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_double_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_double_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_double_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_double_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -18934,7 +18934,7 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   dilation_l.n = dilation_len;
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   ct__keys |= indices->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 0, "max_pool2d_double_backward", "indices"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool2d_double_backward", "indices"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(ct__keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices) {
@@ -18948,7 +18948,7 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len
   if (indices) *indices = NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d_with_indices", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d_with_indices", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -18988,7 +18988,7 @@ CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "max_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "max_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -19019,7 +19019,7 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -19045,7 +19045,7 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d.out", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d.out", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d.out", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -19063,7 +19063,7 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool2d.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "avg_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "avg_pool2d.out", "out"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
 }
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
@@ -19074,10 +19074,10 @@ CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self,
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool2d_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d_backward", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -19103,10 +19103,10 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_output"), ct_last_error();
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "avg_pool2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool2d_backward.grad_input", "grad_output"))) return ct_last_error();
   if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward.grad_input", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "avg_pool2d_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool2d_backward.grad_input", "self"))) return ct_last_error();
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward.grad_input", "kernel_size"), ct_last_error();
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
@@ -19124,7 +19124,7 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   padding_l.n = padding_len;
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 1, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {
@@ -19136,7 +19136,7 @@ CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("im2col", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "im2col", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "im2col", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("im2col", "kernel_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(kernel_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "im2col", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
@@ -19169,7 +19169,7 @@ CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("col2im", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "col2im", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "col2im", "self"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("col2im", "output_size"), (ct_tensor *)NULL;
   if (CT_UNLIKELY(output_size_len < 0))
     return ct_fail(CT_ERR_INVALID, "col2im", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
@@ -19202,7 +19202,7 @@ CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "uniform_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "uniform_", "self"))) return ct_last_error();
   return ct__dispatch_uniform_(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
@@ -19213,7 +19213,7 @@ CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "normal_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "normal_", "self"))) return ct_last_error();
   return ct__dispatch_normal_(ct__call_keys(ct__keys), self, mean, std, generator);
 }
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
@@ -19224,7 +19224,7 @@ CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.from", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_.from", "self"))) return ct_last_error();
   return ct__dispatch_random__from(ct__call_keys(ct__keys), self, from, to, generator);
 }
 CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
@@ -19235,7 +19235,7 @@ CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *gene
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_.to", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_.to", "self"))) return ct_last_error();
   return ct__dispatch_random__to(ct__call_keys(ct__keys), self, to, generator);
 }
 CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
@@ -19246,7 +19246,7 @@ CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "random_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "random_", "self"))) return ct_last_error();
   return ct__dispatch_random_(ct__call_keys(ct__keys), self, generator);
 }
 CTDEF ct_status ct_random_(ct_tensor *self) {
@@ -19257,7 +19257,7 @@ CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli_.float", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "bernoulli_.float", "self"))) return ct_last_error();
   return ct__dispatch_bernoulli__float(ct__call_keys(ct__keys), self, p, generator);
 }
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
@@ -19268,7 +19268,7 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli(ct__call_keys(ct__keys), self, generator));
 }
 CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
@@ -19279,7 +19279,7 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "bernoulli.p", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "bernoulli.p", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(ct__keys), self, p, generator));
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
@@ -19290,7 +19290,7 @@ CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_float", "mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 1, "normal.Tensor_float", "mean"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
@@ -19301,7 +19301,7 @@ CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_gener
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.float_Tensor", "std"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 1, "normal.float_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
@@ -19312,10 +19312,10 @@ CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
   ct__keys |= mean->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 0, "normal.Tensor_Tensor", "mean"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mean, 1, "normal.Tensor_Tensor", "mean"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
   ct__keys |= std->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 0, "normal.Tensor_Tensor", "std"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, std, 1, "normal.Tensor_Tensor", "std"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(ct__keys), mean, std, generator));
 }
 CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
@@ -19326,7 +19326,7 @@ CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rand_like", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rand_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_rand_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
@@ -19337,7 +19337,7 @@ CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "randn_like", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "randn_like", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_randn_like(ct__call_keys(ct__keys), self, dtype, generator));
 }
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
@@ -19354,7 +19354,7 @@ CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, c
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "rand.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rand.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_rand_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
@@ -19368,7 +19368,7 @@ CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, 
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randn.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randn.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randn_generator_out(ct__call_keys(ct__keys), size_l, generator, out);
 }
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
@@ -19382,7 +19382,7 @@ CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int si
   size_l.n = size_len;
   if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randint.low_generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randint.low_generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randint_low_generator_out(ct__call_keys(ct__keys), low, high, size_l, generator, out);
 }
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
@@ -19390,7 +19390,7 @@ CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generat
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "randperm.generator_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "randperm.generator_out", "out"))) return ct_last_error();
   return ct__dispatch_randperm_generator_out(ct__call_keys(ct__keys), n, generator, out);
 }
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
@@ -19398,7 +19398,7 @@ CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eye.out", "out"))) return ct_last_error();
   return ct__dispatch_eye_out(ct__call_keys(ct__keys), n, out);
 }
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
@@ -19406,7 +19406,7 @@ CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "eye.m_out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "eye.m_out", "out"))) return ct_last_error();
   return ct__dispatch_eye_m_out(ct__call_keys(ct__keys), n, m, out);
 }
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
@@ -19414,7 +19414,7 @@ CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, 
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
   ct__keys |= out->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 1, "linspace.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linspace.out", "out"))) return ct_last_error();
   return ct__dispatch_linspace_out(ct__call_keys(ct__keys), start, end, steps, out);
 }
 CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
@@ -19424,7 +19424,7 @@ CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct
   if (mask) *mask = NULL;
   if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "native_dropout", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "native_dropout", "input"))) return (ct_tensor *)NULL;
   ct__r = ct__dispatch_native_dropout(ct__call_keys(ct__keys), input, p, train, generator, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
@@ -19443,10 +19443,10 @@ CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *m
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
   ct__keys |= grad_output->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 0, "native_dropout_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "native_dropout_backward", "grad_output"))) return (ct_tensor *)NULL;
   if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
   ct__keys |= mask->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 0, "native_dropout_backward", "mask"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, mask, 1, "native_dropout_backward", "mask"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(ct__keys), grad_output, mask, scale));
 }
 CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
@@ -19454,7 +19454,7 @@ CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_genera
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
   ct__keys |= input->keys;
-  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 0, "dropout", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "dropout", "input"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_dropout(ct__call_keys(ct__keys), input, p, train, generator));
 }
 CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
