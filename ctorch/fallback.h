@@ -246,7 +246,6 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   for (i = 0; i < nres && st == CT_OK; i++) {
     ct_value v = res[i], out = v;
     const ct_arg *r = i < sc->nrets ? &sc->rets[i] : NULL;
-    int k;
     out.owned = 0;
     if (v.tag == CT_VALUE_TENSOR && v.v.tensor) {
       ct_tensor *d = NULL;
