@@ -382,3 +382,17 @@ TEST(fuzz_common_device_rule) {
   }
   ct_clear_error();
 }
+
+/* F25 (op_sequence): constant_pad_nd of an empty tensor whose other sizes
+ * are near INT64_MAX added the pads in int64 (signed overflow); circular
+ * padding did the same. The padded size is now computed checked. */
+TEST(fuzz_pad_size_overflow) {
+  CT_SCOPE {
+    ct_tensor *x = ct_empty(CT_DIMS(INT64_MAX, 0, INT64_MAX), CT_I32), *r;
+    int64_t pad[4] = {2, -1, -1, 3}, big[2] = {3, 3};
+    CHECK_ERR(ct_constant_pad_nd(x, 4, pad, ct_int(0)), CT_ERR_SIZE, "overflows int64");
+    CHECK_ERR(ct_pad(x, 2, big, "circular", NAN), CT_ERR_SIZE, "overflows int64"); /* (NAN: no value) */
+    CHECK((r = ct_constant_pad_nd(ct_empty(CT_DIMS(4, 0, 5), CT_I32), 4, pad, ct_int(0))) && r->sizes[1] == 2 && r->sizes[2] == 6);
+  }
+  ct_clear_error();
+}

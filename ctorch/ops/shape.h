@@ -369,7 +369,17 @@ static ct_tensor *ct__shape_roll_backward(ct_tensor *grad, ct_int_list shifts, c
 }
 
 /* ---- padding ---- */
-#define CT__PAD_MAX ((int64_t)1 << 60) /* |pad| bound: sizes plus pads never overflow */
+#define CT__PAD_MAX ((int64_t)1 << 60) /* |pad| bound */
+/* n + l + r, the padded size of a dim: pads beyond CT__PAD_MAX, or a sum past int64 (an empty
+ * tensor's other sizes may be anything), are CT_ERR_SIZE; 0 on error, 1 with *out set */
+static int ct__pad_size(const char *op, int64_t n, int64_t l, int64_t r, int64_t *out) {
+  if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+    return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r), 0;
+  if (ct__add_ovf(n, l + r, out)) /* (l + r is bounded: no overflow) */
+    return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) of a dimension of size %lld overflows int64", (long long)l, (long long)r,
+                   (long long)n), 0;
+  return 1;
+}
 static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   static const char *op = "constant_pad_nd";
   int kinds[CT_MAX_DIMS], k, nd = self->ndim;
@@ -383,9 +393,7 @@ static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_li
   for (k = 0; k < nd; k++) {
     int p = nd - 1 - k; /* pad pair index of dim k */
     int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
-    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
-      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r), (ct_tensor *)NULL;
-    sizes[k] = self->sizes[k] + l + r;
+    if (!ct__pad_size(op, self->sizes[k], l, r, &sizes[k])) return NULL;
     if (sizes[k] < 0)
       return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
                      "size, which is invalid. Check dimension %d of your input.", (long long)self->sizes[k], (long long)l,
@@ -1678,10 +1686,14 @@ static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
                    (long long)np + 1, self->ndim),
            (ct_tensor *)NULL;
   for (k = np - 1; k >= 0; k--) {
-    int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], t = n + l;
+    int64_t n = self->sizes[self->ndim - 1 - k], l = pad.data[2 * k], r = pad.data[2 * k + 1], len;
     if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
-    if (t < 0 ? (r < 0 || t + r < 0) : t + r < 0) /* n + l + r < 0, without overflow */
-      return ct_fail(CT_ERR_INVALID, "pad", "Negative padding value is resulting in an empty dimension"), (ct_tensor *)NULL;
+    if (!(l > 0 && n > INT64_MAX - l)) { /* (otherwise n + l + r >= 0) is n + l + r < 0? without overflow */
+      int64_t t = n + l;
+      if (t < 0 ? (r < 0 || t + r < 0) : (r < 0 && t + r < 0))
+        return ct_fail(CT_ERR_INVALID, "pad", "Negative padding value is resulting in an empty dimension"), (ct_tensor *)NULL;
+    }
+    if (!ct__pad_size("pad", n, l, r, &len)) return NULL;
   }
   for (k = 0; k < np && x; k++) {
     int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
