@@ -19,7 +19,7 @@ HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/ops/*.h) $(wildcard
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 
-.PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean check-fresh blis blis-flags lint lint-tidy lint-cppcheck
+.PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean blis blis-flags lint lint-tidy lint-cppcheck
 
 all: demo
 
