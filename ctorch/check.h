@@ -455,6 +455,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             if (!ml[i][e]) st = ct_last_error();
           }
           m[i].v.tensors.data = ml[i];
+        } else if (a[i].tag == CT_VALUE_DEVICE) {
+          m[i].v.device = ct_device_make(CT_DEVICE_META, 0); /* where the result goes: in the meta run, meta */
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;
@@ -514,7 +516,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
         for (e = 0; e < count && n < CT__OPCHECK_MAX_INPUTS; e++) {
           ct_tensor *t = NULL;
           ct_tensor *src = a[i].tag == CT_VALUE_TENSOR ? a[i].v.tensor : a[i].v.tensors.data[e];
-          CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype); }
+          CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype, CT_NO_DEVICE, false); }
           if (!t) {
             st = ct_last_error();
             break;

@@ -24,8 +24,9 @@
  *
  * - Kernels have the op's C signature: ct_tensor *fn(ct_keyset, params...),
  *   cast with CT_FN. Parameter types: ct_tensor * (Tensor), double (float),
- *   int64_t or int (int), bool, ct_scalar (Scalar); up to 6. (ct_dtype is
- *   an int to _Generic: ScalarType arguments need ct_define_op directly.)
+ *   int64_t or int (int), bool, ct_scalar (Scalar), ct_device (Device);
+ *   up to 6. (ct_dtype is an int to _Generic: ScalarType arguments need
+ *   ct_define_op directly.)
  * - .composite is one kernel for every backend (CompositeExplicitAutograd).
  * - The derivative receives the call's arguments (tensors saved and checked
  *   for in-place changes), the output and its gradient, and fills
@@ -117,16 +118,18 @@ static inline ct_value ct__box_int(int i) { return ct_value_int(i); }
 /* A C value as a boxed value, by its type. */
 #define ct_box(x)                                                                                         \
   _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
-           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar)(x)
+           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,         \
+           ct_device: ct_value_device)(x)
 static inline ct_tensor *ct__unbox_t(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static inline double ct__unbox_d(const ct_value *v) { return v->v.d; }
 static inline int64_t ct__unbox_i(const ct_value *v) { return v->v.i; }
 static inline bool ct__unbox_b(const ct_value *v) { return v->v.b; }
 static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
+static inline ct_device ct__unbox_v(const ct_value *v) { return v->tag == CT_VALUE_DEVICE ? v->v.device : ct_no_device(); }
 /* A boxed value as C type T. */
 #define ct_unbox(T, v)                                                                                    \
   _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, int: ct__unbox_i,   \
-           bool: ct__unbox_b, ct_scalar: ct__unbox_s)(v)
+           bool: ct__unbox_b, ct_scalar: ct__unbox_s, ct_device: ct__unbox_v)(v)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__CONSTRUCTOR __attribute__((constructor))

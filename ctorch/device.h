@@ -72,6 +72,19 @@ static inline ct_device ct_device_make(ct_device_type type, int index) {
 #define CT_CPU ct_device_make(CT_DEVICE_CPU, 0)
 #define CT_META ct_device_make(CT_DEVICE_META, 0)
 static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
+/* No device: None for a Device? argument (ct_to_copy_ex then keeps the source's device). */
+static inline ct_device ct_no_device(void) {
+  ct_device d;
+  d.type = -1;
+  d.index = -1;
+  return d;
+}
+#define CT_NO_DEVICE ct_no_device()
+static inline bool ct_device_is_none(ct_device d) { return d.type < 0; }
+/* A type this build knows and an index it can address (whether it exists is the backend's to say). */
+static inline bool ct__device_valid(ct_device d) {
+  return d.type >= 0 && d.type < CT_DEVICE_NUM && d.index >= 0 && d.index < CT_DEVICE_MAX_INDEX;
+}
 CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
 CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
 

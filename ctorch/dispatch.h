@@ -61,7 +61,8 @@ typedef enum ct_value_tag {
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
   CT_VALUE_STRING,
-  CT_VALUE_GENERATOR
+  CT_VALUE_GENERATOR,
+  CT_VALUE_DEVICE
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -81,6 +82,7 @@ typedef struct ct_value {
     ct_tensor_list tensors;
     const char *str;
     ct_generator *gen;
+    ct_device device;
   } v;
 } ct_value;
 
@@ -91,6 +93,7 @@ CTDEF ct_value ct_value_double(double d);
 CTDEF ct_value ct_value_bool(bool b);
 CTDEF ct_value ct_value_scalar(ct_scalar s);
 CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
+CTDEF ct_value ct_value_device(ct_device d); /* CT_NO_DEVICE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
@@ -274,6 +277,11 @@ CTDEF ct_value ct_value_dtype(ct_dtype d) {
   v.v.dtype = d;
   return v;
 }
+CTDEF ct_value ct_value_device(ct_device d) {
+  ct_value v = ct__value(ct_device_is_none(d) ? CT_VALUE_NONE : CT_VALUE_DEVICE);
+  v.v.device = d;
+  return v;
+}
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n) {
   ct_value v = ct__value(CT_VALUE_INT_LIST);
   v.v.ints.data = data;
@@ -390,6 +398,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
       ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      if (ok && s->type == CT_TYPE_DEVICE) v->v.device = ct_no_device();
       /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
       if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
@@ -431,6 +440,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
       case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
+      case CT_TYPE_DEVICE:
+        ok = v->tag == CT_VALUE_DEVICE;
+        if (ok && !ct__device_valid(v->v.device))
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): invalid device (type %d, index %d)", i, s->name,
+                         (int)v->v.device.type, (int)v->v.device.index);
+        break;
       }
     }
     if (!ok)
@@ -840,6 +855,57 @@ CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keys
   return k;
 }
 
+/* ---- a failed call leaves its out= tensors as they were ----
+ * A kernel resizes its out= tensor (ct__resize_out, ops.h) before computing
+ * into it, and the computation can still fail (an allocation of a
+ * temporary). The resize is logged here; when the outermost dispatch
+ * returns, the log is dropped if the call succeeded, and each logged
+ * tensor gets its sizes, strides, offset and storage back if it failed. */
+typedef struct ct__undo_entry {
+  ct_tensor *t;        /* retained */
+  ct_storage *storage; /* the storage a resize replaced (owned), else NULL */
+  int64_t offset, numel;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int ndim;
+} ct__undo_entry;
+#define CT__UNDO_MAX 4 /* resized outs per call (tuple out= ops have up to 3); beyond: not restored */
+static CT__TLS ct__undo_entry ct__undo_log[CT__UNDO_MAX];
+/* Before t's geometry changes inside a call; the entry (for the replaced storage), or NULL. */
+static ct__undo_entry *ct__undo_record(ct_tensor *t) {
+  ct__undo_entry *e;
+  if (ct__tls.depth == 0 || ct__tls.undo_n >= CT__UNDO_MAX) return NULL;
+  e = &ct__undo_log[ct__tls.undo_n++];
+  e->t = ct_retain(t);
+  e->storage = NULL;
+  e->offset = t->offset, e->numel = t->numel, e->ndim = t->ndim;
+  memcpy(e->sizes, t->sizes, sizeof e->sizes);
+  memcpy(e->strides, t->strides, sizeof e->strides);
+  return e;
+}
+static void ct__undo_settle(int ok) {
+  while (ct__tls.undo_n > 0) {
+    ct__undo_entry *e = &ct__undo_log[--ct__tls.undo_n]; /* newest first: the oldest state is the one left */
+    ct_tensor *t = e->t;
+    if (!ok) {
+      if (e->storage) {
+        ct_storage *made = t->storage;
+        t->storage = e->storage, e->storage = made;
+      }
+      t->offset = e->offset, t->numel = e->numel, t->ndim = (int8_t)e->ndim;
+      memcpy(t->sizes, e->sizes, sizeof e->sizes);
+      memcpy(t->strides, e->strides, sizeof e->strides);
+    }
+    if (e->storage) ct__storage_release(e->storage);
+    ct_release(t);
+  }
+}
+/* The end of a dispatch: settles the log when it was the outermost one. */
+#define CT__DISPATCH_DONE(ok)                                      \
+  do {                                                             \
+    ct__tls.depth--;                                               \
+    if (CT_UNLIKELY(ct__tls.undo_n != 0) && ct__tls.depth == 0) ct__undo_settle(ok); \
+  } while (0)
+
 static ct_keyset ct__stack_keys(const ct_value *a, int n) {
   ct_keyset ks = 0;
   int i;
@@ -882,7 +948,7 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
     return ct_last_error();
   ct__tls.depth++;
   st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(st == CT_OK);
   return st;
 }
 

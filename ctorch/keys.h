@@ -131,6 +131,7 @@ typedef struct ct__thread_state {
   ct_local_keys keys;
   int grad_disabled; /* 0: grad mode on (zero is the default) */
   int depth;         /* nesting of kernel calls; temporaries scopes use it */
+  int undo_n;        /* out= resizes logged for the outermost call (dispatch.h) */
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
   int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */

@@ -277,6 +277,7 @@ static int ct__out_device_ok(const char *op, const ct_tensor *out, ct_device dev
  * (resized like PyTorch when its shape differs), self for in-place ones. */
 static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape) {
   int64_t numel, strides[CT_MAX_DIMS];
+  ct__undo_entry *undo;
   ct_storage *s;
   size_t need;
   int i;
@@ -294,9 +295,13 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
     s = ct__storage_new(need, out->device, op);
     if (!s) return ct_last_error();
     s->version = out->storage->version;
-    ct__storage_release(out->storage);
+    undo = ct__undo_record(out); /* (a failed call gets the old storage back) */
+    if (undo) undo->storage = out->storage;
+    else ct__storage_release(out->storage);
     out->storage = s;
     out->offset = 0;
+  } else {
+    ct__undo_record(out);
   }
   ct__contiguous_strides(ndim, shape, strides);
   out->ndim = (int8_t)ndim;
@@ -917,11 +922,25 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
 }
-static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+/* _to_copy: the one op that converts and moves (to.dtype and to.device are
+ * composites over it, so autograd sees one node, as in PyTorch). The copy is
+ * the dispatched copy_, below autograd here: between devices it is the
+ * destination's or source's backend that moves the bytes. */
+static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
+  static const char *op = "_to_copy";
+  ct_tensor *c;
   (void)ks;
-  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype))
-    return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  return ct__copy_as("ct_to_dtype", self, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype);
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (ct_device_is_none(device)) device = self->device; /* (ct__empty checks the device) */
+  c = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, device);
+  if (c && ct_copy_ex_(c, self, non_blocking) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+static ct_tensor *ct__k_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  (void)ks;
+  if (ct_device_is_none(device)) device = self->device;
+  if (!copy && ct_device_eq(self->device, device) && (dtype == CT_DTYPE_NONE || dtype == (ct_dtype)self->dtype)) return ct_retain(self);
+  return ct_to_copy_ex(self, dtype, device, non_blocking);
 }
 
 /* ---- select/slice backward: zeros with the gradient in the selected part ---- */
@@ -983,12 +1002,17 @@ static ct_tensor *ct__k_contiguous(ct_keyset ks, ct_tensor *self) {
 static ct_tensor *ct__k_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   (void)ks;
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype);
+  return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype, CT_NO_DEVICE, false);
 }
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
  * ct ops so that create_graph records them. */
+/* _to_copy's: the gradient goes back to the source's dtype and device (c10's _to_copy_backward) */
+static ct_tensor *ct__to_copy_backward(ct_tensor *grad, ct_dtype dtype, ct_device device) {
+  if (grad->dtype == dtype && ct_device_eq(grad->device, device)) return grad; /* (formulas return borrowed or scope-owned tensors) */
+  return ct_to_copy_ex(grad, dtype, device, false);
+}
 static ct_scalar ct__neg_scalar(ct_scalar s) {
   if (s.kind == CT_SCALAR_FLOAT) s.v.f = -s.v.f;
   else if (s.kind == CT_SCALAR_INT) s.v.i = (int64_t)(0 - (uint64_t)s.v.i);

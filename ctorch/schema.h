@@ -29,7 +29,8 @@ typedef enum ct_type {
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
   CT_TYPE_STR,
-  CT_TYPE_GENERATOR
+  CT_TYPE_GENERATOR,
+  CT_TYPE_DEVICE
 } ct_type;
 
 typedef struct ct_arg {
@@ -71,7 +72,7 @@ CT_EXTERN_C_BEGIN
  *   arg      := '*' | type ident ['=' default]      ('*' at most once, followed by arguments)
  *   type     := base ['(' letter ['!'] ')'] ['[' [N] ']'] ['?']
  *   returns  := ret | '(' [ret {',' ret}] ')'        ret := type [ident]
- * base: Tensor int SymInt float bool Scalar ScalarType str Generator; lists
+ * base: Tensor int SymInt float bool Scalar ScalarType str Generator Device; lists
  * are int[] and Tensor[], N in 1..CT__MAX_LIST_SIZE; identifiers are
  * [A-Za-z_][A-Za-z0-9_]*. Defaults must parse for their type:
  *   int         -?(0|[1-9][0-9]*) within int64, or Mean / Sum (at::Reduction)
@@ -201,8 +202,9 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
   else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
+  else if (!strcmp(word, "Device")) a->type = CT_TYPE_DEVICE;
   else
-    return ct__perr(ps, "unknown type '%s' (expected Tensor, int, SymInt, float, bool, Scalar, ScalarType, str or Generator)",
+    return ct__perr(ps, "unknown type '%s' (expected Tensor, int, SymInt, float, bool, Scalar, ScalarType, str, Generator or Device)",
                     word);
   ps->p += n;
   if (*ps->p == '(') { /* alias annotation (a) or (a!) */
@@ -324,7 +326,7 @@ static int ct__parse_default(ct__parser *ps, ct_arg *a) {
   char fb[24];
   const char *tname = a->type == CT_TYPE_INT ? "int" : a->type == CT_TYPE_FLOAT ? "float" : a->type == CT_TYPE_BOOL ? "bool"
                     : a->type == CT_TYPE_SCALAR ? "Scalar" : a->type == CT_TYPE_SCALAR_TYPE ? "ScalarType"
-                    : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator"
+                    : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator" : a->type == CT_TYPE_DEVICE ? "Device"
                     : a->type == CT_TYPE_INT_LIST ? "int[]" : a->type == CT_TYPE_TENSOR_LIST ? "Tensor[]" : "Tensor";
   ct__skip_ws(ps);
   start = p = ps->p;
@@ -462,6 +464,7 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_TENSOR_LIST: return "L";
   case CT_TYPE_STR: return a->optional ? "s?" : "s";
   case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
+  case CT_TYPE_DEVICE: return "V";    /* ct_device, CT_NO_DEVICE for None */
   }
   return "?";
 }

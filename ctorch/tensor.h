@@ -119,10 +119,11 @@ CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 /* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
  * to_dtype are dispatched operators, so autograd sees them: see
  * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
-/* non_blocking: a copy between two devices of one type may return before it
- * is done (ordered on the current streams); host copies are synchronous. */
-CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking);
+/* ct_to_device(t, device) and ct_to_device_ex(t, device, dtype, non_blocking,
+ * copy) are the dispatched to.device (generated; differentiable through
+ * _to_copy, the gradient goes back to t's device). non_blocking: a copy
+ * between two devices of one type may return before it is done (ordered on
+ * the current streams); host copies are synchronous. */
 /* record_stream (c10's): t's memory is in use by work queued on s, so the
  * allocator does not hand it out again before that work is done, even after
  * t is freed. Nothing to do for the CPU or for memory not from a device
@@ -1185,22 +1186,6 @@ static ct_tensor *ct__alias_impl(ct_tensor *t) {
   return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
-/* ---- copies ---- */
-
-
-
-CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_to_device", t);
-  if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
-  c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
-  if (c && ct_copy_ex_(c, t, non_blocking) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) { return ct_to_device_ex(t, device, false); }
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t) {

@@ -590,6 +590,7 @@ typedef struct ct__thread_state {
   ct_local_keys keys;
   int grad_disabled; /* 0: grad mode on (zero is the default) */
   int depth;         /* nesting of kernel calls; temporaries scopes use it */
+  int undo_n;        /* out= resizes logged for the outermost call (dispatch.h) */
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
   int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */
@@ -637,7 +638,8 @@ typedef enum ct_type {
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
   CT_TYPE_STR,
-  CT_TYPE_GENERATOR
+  CT_TYPE_GENERATOR,
+  CT_TYPE_DEVICE
 } ct_type;
 
 typedef struct ct_arg {
@@ -739,6 +741,19 @@ static inline ct_device ct_device_make(ct_device_type type, int index) {
 #define CT_CPU ct_device_make(CT_DEVICE_CPU, 0)
 #define CT_META ct_device_make(CT_DEVICE_META, 0)
 static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
+/* No device: None for a Device? argument (ct_to_copy_ex then keeps the source's device). */
+static inline ct_device ct_no_device(void) {
+  ct_device d;
+  d.type = -1;
+  d.index = -1;
+  return d;
+}
+#define CT_NO_DEVICE ct_no_device()
+static inline bool ct_device_is_none(ct_device d) { return d.type < 0; }
+/* A type this build knows and an index it can address (whether it exists is the backend's to say). */
+static inline bool ct__device_valid(ct_device d) {
+  return d.type >= 0 && d.type < CT_DEVICE_NUM && d.index >= 0 && d.index < CT_DEVICE_MAX_INDEX;
+}
 CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
 CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
 
@@ -1009,10 +1024,11 @@ CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 /* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
  * to_dtype are dispatched operators, so autograd sees them: see
  * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
-/* non_blocking: a copy between two devices of one type may return before it
- * is done (ordered on the current streams); host copies are synchronous. */
-CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking);
+/* ct_to_device(t, device) and ct_to_device_ex(t, device, dtype, non_blocking,
+ * copy) are the dispatched to.device (generated; differentiable through
+ * _to_copy, the gradient goes back to t's device). non_blocking: a copy
+ * between two devices of one type may return before it is done (ordered on
+ * the current streams); host copies are synchronous. */
 /* record_stream (c10's): t's memory is in use by work queued on s, so the
  * allocator does not hand it out again before that work is done, even after
  * t is freed. Nothing to do for the CPU or for memory not from a device
@@ -1118,7 +1134,8 @@ typedef enum ct_value_tag {
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
   CT_VALUE_STRING,
-  CT_VALUE_GENERATOR
+  CT_VALUE_GENERATOR,
+  CT_VALUE_DEVICE
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -1138,6 +1155,7 @@ typedef struct ct_value {
     ct_tensor_list tensors;
     const char *str;
     ct_generator *gen;
+    ct_device device;
   } v;
 } ct_value;
 
@@ -1148,6 +1166,7 @@ CTDEF ct_value ct_value_double(double d);
 CTDEF ct_value ct_value_bool(bool b);
 CTDEF ct_value ct_value_scalar(ct_scalar s);
 CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
+CTDEF ct_value ct_value_device(ct_device d); /* CT_NO_DEVICE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
@@ -2130,12 +2149,17 @@ CTDEF ct_tensor *ct_clone(ct_tensor *self);
 /* contiguous(Tensor(a) self) -> Tensor(a)
  * self itself (a new reference) when already contiguous */
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self);
-/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+/* _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor
+ * a new tensor: self's values as dtype, on device (None: self's); the gradient goes back to self's dtype and device */
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self);
-CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype);
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking);
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
  * self itself (a new reference) when the dtype already matches */
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype);
+/* to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)
+ * self itself (a new reference) when already on device with dtype (and copy is False), else _to_copy */
+CTDEF ct_tensor *ct_to_device(ct_tensor *self, ct_device device);
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy);
 /* view(Tensor(a) self, int[] size) -> Tensor(a)
  * one size may be -1 */
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size);
@@ -3509,8 +3533,9 @@ CT_EXTERN_C_END
  *
  * - Kernels have the op's C signature: ct_tensor *fn(ct_keyset, params...),
  *   cast with CT_FN. Parameter types: ct_tensor * (Tensor), double (float),
- *   int64_t or int (int), bool, ct_scalar (Scalar); up to 6. (ct_dtype is
- *   an int to _Generic: ScalarType arguments need ct_define_op directly.)
+ *   int64_t or int (int), bool, ct_scalar (Scalar), ct_device (Device);
+ *   up to 6. (ct_dtype is an int to _Generic: ScalarType arguments need
+ *   ct_define_op directly.)
  * - .composite is one kernel for every backend (CompositeExplicitAutograd).
  * - The derivative receives the call's arguments (tensors saved and checked
  *   for in-place changes), the output and its gradient, and fills
@@ -3601,16 +3626,18 @@ static inline ct_value ct__box_int(int i) { return ct_value_int(i); }
 /* A C value as a boxed value, by its type. */
 #define ct_box(x)                                                                                         \
   _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
-           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar)(x)
+           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,         \
+           ct_device: ct_value_device)(x)
 static inline ct_tensor *ct__unbox_t(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static inline double ct__unbox_d(const ct_value *v) { return v->v.d; }
 static inline int64_t ct__unbox_i(const ct_value *v) { return v->v.i; }
 static inline bool ct__unbox_b(const ct_value *v) { return v->v.b; }
 static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
+static inline ct_device ct__unbox_v(const ct_value *v) { return v->tag == CT_VALUE_DEVICE ? v->v.device : ct_no_device(); }
 /* A boxed value as C type T. */
 #define ct_unbox(T, v)                                                                                    \
   _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, int: ct__unbox_i,   \
-           bool: ct__unbox_b, ct_scalar: ct__unbox_s)(v)
+           bool: ct__unbox_b, ct_scalar: ct__unbox_s, ct_device: ct__unbox_v)(v)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__CONSTRUCTOR __attribute__((constructor))
@@ -4580,7 +4607,7 @@ CT_EXTERN_C_BEGIN
  *   arg      := '*' | type ident ['=' default]      ('*' at most once, followed by arguments)
  *   type     := base ['(' letter ['!'] ')'] ['[' [N] ']'] ['?']
  *   returns  := ret | '(' [ret {',' ret}] ')'        ret := type [ident]
- * base: Tensor int SymInt float bool Scalar ScalarType str Generator; lists
+ * base: Tensor int SymInt float bool Scalar ScalarType str Generator Device; lists
  * are int[] and Tensor[], N in 1..CT__MAX_LIST_SIZE; identifiers are
  * [A-Za-z_][A-Za-z0-9_]*. Defaults must parse for their type:
  *   int         -?(0|[1-9][0-9]*) within int64, or Mean / Sum (at::Reduction)
@@ -4710,8 +4737,9 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
   else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
+  else if (!strcmp(word, "Device")) a->type = CT_TYPE_DEVICE;
   else
-    return ct__perr(ps, "unknown type '%s' (expected Tensor, int, SymInt, float, bool, Scalar, ScalarType, str or Generator)",
+    return ct__perr(ps, "unknown type '%s' (expected Tensor, int, SymInt, float, bool, Scalar, ScalarType, str, Generator or Device)",
                     word);
   ps->p += n;
   if (*ps->p == '(') { /* alias annotation (a) or (a!) */
@@ -4833,7 +4861,7 @@ static int ct__parse_default(ct__parser *ps, ct_arg *a) {
   char fb[24];
   const char *tname = a->type == CT_TYPE_INT ? "int" : a->type == CT_TYPE_FLOAT ? "float" : a->type == CT_TYPE_BOOL ? "bool"
                     : a->type == CT_TYPE_SCALAR ? "Scalar" : a->type == CT_TYPE_SCALAR_TYPE ? "ScalarType"
-                    : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator"
+                    : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator" : a->type == CT_TYPE_DEVICE ? "Device"
                     : a->type == CT_TYPE_INT_LIST ? "int[]" : a->type == CT_TYPE_TENSOR_LIST ? "Tensor[]" : "Tensor";
   ct__skip_ws(ps);
   start = p = ps->p;
@@ -4971,6 +4999,7 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_TENSOR_LIST: return "L";
   case CT_TYPE_STR: return a->optional ? "s?" : "s";
   case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
+  case CT_TYPE_DEVICE: return "V";    /* ct_device, CT_NO_DEVICE for None */
   }
   return "?";
 }
@@ -6593,22 +6622,6 @@ static ct_tensor *ct__alias_impl(ct_tensor *t) {
   return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
-/* ---- copies ---- */
-
-
-
-CTDEF ct_tensor *ct_to_device_ex(ct_tensor *t, ct_device device, bool non_blocking) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_to_device", t);
-  if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
-  c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
-  if (c && ct_copy_ex_(c, t, non_blocking) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
-CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) { return ct_to_device_ex(t, device, false); }
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t) {
@@ -6798,6 +6811,11 @@ CTDEF ct_value ct_value_dtype(ct_dtype d) {
   v.v.dtype = d;
   return v;
 }
+CTDEF ct_value ct_value_device(ct_device d) {
+  ct_value v = ct__value(ct_device_is_none(d) ? CT_VALUE_NONE : CT_VALUE_DEVICE);
+  v.v.device = d;
+  return v;
+}
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n) {
   ct_value v = ct__value(CT_VALUE_INT_LIST);
   v.v.ints.data = data;
@@ -6914,6 +6932,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
       ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      if (ok && s->type == CT_TYPE_DEVICE) v->v.device = ct_no_device();
       /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
       if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
@@ -6955,6 +6974,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
       case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
+      case CT_TYPE_DEVICE:
+        ok = v->tag == CT_VALUE_DEVICE;
+        if (ok && !ct__device_valid(v->v.device))
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): invalid device (type %d, index %d)", i, s->name,
+                         (int)v->v.device.type, (int)v->v.device.index);
+        break;
       }
     }
     if (!ok)
@@ -7364,6 +7389,57 @@ CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keys
   return k;
 }
 
+/* ---- a failed call leaves its out= tensors as they were ----
+ * A kernel resizes its out= tensor (ct__resize_out, ops.h) before computing
+ * into it, and the computation can still fail (an allocation of a
+ * temporary). The resize is logged here; when the outermost dispatch
+ * returns, the log is dropped if the call succeeded, and each logged
+ * tensor gets its sizes, strides, offset and storage back if it failed. */
+typedef struct ct__undo_entry {
+  ct_tensor *t;        /* retained */
+  ct_storage *storage; /* the storage a resize replaced (owned), else NULL */
+  int64_t offset, numel;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int ndim;
+} ct__undo_entry;
+#define CT__UNDO_MAX 4 /* resized outs per call (tuple out= ops have up to 3); beyond: not restored */
+static CT__TLS ct__undo_entry ct__undo_log[CT__UNDO_MAX];
+/* Before t's geometry changes inside a call; the entry (for the replaced storage), or NULL. */
+static ct__undo_entry *ct__undo_record(ct_tensor *t) {
+  ct__undo_entry *e;
+  if (ct__tls.depth == 0 || ct__tls.undo_n >= CT__UNDO_MAX) return NULL;
+  e = &ct__undo_log[ct__tls.undo_n++];
+  e->t = ct_retain(t);
+  e->storage = NULL;
+  e->offset = t->offset, e->numel = t->numel, e->ndim = t->ndim;
+  memcpy(e->sizes, t->sizes, sizeof e->sizes);
+  memcpy(e->strides, t->strides, sizeof e->strides);
+  return e;
+}
+static void ct__undo_settle(int ok) {
+  while (ct__tls.undo_n > 0) {
+    ct__undo_entry *e = &ct__undo_log[--ct__tls.undo_n]; /* newest first: the oldest state is the one left */
+    ct_tensor *t = e->t;
+    if (!ok) {
+      if (e->storage) {
+        ct_storage *made = t->storage;
+        t->storage = e->storage, e->storage = made;
+      }
+      t->offset = e->offset, t->numel = e->numel, t->ndim = (int8_t)e->ndim;
+      memcpy(t->sizes, e->sizes, sizeof e->sizes);
+      memcpy(t->strides, e->strides, sizeof e->strides);
+    }
+    if (e->storage) ct__storage_release(e->storage);
+    ct_release(t);
+  }
+}
+/* The end of a dispatch: settles the log when it was the outermost one. */
+#define CT__DISPATCH_DONE(ok)                                      \
+  do {                                                             \
+    ct__tls.depth--;                                               \
+    if (CT_UNLIKELY(ct__tls.undo_n != 0) && ct__tls.depth == 0) ct__undo_settle(ok); \
+  } while (0)
+
 static ct_keyset ct__stack_keys(const ct_value *a, int n) {
   ct_keyset ks = 0;
   int i;
@@ -7406,7 +7482,7 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
     return ct_last_error();
   ct__tls.depth++;
   st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(st == CT_OK);
   return st;
 }
 
@@ -9167,6 +9243,7 @@ static int ct__out_device_ok(const char *op, const ct_tensor *out, ct_device dev
  * (resized like PyTorch when its shape differs), self for in-place ones. */
 static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape) {
   int64_t numel, strides[CT_MAX_DIMS];
+  ct__undo_entry *undo;
   ct_storage *s;
   size_t need;
   int i;
@@ -9184,9 +9261,13 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
     s = ct__storage_new(need, out->device, op);
     if (!s) return ct_last_error();
     s->version = out->storage->version;
-    ct__storage_release(out->storage);
+    undo = ct__undo_record(out); /* (a failed call gets the old storage back) */
+    if (undo) undo->storage = out->storage;
+    else ct__storage_release(out->storage);
     out->storage = s;
     out->offset = 0;
+  } else {
+    ct__undo_record(out);
   }
   ct__contiguous_strides(ndim, shape, strides);
   out->ndim = (int8_t)ndim;
@@ -9807,11 +9888,25 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
 }
-static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+/* _to_copy: the one op that converts and moves (to.dtype and to.device are
+ * composites over it, so autograd sees one node, as in PyTorch). The copy is
+ * the dispatched copy_, below autograd here: between devices it is the
+ * destination's or source's backend that moves the bytes. */
+static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
+  static const char *op = "_to_copy";
+  ct_tensor *c;
   (void)ks;
-  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype))
-    return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  return ct__copy_as("ct_to_dtype", self, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype);
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (ct_device_is_none(device)) device = self->device; /* (ct__empty checks the device) */
+  c = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, device);
+  if (c && ct_copy_ex_(c, self, non_blocking) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+static ct_tensor *ct__k_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  (void)ks;
+  if (ct_device_is_none(device)) device = self->device;
+  if (!copy && ct_device_eq(self->device, device) && (dtype == CT_DTYPE_NONE || dtype == (ct_dtype)self->dtype)) return ct_retain(self);
+  return ct_to_copy_ex(self, dtype, device, non_blocking);
 }
 
 /* ---- select/slice backward: zeros with the gradient in the selected part ---- */
@@ -9873,12 +9968,17 @@ static ct_tensor *ct__k_contiguous(ct_keyset ks, ct_tensor *self) {
 static ct_tensor *ct__k_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   (void)ks;
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype);
+  return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype, CT_NO_DEVICE, false);
 }
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
  * ct ops so that create_graph records them. */
+/* _to_copy's: the gradient goes back to the source's dtype and device (c10's _to_copy_backward) */
+static ct_tensor *ct__to_copy_backward(ct_tensor *grad, ct_dtype dtype, ct_device device) {
+  if (grad->dtype == dtype && ct_device_eq(grad->device, device)) return grad; /* (formulas return borrowed or scope-owned tensors) */
+  return ct_to_copy_ex(grad, dtype, device, false);
+}
 static ct_scalar ct__neg_scalar(ct_scalar s) {
   if (s.kind == CT_SCALAR_FLOAT) s.v.f = -s.v.f;
   else if (s.kind == CT_SCALAR_INT) s.v.i = (int64_t)(0 - (uint64_t)s.v.i);
@@ -19241,6 +19341,7 @@ static struct {
   ct_op *contiguous;
   ct_op *_to_copy;
   ct_op *to_dtype;
+  ct_op *to_device;
   ct_op *view;
   ct_op *reshape;
   ct_op *transpose_int;
@@ -19777,7 +19878,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
@@ -19796,7 +19897,7 @@ static ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -19816,7 +19917,7 @@ static ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -19835,7 +19936,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
@@ -19854,7 +19955,7 @@ static ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -19873,7 +19974,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
@@ -19892,7 +19993,7 @@ static ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -19912,7 +20013,7 @@ static ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -19931,7 +20032,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
@@ -19950,7 +20051,7 @@ static ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -19968,7 +20069,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -19986,7 +20087,7 @@ static ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20005,7 +20106,7 @@ static ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -20023,7 +20124,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -20041,7 +20142,7 @@ static ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -20059,7 +20160,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -20077,7 +20178,7 @@ static ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20096,7 +20197,7 @@ static ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -20114,7 +20215,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -20132,7 +20233,7 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
@@ -20151,7 +20252,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[2] = ct_value_scalar(threshold);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
@@ -20170,7 +20271,7 @@ static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *sr
     ct__v[2] = ct_value_bool(non_blocking);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
@@ -20188,7 +20289,7 @@ static ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clone(Tensor self) -> Tensor */
@@ -20205,7 +20306,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* contiguous(Tensor(a) self) -> Tensor(a) */
@@ -20222,25 +20323,27 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+/* _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor */
+static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   const ct_op *ct__o = ct__op._to_copy;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, self, dtype, device, non_blocking);
   } else {
-    ct_value ct__v[2];
+    ct_value ct__v[4];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_dtype(dtype);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+    ct__v[2] = ct_value_device(device);
+    ct__v[3] = ct_value_bool(non_blocking);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
@@ -20258,7 +20361,28 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a) */
+static ct_tensor *ct__dispatch_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  const ct_op *ct__o = ct__op.to_device;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device , ct_dtype , bool , bool ))ct__k->unboxed)(ks, self, device, dtype, non_blocking, copy);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_bool(non_blocking);
+    ct__v[4] = ct_value_bool(copy);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* view(Tensor(a) self, int[] size) -> Tensor(a) */
@@ -20276,7 +20400,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
     ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reshape(Tensor(a) self, int[] shape) -> Tensor(a) */
@@ -20294,7 +20418,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[1] = shape.n < 0 ? ct_value_none() : ct_value_int_list(shape.data, shape.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
@@ -20313,7 +20437,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
     ct__v[2] = ct_value_int(dim1);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* t(Tensor(a) self) -> Tensor(a) */
@@ -20330,7 +20454,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
@@ -20348,7 +20472,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) */
@@ -20367,7 +20491,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[2] = ct_value_bool(implicit);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
@@ -20385,7 +20509,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
     ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
@@ -20403,7 +20527,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* squeeze(Tensor(a) self) -> Tensor(a) */
@@ -20420,7 +20544,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
@@ -20438,7 +20562,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
@@ -20457,7 +20581,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_int(end_dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
@@ -20476,7 +20600,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[2] = ct_value_int(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor */
@@ -20496,7 +20620,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
     ct__v[3] = ct_value_int(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
@@ -20517,7 +20641,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
     ct__v[4] = ct_value_int(step);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
@@ -20539,7 +20663,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
     ct__v[5] = ct_value_int(step);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
@@ -20559,7 +20683,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_int(length);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
@@ -20579,7 +20703,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[3] = ct_value_int(storage_offset);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* alias(Tensor(a) self) -> Tensor(a) */
@@ -20596,7 +20720,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* detach(Tensor(a) self) -> Tensor(a) */
@@ -20613,7 +20737,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* neg(Tensor self) -> Tensor */
@@ -20630,7 +20754,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* neg_(Tensor(a!) self) -> Tensor(a!) */
@@ -20647,7 +20771,7 @@ static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20665,7 +20789,7 @@ static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* abs(Tensor self) -> Tensor */
@@ -20682,7 +20806,7 @@ static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* abs_(Tensor(a!) self) -> Tensor(a!) */
@@ -20699,7 +20823,7 @@ static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20717,7 +20841,7 @@ static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sign(Tensor self) -> Tensor */
@@ -20734,7 +20858,7 @@ static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sign_(Tensor(a!) self) -> Tensor(a!) */
@@ -20751,7 +20875,7 @@ static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20769,7 +20893,7 @@ static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* square(Tensor self) -> Tensor */
@@ -20786,7 +20910,7 @@ static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* square_(Tensor(a!) self) -> Tensor(a!) */
@@ -20803,7 +20927,7 @@ static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20821,7 +20945,7 @@ static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp(Tensor self) -> Tensor */
@@ -20838,7 +20962,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* exp_(Tensor(a!) self) -> Tensor(a!) */
@@ -20855,7 +20979,7 @@ static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20873,7 +20997,7 @@ static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp2(Tensor self) -> Tensor */
@@ -20890,7 +21014,7 @@ static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* exp2_(Tensor(a!) self) -> Tensor(a!) */
@@ -20907,7 +21031,7 @@ static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20925,7 +21049,7 @@ static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log(Tensor self) -> Tensor */
@@ -20942,7 +21066,7 @@ static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log_(Tensor(a!) self) -> Tensor(a!) */
@@ -20959,7 +21083,7 @@ static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -20977,7 +21101,7 @@ static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log2(Tensor self) -> Tensor */
@@ -20994,7 +21118,7 @@ static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log2_(Tensor(a!) self) -> Tensor(a!) */
@@ -21011,7 +21135,7 @@ static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21029,7 +21153,7 @@ static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log1p(Tensor self) -> Tensor */
@@ -21046,7 +21170,7 @@ static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log1p_(Tensor(a!) self) -> Tensor(a!) */
@@ -21063,7 +21187,7 @@ static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21081,7 +21205,7 @@ static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* expm1(Tensor self) -> Tensor */
@@ -21098,7 +21222,7 @@ static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* expm1_(Tensor(a!) self) -> Tensor(a!) */
@@ -21115,7 +21239,7 @@ static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21133,7 +21257,7 @@ static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sqrt(Tensor self) -> Tensor */
@@ -21150,7 +21274,7 @@ static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sqrt_(Tensor(a!) self) -> Tensor(a!) */
@@ -21167,7 +21291,7 @@ static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21185,7 +21309,7 @@ static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* rsqrt(Tensor self) -> Tensor */
@@ -21202,7 +21326,7 @@ static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
@@ -21219,7 +21343,7 @@ static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21237,7 +21361,7 @@ static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reciprocal(Tensor self) -> Tensor */
@@ -21254,7 +21378,7 @@ static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
@@ -21271,7 +21395,7 @@ static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21289,7 +21413,7 @@ static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_t
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sin(Tensor self) -> Tensor */
@@ -21306,7 +21430,7 @@ static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sin_(Tensor(a!) self) -> Tensor(a!) */
@@ -21323,7 +21447,7 @@ static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21341,7 +21465,7 @@ static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cos(Tensor self) -> Tensor */
@@ -21358,7 +21482,7 @@ static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cos_(Tensor(a!) self) -> Tensor(a!) */
@@ -21375,7 +21499,7 @@ static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21393,7 +21517,7 @@ static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tan(Tensor self) -> Tensor */
@@ -21410,7 +21534,7 @@ static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tan_(Tensor(a!) self) -> Tensor(a!) */
@@ -21427,7 +21551,7 @@ static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21445,7 +21569,7 @@ static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tanh(Tensor self) -> Tensor */
@@ -21462,7 +21586,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tanh_(Tensor(a!) self) -> Tensor(a!) */
@@ -21479,7 +21603,7 @@ static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21497,7 +21621,7 @@ static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* erf(Tensor self) -> Tensor */
@@ -21514,7 +21638,7 @@ static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* erf_(Tensor(a!) self) -> Tensor(a!) */
@@ -21531,7 +21655,7 @@ static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21549,7 +21673,7 @@ static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sigmoid(Tensor self) -> Tensor */
@@ -21566,7 +21690,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
@@ -21583,7 +21707,7 @@ static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21601,7 +21725,7 @@ static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu(Tensor self) -> Tensor */
@@ -21618,7 +21742,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* relu_(Tensor(a!) self) -> Tensor(a!) */
@@ -21635,7 +21759,7 @@ static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21653,7 +21777,7 @@ static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
@@ -21672,7 +21796,7 @@ static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(max_val);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
@@ -21691,7 +21815,7 @@ static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(max_val);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21711,7 +21835,7 @@ static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu6(Tensor self) -> Tensor */
@@ -21728,7 +21852,7 @@ static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* relu6_(Tensor(a!) self) -> Tensor(a!) */
@@ -21745,7 +21869,7 @@ static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
@@ -21763,7 +21887,7 @@ static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(negative_slope);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
@@ -21781,7 +21905,7 @@ static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(negative_slope);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21800,7 +21924,7 @@ static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_s
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
@@ -21820,7 +21944,7 @@ static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__v[3] = ct_value_scalar(input_scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
@@ -21840,7 +21964,7 @@ static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__v[3] = ct_value_scalar(input_scale);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21861,7 +21985,7 @@ static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gelu(Tensor self, *, str approximate='none') -> Tensor */
@@ -21879,7 +22003,7 @@ static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *a
     ct__v[1] = ct_value_string(approximate);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
@@ -21897,7 +22021,7 @@ static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *a
     ct__v[1] = ct_value_string(approximate);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
@@ -21916,7 +22040,7 @@ static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* silu(Tensor self) -> Tensor */
@@ -21933,7 +22057,7 @@ static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* silu_(Tensor(a!) self) -> Tensor(a!) */
@@ -21950,7 +22074,7 @@ static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -21968,7 +22092,7 @@ static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
@@ -21987,7 +22111,7 @@ static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(threshold);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22007,7 +22131,7 @@ static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mish(Tensor self) -> Tensor */
@@ -22024,7 +22148,7 @@ static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mish_(Tensor(a!) self) -> Tensor(a!) */
@@ -22041,7 +22165,7 @@ static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22059,7 +22183,7 @@ static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor(Tensor self) -> Tensor */
@@ -22076,7 +22200,7 @@ static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_(Tensor(a!) self) -> Tensor(a!) */
@@ -22093,7 +22217,7 @@ static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22111,7 +22235,7 @@ static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ceil(Tensor self) -> Tensor */
@@ -22128,7 +22252,7 @@ static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ceil_(Tensor(a!) self) -> Tensor(a!) */
@@ -22145,7 +22269,7 @@ static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22163,7 +22287,7 @@ static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round(Tensor self) -> Tensor */
@@ -22180,7 +22304,7 @@ static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* round_(Tensor(a!) self) -> Tensor(a!) */
@@ -22197,7 +22321,7 @@ static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22215,7 +22339,7 @@ static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.decimals(Tensor self, *, int decimals) -> Tensor */
@@ -22233,7 +22357,7 @@ static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int
     ct__v[1] = ct_value_int(decimals);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
@@ -22251,7 +22375,7 @@ static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int
     ct__v[1] = ct_value_int(decimals);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
@@ -22270,7 +22394,7 @@ static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, 
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* trunc(Tensor self) -> Tensor */
@@ -22287,7 +22411,7 @@ static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* trunc_(Tensor(a!) self) -> Tensor(a!) */
@@ -22304,7 +22428,7 @@ static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22322,7 +22446,7 @@ static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
@@ -22342,7 +22466,7 @@ static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double 
     ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
@@ -22362,7 +22486,7 @@ static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
     ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22383,7 +22507,7 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
@@ -22402,7 +22526,7 @@ static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
@@ -22421,7 +22545,7 @@ static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
@@ -22441,7 +22565,7 @@ static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
@@ -22460,7 +22584,7 @@ static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
@@ -22479,7 +22603,7 @@ static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide(Tensor self, Tensor other) -> Tensor */
@@ -22497,7 +22621,7 @@ static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -22515,7 +22639,7 @@ static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22534,7 +22658,7 @@ static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -22552,7 +22676,7 @@ static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -22570,7 +22694,7 @@ static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
@@ -22588,7 +22712,7 @@ static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
@@ -22606,7 +22730,7 @@ static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22625,7 +22749,7 @@ static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
@@ -22643,7 +22767,7 @@ static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = ct_value_scalar(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
@@ -22661,7 +22785,7 @@ static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(exponent);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22680,7 +22804,7 @@ static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
@@ -22698,7 +22822,7 @@ static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tenso
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22717,7 +22841,7 @@ static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -22735,7 +22859,7 @@ static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -22753,7 +22877,7 @@ static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22772,7 +22896,7 @@ static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -22790,7 +22914,7 @@ static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -22808,7 +22932,7 @@ static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22827,7 +22951,7 @@ static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
@@ -22845,7 +22969,7 @@ static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar s
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22864,7 +22988,7 @@ static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scala
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -22882,7 +23006,7 @@ static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -22900,7 +23024,7 @@ static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22919,7 +23043,7 @@ static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -22937,7 +23061,7 @@ static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -22955,7 +23079,7 @@ static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -22974,7 +23098,7 @@ static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* maximum(Tensor self, Tensor other) -> Tensor */
@@ -22992,7 +23116,7 @@ static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23011,7 +23135,7 @@ static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* minimum(Tensor self, Tensor other) -> Tensor */
@@ -23029,7 +23153,7 @@ static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23048,7 +23172,7 @@ static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* atan2(Tensor self, Tensor other) -> Tensor */
@@ -23066,7 +23190,7 @@ static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *o
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23084,7 +23208,7 @@ static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23103,7 +23227,7 @@ static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23121,7 +23245,7 @@ static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23139,7 +23263,7 @@ static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23158,7 +23282,7 @@ static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23176,7 +23300,7 @@ static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23194,7 +23318,7 @@ static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23213,7 +23337,7 @@ static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23231,7 +23355,7 @@ static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23249,7 +23373,7 @@ static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23268,7 +23392,7 @@ static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23286,7 +23410,7 @@ static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23304,7 +23428,7 @@ static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23323,7 +23447,7 @@ static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23341,7 +23465,7 @@ static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23359,7 +23483,7 @@ static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23378,7 +23502,7 @@ static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23396,7 +23520,7 @@ static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23414,7 +23538,7 @@ static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23433,7 +23557,7 @@ static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23451,7 +23575,7 @@ static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23469,7 +23593,7 @@ static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23488,7 +23612,7 @@ static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23506,7 +23630,7 @@ static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23524,7 +23648,7 @@ static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23543,7 +23667,7 @@ static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23561,7 +23685,7 @@ static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23579,7 +23703,7 @@ static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23598,7 +23722,7 @@ static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23616,7 +23740,7 @@ static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23634,7 +23758,7 @@ static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23653,7 +23777,7 @@ static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -23671,7 +23795,7 @@ static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23689,7 +23813,7 @@ static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23708,7 +23832,7 @@ static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -23726,7 +23850,7 @@ static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -23744,7 +23868,7 @@ static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23763,7 +23887,7 @@ static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_and(Tensor self, Tensor other) -> Tensor */
@@ -23781,7 +23905,7 @@ static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23799,7 +23923,7 @@ static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23818,7 +23942,7 @@ static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_or(Tensor self, Tensor other) -> Tensor */
@@ -23836,7 +23960,7 @@ static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23854,7 +23978,7 @@ static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23873,7 +23997,7 @@ static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_t
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_xor(Tensor self, Tensor other) -> Tensor */
@@ -23891,7 +24015,7 @@ static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -23909,7 +24033,7 @@ static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23928,7 +24052,7 @@ static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_not(Tensor self) -> Tensor */
@@ -23945,7 +24069,7 @@ static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_not_(Tensor(a!) self) -> Tensor(a!) */
@@ -23962,7 +24086,7 @@ static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -23980,7 +24104,7 @@ static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
@@ -23999,7 +24123,7 @@ static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct
     ct__v[2] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24019,7 +24143,7 @@ static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
@@ -24038,7 +24162,7 @@ static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *conditi
     ct__v[2] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
@@ -24057,7 +24181,7 @@ static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condit
     ct__v[2] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
@@ -24076,7 +24200,7 @@ static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, 
     ct__v[2] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
@@ -24095,7 +24219,7 @@ static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
@@ -24114,7 +24238,7 @@ static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24134,7 +24258,7 @@ static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
@@ -24153,7 +24277,7 @@ static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_tensor(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
@@ -24172,7 +24296,7 @@ static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_tensor(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24192,7 +24316,7 @@ static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
@@ -24211,7 +24335,7 @@ static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_scalar(weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
@@ -24230,7 +24354,7 @@ static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_scalar(weight);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24250,7 +24374,7 @@ static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
@@ -24269,7 +24393,7 @@ static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_tensor(weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
@@ -24288,7 +24412,7 @@ static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_tensor(weight);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24308,7 +24432,7 @@ static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -24328,7 +24452,7 @@ static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
@@ -24348,7 +24472,7 @@ static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
@@ -24369,7 +24493,7 @@ static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -24389,7 +24513,7 @@ static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
@@ -24409,7 +24533,7 @@ static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
@@ -24430,7 +24554,7 @@ static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
@@ -24449,7 +24573,7 @@ static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
@@ -24468,7 +24592,7 @@ static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24488,7 +24612,7 @@ static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
@@ -24507,7 +24631,7 @@ static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
@@ -24526,7 +24650,7 @@ static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24546,7 +24670,7 @@ static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min(Tensor self, Scalar min) -> Tensor */
@@ -24564,7 +24688,7 @@ static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(min);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
@@ -24582,7 +24706,7 @@ static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(min);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24601,7 +24725,7 @@ static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
@@ -24619,7 +24743,7 @@ static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(min);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
@@ -24637,7 +24761,7 @@ static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(min);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24656,7 +24780,7 @@ static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max(Tensor self, Scalar max) -> Tensor */
@@ -24674,7 +24798,7 @@ static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
@@ -24692,7 +24816,7 @@ static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24711,7 +24835,7 @@ static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
@@ -24729,7 +24853,7 @@ static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
@@ -24747,7 +24871,7 @@ static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
@@ -24766,7 +24890,7 @@ static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -24784,7 +24908,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -24803,7 +24927,7 @@ static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dt
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -24823,7 +24947,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -24844,7 +24968,7 @@ static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -24862,7 +24986,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -24882,7 +25006,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -24903,7 +25027,7 @@ static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -24921,7 +25045,7 @@ static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -24940,7 +25064,7 @@ static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype d
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -24960,7 +25084,7 @@ static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -24981,7 +25105,7 @@ static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -25000,7 +25124,7 @@ static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25020,7 +25144,7 @@ static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -25039,7 +25163,7 @@ static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25059,7 +25183,7 @@ static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max(Tensor self) -> Tensor */
@@ -25076,7 +25200,7 @@ static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* min(Tensor self) -> Tensor */
@@ -25093,7 +25217,7 @@ static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -25113,7 +25237,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
@@ -25134,7 +25258,7 @@ static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* var(Tensor self, bool unbiased=True) -> Tensor */
@@ -25152,7 +25276,7 @@ static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased)
     ct__v[1] = ct_value_bool(unbiased);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
@@ -25172,7 +25296,7 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25193,7 +25317,7 @@ static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -25213,7 +25337,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
@@ -25234,7 +25358,7 @@ static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* std(Tensor self, bool unbiased=True) -> Tensor */
@@ -25252,7 +25376,7 @@ static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased)
     ct__v[1] = ct_value_bool(unbiased);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
@@ -25272,7 +25396,7 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25293,7 +25417,7 @@ static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -25314,7 +25438,7 @@ static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self,
     ct__v[4] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -25336,7 +25460,7 @@ static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *se
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
@@ -25354,7 +25478,7 @@ static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(p);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
@@ -25374,7 +25498,7 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25393,7 +25517,7 @@ static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25414,7 +25538,7 @@ static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
@@ -25433,7 +25557,7 @@ static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25453,7 +25577,7 @@ static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_in
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* all(Tensor self) -> Tensor */
@@ -25470,7 +25594,7 @@ static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25488,7 +25612,7 @@ static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
@@ -25507,7 +25631,7 @@ static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25527,7 +25651,7 @@ static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* any(Tensor self) -> Tensor */
@@ -25544,7 +25668,7 @@ static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25562,7 +25686,7 @@ static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
@@ -25581,7 +25705,7 @@ static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25601,7 +25725,7 @@ static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -25620,7 +25744,7 @@ static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
@@ -25639,7 +25763,7 @@ static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -25659,7 +25783,7 @@ static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -25678,7 +25802,7 @@ static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
@@ -25697,7 +25821,7 @@ static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -25717,7 +25841,7 @@ static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -25738,7 +25862,7 @@ static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -25759,7 +25883,7 @@ static ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(max_values);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -25780,7 +25904,7 @@ static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -25801,7 +25925,7 @@ static ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(min_indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
@@ -25820,7 +25944,7 @@ static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25840,7 +25964,7 @@ static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
@@ -25859,7 +25983,7 @@ static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -25879,7 +26003,7 @@ static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -25900,7 +26024,7 @@ static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
     ct__v[2] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -25921,7 +26045,7 @@ static ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -25943,7 +26067,7 @@ static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool s
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -25965,7 +26089,7 @@ static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, 
     ct__v[5] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
@@ -25988,7 +26112,7 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__v[4] = ct_value_bool(sorted);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26011,7 +26135,7 @@ static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[6] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
@@ -26032,7 +26156,7 @@ static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, 
     ct__v[4] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
@@ -26052,7 +26176,7 @@ static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -26072,7 +26196,7 @@ static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -26093,7 +26217,7 @@ static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -26113,7 +26237,7 @@ static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -26134,7 +26258,7 @@ static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
@@ -26152,7 +26276,7 @@ static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor
     ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26171,7 +26295,7 @@ static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_ten
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* count_nonzero(Tensor self, int? dim=None) -> Tensor */
@@ -26189,7 +26313,7 @@ static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int6
     ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26208,7 +26332,7 @@ static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, i
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logcumsumexp(Tensor self, int dim) -> Tensor */
@@ -26226,7 +26350,7 @@ static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26245,7 +26369,7 @@ static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, in
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -26265,7 +26389,7 @@ static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26285,7 +26409,7 @@ static ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -26305,7 +26429,7 @@ static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26325,7 +26449,7 @@ static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -26347,7 +26471,7 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26369,7 +26493,7 @@ static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int
     ct__v[5] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* median(Tensor self) -> Tensor */
@@ -26386,7 +26510,7 @@ static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26404,7 +26528,7 @@ static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -26425,7 +26549,7 @@ static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26446,7 +26570,7 @@ static ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, i
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmedian(Tensor self) -> Tensor */
@@ -26463,7 +26587,7 @@ static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26481,7 +26605,7 @@ static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -26502,7 +26626,7 @@ static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -26523,7 +26647,7 @@ static ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
@@ -26542,7 +26666,7 @@ static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(descending);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
@@ -26562,7 +26686,7 @@ static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, boo
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* msort(Tensor self) -> Tensor */
@@ -26579,7 +26703,7 @@ static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -26601,7 +26725,7 @@ static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -26623,7 +26747,7 @@ static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
@@ -26644,7 +26768,7 @@ static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dot(Tensor self, Tensor tensor) -> Tensor */
@@ -26662,7 +26786,7 @@ static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *ten
     ct__v[1] = ct_value_tensor(tensor);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26681,7 +26805,7 @@ static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mv(Tensor self, Tensor vec) -> Tensor */
@@ -26699,7 +26823,7 @@ static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec)
     ct__v[1] = ct_value_tensor(vec);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26718,7 +26842,7 @@ static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *v
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mm(Tensor self, Tensor mat2) -> Tensor */
@@ -26736,7 +26860,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
     ct__v[1] = ct_value_tensor(mat2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26755,7 +26879,7 @@ static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bmm(Tensor self, Tensor mat2) -> Tensor */
@@ -26773,7 +26897,7 @@ static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat
     ct__v[1] = ct_value_tensor(mat2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26792,7 +26916,7 @@ static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -26813,7 +26937,7 @@ static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
@@ -26834,7 +26958,7 @@ static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -26856,7 +26980,7 @@ static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -26877,7 +27001,7 @@ static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
@@ -26898,7 +27022,7 @@ static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -26920,7 +27044,7 @@ static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
@@ -26938,7 +27062,7 @@ static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *v
     ct__v[1] = ct_value_tensor(vec2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26957,7 +27081,7 @@ static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* matmul(Tensor self, Tensor other) -> Tensor */
@@ -26975,7 +27099,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -26994,7 +27118,7 @@ static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
@@ -27013,7 +27137,7 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[2] = ct_value_tensor(bias);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27033,7 +27157,7 @@ static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tens
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -27051,7 +27175,7 @@ static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27070,7 +27194,7 @@ static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int6
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* stack(Tensor[] tensors, int dim=0) -> Tensor */
@@ -27088,7 +27212,7 @@ static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27107,7 +27231,7 @@ static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, in
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* flip(Tensor self, int[] dims) -> Tensor */
@@ -27125,7 +27249,7 @@ static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27144,7 +27268,7 @@ static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
@@ -27163,7 +27287,7 @@ static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list s
     ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
@@ -27183,7 +27307,7 @@ static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* repeat(Tensor self, int[] repeats) -> Tensor */
@@ -27201,7 +27325,7 @@ static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27220,7 +27344,7 @@ static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tile(Tensor self, int[] dims) -> Tensor */
@@ -27238,7 +27362,7 @@ static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
@@ -27257,7 +27381,7 @@ static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27277,7 +27401,7 @@ static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
@@ -27295,7 +27419,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27314,7 +27438,7 @@ static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
@@ -27333,7 +27457,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
@@ -27351,7 +27475,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27370,7 +27494,7 @@ static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
@@ -27389,7 +27513,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
@@ -27407,7 +27531,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27426,7 +27550,7 @@ static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
@@ -27445,7 +27569,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
@@ -27463,7 +27587,7 @@ static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27482,7 +27606,7 @@ static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
@@ -27501,7 +27625,7 @@ static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
@@ -27519,7 +27643,7 @@ static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27538,7 +27662,7 @@ static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
@@ -27557,7 +27681,7 @@ static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
@@ -27575,7 +27699,7 @@ static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27594,7 +27718,7 @@ static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
@@ -27613,7 +27737,7 @@ static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tril(Tensor self, int diagonal=0) -> Tensor */
@@ -27631,7 +27755,7 @@ static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
@@ -27649,7 +27773,7 @@ static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27668,7 +27792,7 @@ static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* triu(Tensor self, int diagonal=0) -> Tensor */
@@ -27686,7 +27810,7 @@ static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
@@ -27704,7 +27828,7 @@ static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27723,7 +27847,7 @@ static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
@@ -27743,7 +27867,7 @@ static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_bool(sparse_grad);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
@@ -27764,7 +27888,7 @@ static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -27784,7 +27908,7 @@ static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
@@ -27804,7 +27928,7 @@ static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27825,7 +27949,7 @@ static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
@@ -27845,7 +27969,7 @@ static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int6
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
@@ -27865,7 +27989,7 @@ static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int6
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27886,7 +28010,7 @@ static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, i
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -27906,7 +28030,7 @@ static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
@@ -27926,7 +28050,7 @@ static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
@@ -27947,7 +28071,7 @@ static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
@@ -27968,7 +28092,7 @@ static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
@@ -27989,7 +28113,7 @@ static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
@@ -28011,7 +28135,7 @@ static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
@@ -28032,7 +28156,7 @@ static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
@@ -28053,7 +28177,7 @@ static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *sel
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
@@ -28075,7 +28199,7 @@ static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_bool(include_self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
@@ -28097,7 +28221,7 @@ static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_bool(include_self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
@@ -28120,7 +28244,7 @@ static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *se
     ct__v[6] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
@@ -28139,7 +28263,7 @@ static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64
     ct__v[2] = ct_value_tensor(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28159,7 +28283,7 @@ static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, in
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
@@ -28180,7 +28304,7 @@ static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
@@ -28201,7 +28325,7 @@ static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -28223,7 +28347,7 @@ static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
@@ -28243,7 +28367,7 @@ static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(source);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
@@ -28263,7 +28387,7 @@ static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(source);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28284,7 +28408,7 @@ static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int6
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
@@ -28304,7 +28428,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
@@ -28324,7 +28448,7 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
@@ -28344,7 +28468,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
@@ -28364,7 +28488,7 @@ static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28385,7 +28509,7 @@ static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28406,7 +28530,7 @@ static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
@@ -28424,7 +28548,7 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28443,7 +28567,7 @@ static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
@@ -28463,7 +28587,7 @@ static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[3] = ct_value_bool(accumulate);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
@@ -28483,7 +28607,7 @@ static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[3] = ct_value_bool(accumulate);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28504,7 +28628,7 @@ static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor */
@@ -28522,7 +28646,7 @@ static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t nu
     ct__v[1] = ct_value_int(num_classes);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
@@ -28543,7 +28667,7 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     ct__v[4] = ct_value_bool(sparse);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28565,7 +28689,7 @@ static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
@@ -28586,7 +28710,7 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_bool(scale_grad_by_freq);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
@@ -28605,7 +28729,7 @@ static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
@@ -28624,7 +28748,7 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
@@ -28643,7 +28767,7 @@ static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks,
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
@@ -28661,7 +28785,7 @@ static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
@@ -28681,7 +28805,7 @@ static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pa
     ct__v[3] = value != value ? ct_value_none() : ct_value_double(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
@@ -28700,7 +28824,7 @@ static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28720,7 +28844,7 @@ static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -28739,7 +28863,7 @@ static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28759,7 +28883,7 @@ static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -28778,7 +28902,7 @@ static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, in
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28798,7 +28922,7 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
@@ -28819,7 +28943,7 @@ static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[4] = ct_value_int(ignore_index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28841,7 +28965,7 @@ static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
@@ -28862,7 +28986,7 @@ static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[4] = ct_value_int(ignore_index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
@@ -28885,7 +29009,7 @@ static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
     ct__v[6] = ct_value_tensor(total_weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
@@ -28907,7 +29031,7 @@ static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_double(label_smoothing);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
@@ -28926,7 +29050,7 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -28946,7 +29070,7 @@ static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
@@ -28965,7 +29089,7 @@ static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[2] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
@@ -28985,7 +29109,7 @@ static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_double(beta);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -29006,7 +29130,7 @@ static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
@@ -29026,7 +29150,7 @@ static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_bool(log_target);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
@@ -29046,7 +29170,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
     ct__v[3] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -29067,7 +29191,7 @@ static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
@@ -29088,7 +29212,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
     ct__v[4] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
@@ -29110,7 +29234,7 @@ static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int
     ct__v[5] = ct_value_bool(cudnn_enable);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
@@ -29132,7 +29256,7 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
     ct__v[5] = ct_value_bool(cudnn_enabled);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
@@ -29157,7 +29281,7 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
     ct__v[8] = ct_value_bool(cudnn_enabled);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
@@ -29177,7 +29301,7 @@ static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_l
     ct__v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
@@ -29200,7 +29324,7 @@ static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_ten
     ct__v[6] = scale != scale ? ct_value_none() : ct_value_double(scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor */
@@ -29225,7 +29349,7 @@ static ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_te
     ct__v[8] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) */
@@ -29251,7 +29375,7 @@ static ct_status ct__dispatch_convolution_out(ct_keyset ks, ct_tensor *input, ct
     ct__v[9] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 10);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
@@ -29274,7 +29398,7 @@ static ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tenso
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
@@ -29297,7 +29421,7 @@ static ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tens
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor */
@@ -29320,7 +29444,7 @@ static ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor */
@@ -29343,7 +29467,7 @@ static ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor */
@@ -29366,7 +29490,7 @@ static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor */
@@ -29389,7 +29513,7 @@ static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor */
@@ -29413,7 +29537,7 @@ static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *i
     ct__v[7] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
@@ -29431,7 +29555,7 @@ static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self
     ct__v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
@@ -29450,7 +29574,7 @@ static ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *s
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
@@ -29468,7 +29592,7 @@ static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *sel
     ct__v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -29486,7 +29610,7 @@ static ct_tensor *ct__dispatch__adaptive_avg_pool2d_backward(ct_keyset ks, ct_te
     ct__v[1] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
@@ -29510,7 +29634,7 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct
     ct__v[7] = ct_value_tensor(indices);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
@@ -29535,7 +29659,7 @@ static ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_key
     ct__v[8] = ct_value_tensor(grad_input);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
@@ -29559,7 +29683,7 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
     ct__v[7] = ct_value_tensor(indices);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) */
@@ -29583,7 +29707,7 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *
     ct__v[5] = ct_value_bool(ceil_mode);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 6, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor */
@@ -29605,7 +29729,7 @@ static ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[5] = ct_value_bool(ceil_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
@@ -29628,7 +29752,7 @@ static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -29652,7 +29776,7 @@ static ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_i
     ct__v[7] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
@@ -29676,7 +29800,7 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
@@ -29701,7 +29825,7 @@ static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
     ct__v[8] = ct_value_tensor(grad_input);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
@@ -29722,7 +29846,7 @@ static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
@@ -29744,7 +29868,7 @@ static ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[5] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
@@ -29764,7 +29888,7 @@ static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double fro
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
@@ -29784,7 +29908,7 @@ static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
@@ -29804,7 +29928,7 @@ static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
@@ -29823,7 +29947,7 @@ static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
@@ -29841,7 +29965,7 @@ static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generato
     ct__v[1] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
@@ -29860,7 +29984,7 @@ static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, do
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
@@ -29878,7 +30002,7 @@ static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_gener
     ct__v[1] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
@@ -29897,7 +30021,7 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
@@ -29916,7 +30040,7 @@ static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
@@ -29935,7 +30059,7 @@ static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
@@ -29954,7 +30078,7 @@ static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mea
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
@@ -29973,7 +30097,7 @@ static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
@@ -29992,7 +30116,7 @@ static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtyp
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -30011,7 +30135,7 @@ static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size,
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -30030,7 +30154,7 @@ static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -30051,7 +30175,7 @@ static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t lo
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -30070,7 +30194,7 @@ static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
@@ -30088,7 +30212,7 @@ static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
@@ -30107,7 +30231,7 @@ static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_t
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
@@ -30127,7 +30251,7 @@ static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
@@ -30149,7 +30273,7 @@ static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, do
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
@@ -30168,7 +30292,7 @@ static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *
     ct__v[2] = ct_value_double(scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
@@ -30188,7 +30312,7 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 
@@ -30477,16 +30601,16 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "contiguous", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
-CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_to_copy", "self"))) return (ct_tensor *)NULL;
-  return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
+  return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype, device, non_blocking));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
-  return ct_to_copy_ex(self, CT_DTYPE_NONE);
+  return ct_to_copy_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
 }
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
@@ -30495,6 +30619,17 @@ CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.dtype", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
+}
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("to.device", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.device", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_to_device(ct__call_keys(ct__keys), self, device, dtype, non_blocking, copy));
+}
+CTDEF ct_tensor *ct_to_device(ct_tensor *self, ct_device device) {
+  return ct_to_device_ex(self, device, CT_DTYPE_NONE, false, false);
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
@@ -38068,16 +38203,20 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
+  ct_dtype src_dtype;
+  ct_device src_device;
 } ct__node_copy_;
 
 static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_copy_ *ct__nd = (ct__node_copy_ *)node;
   ct_tensor *grad = grads[0];
+  const ct_dtype src_dtype = ct__nd->src_dtype;
+  const ct_device src_device = ct__nd->src_device;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__to_copy_backward(grad, src_dtype, src_device);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
@@ -38093,6 +38232,8 @@ static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *sr
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    ct__nd->src_dtype = (ct_dtype)src->dtype;
+    ct__nd->src_device = src->device;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
@@ -38176,25 +38317,27 @@ static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
-/* ---- _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+/* ---- _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor ---- */
 typedef struct ct__node__to_copy {
   ct_node base;
   ct_dtype self_dtype;
+  ct_device self_device;
 } ct__node__to_copy;
 
 static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__to_copy *ct__nd = (ct__node__to_copy *)node;
   ct_tensor *grad = grads[0];
   const ct_dtype self_dtype = ct__nd->self_dtype;
+  const ct_device self_device = ct__nd->self_device;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__to_copy_backward(grad, self_dtype, self_device);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
+static const ct_node_kind ct__kind__to_copy = {"ToCopyBackward0", ct__backward__to_copy, NULL};
 
-static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -38203,9 +38346,10 @@ static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
     if (!ct__nd) return NULL;
     if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
+    ct__nd->self_device = self->device;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype, device, non_blocking);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -47295,7 +47439,7 @@ static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads,
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+static const ct_node_kind ct__kind__rd_gather = {"RdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
 
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
@@ -51798,7 +51942,7 @@ static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *con
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool2d_backward(grad, self);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
+static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"AdaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
@@ -51847,7 +51991,7 @@ static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_te
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
+static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"AdaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
@@ -53027,6 +53171,16 @@ static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,V,b->T */
+static ct_status ct__adapt_TDVb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -53034,6 +53188,16 @@ static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset k
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
   ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,V,D,b,b->T */
+static ct_status ct__adapt_TVDbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device , ct_dtype , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -55071,7 +55235,9 @@ static const struct {
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
+    {"T,D,V,b->T", ct__adapt_TDVb_T},
     {"T,D->T", ct__adapt_TD_T},
+    {"T,V,D,b,b->T", ct__adapt_TVDbb_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -55372,11 +55538,15 @@ static ct_status ct__frontend_contiguous(const ct_value *a, ct_tensor **r) {
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
-  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
   *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_to_device(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_device_ex(ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_view(const ct_value *a, ct_tensor **r) {
@@ -57734,8 +57904,9 @@ static const struct {
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
     {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
-    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy, 0},
+    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor", ct__frontend__to_copy, 0},
     {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)", ct__frontend_to_device, 0},
     {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view, 0},
     {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape, 0},
     {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int, 0},
@@ -58342,6 +58513,7 @@ static const struct {
     {"_to_copy", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_to_copy), "composite"},
     {"_to_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__to_copy), "autograd"},
     {"to.dtype", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_dtype), "composite"},
+    {"to.device", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_device), "composite"},
     {"view", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_view), "composite"},
     {"view", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_view), "autograd"},
     {"reshape", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_reshape), "composite"},
@@ -60712,6 +60884,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             if (!ml[i][e]) st = ct_last_error();
           }
           m[i].v.tensors.data = ml[i];
+        } else if (a[i].tag == CT_VALUE_DEVICE) {
+          m[i].v.device = ct_device_make(CT_DEVICE_META, 0); /* where the result goes: in the meta run, meta */
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;
@@ -60771,7 +60945,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
         for (e = 0; e < count && n < CT__OPCHECK_MAX_INPUTS; e++) {
           ct_tensor *t = NULL;
           ct_tensor *src = a[i].tag == CT_VALUE_TENSOR ? a[i].v.tensor : a[i].v.tensors.data[e];
-          CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype); }
+          CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype, CT_NO_DEVICE, false); }
           if (!t) {
             st = ct_last_error();
             break;

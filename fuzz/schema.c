@@ -52,6 +52,7 @@ static const char *type_word(ct_type t) {
   case CT_TYPE_SCALAR_TYPE: return "ScalarType";
   case CT_TYPE_STR: return "str";
   case CT_TYPE_GENERATOR: return "Generator";
+  case CT_TYPE_DEVICE: return "Device";
   }
   return NULL;
 }
@@ -68,6 +69,7 @@ static const char *type_code(const ct_arg *a) {
   case CT_TYPE_TENSOR_LIST: return "L";
   case CT_TYPE_STR: return a->optional ? "s?" : "s";
   case CT_TYPE_GENERATOR: return "G";
+  case CT_TYPE_DEVICE: return "V";
   }
   return "?";
 }
@@ -200,7 +202,7 @@ static int valid_default(const ct_arg *a) {
   }
   case CT_TYPE_TENSOR_LIST: /* [] only, spaces allowed (PyTorch parses an empty list of any element type) */
     return strlen(d) >= 2 && d[0] == '[' && d[strlen(d) - 1] == ']' && strspn(d + 1, " \t\n") == strlen(d) - 2;
-  default: return 0; /* Tensor, Generator: only None */
+  default: return 0; /* Tensor, Generator, Device: only None */
   }
 }
 static void strict_checks(const ct_schema *s, const char *text) {
@@ -295,6 +297,7 @@ static ct_value value_for(const ct_arg *a, unsigned variant) {
   case CT_TYPE_TENSOR_LIST: return ct_value_tensor_list(list, 2);
   case CT_TYPE_STR: return ct_value_string("x");
   case CT_TYPE_GENERATOR: return ct_value_none();
+  case CT_TYPE_DEVICE: return ct_value_device(variant & 2 ? CT_META : CT_CPU);
   }
   return ct_value_none();
 }

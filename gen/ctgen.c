@@ -248,6 +248,7 @@ static const char *kernel_ctype(const ct_arg *a) {
   case CT_TYPE_TENSOR_LIST: return "ct_tensor_list ";
   case CT_TYPE_STR: return "const char *";
   case CT_TYPE_GENERATOR: return "ct_generator *";
+  case CT_TYPE_DEVICE: return "ct_device ";
   }
   return "?";
 }
@@ -318,6 +319,7 @@ static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
   case CT_TYPE_FLOAT: snprintf(out, cap, "%s", !strcmp(v, "None") ? "(double)NAN" : c_float(v)); return;
   case CT_TYPE_TENSOR:
   case CT_TYPE_GENERATOR: snprintf(out, cap, "NULL"); return;
+  case CT_TYPE_DEVICE: snprintf(out, cap, "CT_NO_DEVICE"); return;
   case CT_TYPE_STR:
     if (!strcmp(v, "None")) snprintf(out, cap, "NULL");
     else if (v[0] == '"' || v[0] == '\'') snprintf(out, cap, "\"%.*s\"", (int)strlen(v) - 2, v + 1);
@@ -456,6 +458,7 @@ static void box_value(const ct_arg *a) {
     else p("ct_value_double(%s)", n);
     break;
   case CT_TYPE_GENERATOR: p("ct_value_generator(%s)", n); break;
+  case CT_TYPE_DEVICE: p("ct_value_device(%s)", n); break;
   case CT_TYPE_BOOL: p("ct_value_bool(%s)", n); break;
   case CT_TYPE_SCALAR:
     if (a->optional) p("%s.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(%s)", n, n);
@@ -471,8 +474,8 @@ static void box_value(const ct_arg *a) {
 static const char *camel(const char *name, char *buf) {
   int up = 1, j = 0;
   for (; *name; name++) {
-    if (*name == '_') {
-      up = j > 0;
+    if (*name == '_') { /* _to_copy -> ToCopy, as PyTorch's node names */
+      up = 1;
       continue;
     }
     buf[j++] = (char)(up ? toupper((unsigned char)*name) : *name);
@@ -550,7 +553,8 @@ static void gen_functions(void) {
       else if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
       else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     }
-    p("  }\n  ct__tls.depth--;\n  return ct__res;\n}\n");
+    p("  }\n  CT__DISPATCH_DONE(%s);\n  return ct__res;\n}\n",
+      st ? "ct__res == CT_OK" : returns_list(o) ? "ct__res >= 0" : "ct__res != NULL");
   }
 
   /* frontends */
@@ -806,6 +810,8 @@ static void gen_autograd(void) {
       if (is_tensor(a) && deriv_uses(d, id)) p("  ct__geometry %s_geometry;\n", a->name);
       snprintf(id, sizeof id, "%s_dtype", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("  ct_dtype %s_dtype;\n", a->name);
+      snprintf(id, sizeof id, "%s_device", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("  ct_device %s_device;\n", a->name);
     }
     if (save_result) p("  ct__saved result;\n");
     for (j = 1; j <= nextra(o); j++)
@@ -849,6 +855,8 @@ static void gen_autograd(void) {
         if (deriv_uses(d, id)) p("  const ct__geometry *%s_geometry = &ct__nd->%s_geometry;\n", a->name, a->name);
         snprintf(id, sizeof id, "%s_dtype", a->name);
         if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = ct__nd->%s_dtype;\n", a->name, a->name);
+        snprintf(id, sizeof id, "%s_device", a->name);
+        if (deriv_uses(d, id)) p("  const ct_device %s_device = ct__nd->%s_device;\n", a->name, a->name);
       }
       if (save_result) p("  ct_tensor *result = NULL;\n");
       for (j = 1; j <= nextra(o); j++)
@@ -960,6 +968,8 @@ static void gen_autograd(void) {
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_geometry(&ct__nd->%s_geometry, %s);\n", a->name, a->name);
       snprintf(id, sizeof id, "%s_dtype", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__nd->%s_dtype = (ct_dtype)%s->dtype;\n", a->name, a->name);
+      snprintf(id, sizeof id, "%s_device", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__nd->%s_device = %s->device;\n", a->name, a->name);
     }
     p("  }\n");
     gen_redispatch(o, "r");
@@ -1008,6 +1018,7 @@ static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
   case CT_TYPE_TENSOR_LIST: snprintf(buf, cap, "a[%d].v.tensors", i); break;
   case CT_TYPE_STR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_STRING ? a[%d].v.str : NULL", i, i); break;
   case CT_TYPE_GENERATOR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_GENERATOR ? a[%d].v.gen : NULL", i, i); break;
+  case CT_TYPE_DEVICE: snprintf(buf, cap, "a[%d].v.device", i); break;
   }
   return buf;
 }

@@ -575,3 +575,73 @@ TEST(device_cpu_fallback_aliasing) {
   }
   ct_clear_error();
 }
+
+/* to(device) is the dispatched to.device over _to_copy: differentiable, the
+ * gradient going back to the source's device and dtype (PyTorch's
+ * _to_copy_backward); copy_ from another device or dtype likewise. */
+TEST(device_to_is_differentiable) {
+  static const float xv[3] = {1, 2, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *x = ct_from_array(CT_DIMS(3), CT_F32, xv), *y, *z, *w, *c, *grads[1] = {NULL};
+    ct_value buf[8];
+    ct_stack st;
+    ct_backward_desc d;
+    ct_set_requires_grad(x, true);
+    y = ct_to_device(x, TDEV(1));
+    CHECK(y && ct_device_eq(y->device, TDEV(1)) && y->dtype == CT_F32 && !ct_is_leaf(y) && ct_get(y, 2) == 3);
+    CHECK(y && ct_grad_fn_name(y) && !strcmp(ct_grad_fn_name(y), "ToCopyBackward0"));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(y, y))));
+    CHECK(ct_grad(x) && ct_device_eq(ct_grad(x)->device, CT_CPU) && ct_grad(x)->dtype == CT_F32 && ct_get(ct_grad(x), 2) == 6);
+    /* device and dtype at once, and back again: two hops */
+    z = ct_to_device_ex(x, TDEV(0), CT_F64, false, false);
+    CHECK(z && ct_device_eq(z->device, TDEV(0)) && z->dtype == CT_F64);
+    w = ct_to_device(ct_mul(z, z), CT_CPU);
+    memset(&d, 0, sizeof d);
+    d.num_outputs = 1, d.outputs = &w, d.grad_outputs = NULL;
+    w = ct_sum(w);
+    d.outputs = &w;
+    CHECK_OK(ct_autograd_grad(&d, 1, &x, grads));
+    CHECK(grads[0] && ct_device_eq(grads[0]->device, CT_CPU) && grads[0]->dtype == CT_F32 && ct_get(grads[0], 1) == 4);
+    ct_release(grads[0]);
+    /* nothing to do: self itself (as PyTorch's to()); copy=True: a new tensor */
+    CHECK(ct_to_device(x, CT_CPU) == x);
+    CHECK((c = ct_to_device_ex(x, CT_CPU, CT_DTYPE_NONE, false, true)) && c != x && c->storage != x->storage && !ct_is_leaf(c));
+    /* to an integer dtype: no gradient flows (the result does not require grad) */
+    CHECK((c = ct_to_device_ex(x, TDEV(0), CT_I64, false, false)) && !ct_requires_grad(c) && c->dtype == CT_I64);
+    /* copy_ from another device: the source's gradient goes back there */
+    c = ct_zeros(CT_DIMS(2, 3), CT_F64);
+    z = ct_to_device(ct_detach(x), TDEV(1));
+    ct_set_requires_grad(z, true);
+    CHECK_OK(ct_copy_(c, z)); /* broadcast [3] -> [2, 3], f32 -> f64, tdev:1 -> cpu */
+    CHECK(!ct_is_leaf(c));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(c, c))));
+    CHECK(ct_grad(z) && ct_device_eq(ct_grad(z)->device, TDEV(1)) && ct_grad(z)->dtype == CT_F32 && ct_get(ct_grad(z), 2) == 12);
+    /* boxed, and a bad device value */
+    ct_stack_init(&st, buf, 8);
+    ct_stack_push(&st, ct_value_tensor(x));
+    ct_stack_push(&st, ct_value_device(TDEV(1)));
+    ct_stack_push(&st, ct_value_dtype(CT_F64));
+    ct_stack_push(&st, ct_value_bool(false));
+    ct_stack_push(&st, ct_value_bool(false));
+    CHECK_OK(ct_call_boxed(ct_op_find("to.device"), &st));
+    CHECK(st.size == 1 && st.items[0].v.tensor && ct_device_eq(st.items[0].v.tensor->device, TDEV(1)) &&
+          st.items[0].v.tensor->dtype == CT_F64);
+    ct_stack_drop(&st, st.size);
+    ct_stack_push(&st, ct_value_tensor(x));
+    ct_stack_push(&st, ct_value_device(ct_device_make((ct_device_type)2, 99)));
+    ct_stack_push(&st, ct_value_none());
+    ct_stack_push(&st, ct_value_bool(false));
+    ct_stack_push(&st, ct_value_bool(false));
+    CHECK_ERR(ct_call_boxed(ct_op_find("to.device"), &st), CT_ERR_INVALID, "argument 1 ('device'): invalid device");
+    ct_stack_drop(&st, st.size);
+    ct_stack_push(&st, ct_value_tensor(x));
+    ct_stack_push(&st, ct_value_none()); /* device is not optional */
+    ct_stack_push(&st, ct_value_none());
+    ct_stack_push(&st, ct_value_bool(false));
+    ct_stack_push(&st, ct_value_bool(false));
+    CHECK_ERR(ct_call_boxed(ct_op_find("to.device"), &st), CT_ERR_INVALID, "wrong type");
+    ct_stack_free(&st);
+  }
+  ct_clear_error();
+}

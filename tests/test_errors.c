@@ -463,7 +463,7 @@ static const err_case err_cases[] = {
     ERR_CASE(e_permute_dim_oob, CT_ERR_INDEX, "ct_permute", "dimension out of range"),
     ERR_CASE(e_alias_null, CT_ERR_NULL, "alias", "argument 'self' is NULL"),
     ERR_CASE(e_to_dtype_bad, CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype 42"),
-    ERR_CASE(e_to_device_cuda, CT_ERR_DEVICE, "ct_to_device", "no allocator for device 'cuda'"),
+    ERR_CASE(e_to_device_cuda, CT_ERR_DEVICE, "_to_copy", "no allocator for device 'cuda'"),
     ERR_CASE(e_to_device_from_meta, CT_ERR_DEVICE, "copy_", "cannot copy out of a meta tensor"),
     /* element access */
     ERR_CASE(e_item_multi, CT_ERR_SHAPE, "ct_item", "a tensor with 6 elements cannot be converted to a scalar"),

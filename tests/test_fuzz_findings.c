@@ -396,3 +396,37 @@ TEST(fuzz_pad_size_overflow) {
   }
   ct_clear_error();
 }
+
+/* F26 (op_sequence): clamp_min_out of a bool self into a bfloat16 0-dim out
+ * resized the out, then failed to allocate its int64 intermediate: the
+ * failed call left the out resized. Resizes of out= tensors are now logged
+ * and undone when the outermost call fails (dispatch.h, ct__undo_settle). */
+static size_t ff_alloc_limit;
+static void *ff_limited_alloc(void *ctx, size_t n) {
+  const ct_allocator *cpu = ct_cpu_allocator();
+  (void)ctx;
+  return n > ff_alloc_limit ? NULL : cpu->alloc(cpu->ctx, n);
+}
+static void ff_limited_free(void *ctx, void *p, size_t n) {
+  const ct_allocator *cpu = ct_cpu_allocator();
+  (void)ctx;
+  cpu->free(cpu->ctx, p, n);
+}
+TEST(fuzz_failed_out_call_keeps_out) {
+  static const ct_allocator limited = {"limited", ff_limited_alloc, ff_limited_free, NULL};
+  const ct_allocator *before = ct_device_allocator(CT_DEVICE_CPU);
+  CT_SCOPE {
+    ct_tensor *self = ct_ones(CT_DIMS(1000), CT_BOOL), *out = ct_scalar_tensor(ct_float(0), CT_BF16);
+    ct_storage *s0 = out->storage;
+    ff_alloc_limit = 4000; /* the out's 2000 bytes fit, the 8000-byte int64 intermediate does not */
+    CHECK_OK(ct_set_device_allocator(CT_DEVICE_CPU, &limited));
+    CHECK_ERR(ct_clamp_min_out(out, self, ct_int(-1)), CT_ERR_OOM, "out of memory");
+    CHECK_OK(ct_set_device_allocator(CT_DEVICE_CPU, before));
+    CHECK(out->ndim == 0 && out->numel == 1 && out->storage == s0 && out->offset == 0);
+    /* a call that succeeds keeps its resize */
+    CHECK_OK(ct_clamp_min_out(out, self, ct_int(-1)));
+    CHECK(out->ndim == 1 && out->sizes[0] == 1000 && out->storage != s0 && ct_get(out, 999) == 1);
+  }
+  ct_set_device_allocator(CT_DEVICE_CPU, ct_cpu_allocator());
+  ct_clear_error();
+}

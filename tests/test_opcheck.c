@@ -43,6 +43,7 @@ static ct_value oc_list(const int64_t *v, int n) {
 #define OC_L(...) oc_list((const int64_t[]){__VA_ARGS__}, (int)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
 #define OC_B(b) ct_value_bool(b)
 #define OC_D(d) ct_value_dtype(d)
+#define OC_V(d) ct_value_device(d)
 
 typedef struct oc_case {
   const char *op;
@@ -102,7 +103,10 @@ static int oc_cases(oc_case *cs) {
   OC("matmul", OC_T(v), OC_T(M));
   OC("clone", OC_T(At));
   OC("contiguous", OC_T(At));
-  OC("_to_copy", OC_T(A), OC_D(CT_F64));
+  OC("_to_copy", OC_T(A), OC_D(CT_F64), OC_V(CT_NO_DEVICE), OC_B(false));
+  OC("_to_copy", OC_T(A), OC_D(CT_DTYPE_NONE), OC_V(CT_CPU), OC_B(true));
+  OC("to.device", OC_T(A), OC_V(CT_CPU), OC_D(CT_F64), OC_B(false), OC_B(false));
+  OC("to.device", OC_T(A), OC_V(CT_CPU), OC_D(CT_DTYPE_NONE), OC_B(false), OC_B(true));
   OC("to.dtype", OC_T(A), OC_D(CT_F64));
   OC("view", OC_T(A), OC_L(3, 2));
   OC("reshape", OC_T(At), OC_L(6));
@@ -120,9 +124,7 @@ static int oc_cases(oc_case *cs) {
   OC("slice.Tensor", OC_T(A), OC_I(1), OC_I(0), OC_I(3), OC_I(2));
   OC("slice_backward", OC_T(Gs), OC_L(2, 3), OC_I(1), OC_I(0), OC_I(3), OC_I(2));
   OC("narrow", OC_T(A), OC_I(1), OC_I(1), OC_I(2));
-  /* as_strided: its derivative is not implemented yet (formula: not_implemented) */
   OC("as_strided", OC_T(A), OC_L(2, 2), OC_L(3, 1), OC_I(1));
-  cs[n - 1].skip_gradcheck = 1;
   OC("alias", OC_T(A));
   OC("detach", OC_T(A));
 #undef OC

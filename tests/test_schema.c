@@ -77,6 +77,8 @@ static const schema_bad_case schema_bad_cases[] = {
     {"f(Tensor x=None) -> Tensor", 11, "whose type Tensor is not optional"},
     {"f(Tensor? x=1) -> Tensor", 12, "expected None"},
     {"f(Generator? g=0) -> Tensor", 15, "expected None"},
+    {"f(Device? d=cpu) -> Tensor", 12, "expected None"},
+    {"f(Device d=None) -> Tensor", 11, "whose type Device is not optional"},
     {"f(bool b=true) -> Tensor", 9, "expected True or False"},
     {"f(bool b=1) -> Tensor", 9, "expected True or False"},
     {"f(bool b=None) -> Tensor", 9, "not optional"},
@@ -170,6 +172,7 @@ static const schema_good_case schema_good_cases[] = {
     {"rand(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None) -> Tensor", "I,G,D->T"},
     {"myns::my_op.overload_1(Tensor(a!) self, *, Tensor(b!) out) -> (Tensor(a!), Tensor(b!))", "Tw,Tw->Tw,Tw"},
     {"noop() -> ()", "->"},
+    {"_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor", "T,D,V,b->T"},
     {"  spaced . x ( Tensor  self , int[ 2 ] k = [ 1 , 2 ] ) -> Tensor", NULL}, /* spaces inside tokens: refused */
     {"  spaced.x( Tensor  self ,\n\tint[2]  k = [ 1 , 2 ] )->( Tensor r )  ", "T,I->T"},
     {"f(*, Tensor a) -> Tensor out", "T->T"},

@@ -804,16 +804,20 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
+  ct_dtype src_dtype;
+  ct_device src_device;
 } ct__node_copy_;
 
 static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_copy_ *ct__nd = (ct__node_copy_ *)node;
   ct_tensor *grad = grads[0];
+  const ct_dtype src_dtype = ct__nd->src_dtype;
+  const ct_device src_device = ct__nd->src_device;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__to_copy_backward(grad, src_dtype, src_device);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
@@ -829,6 +833,8 @@ static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *sr
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    ct__nd->src_dtype = (ct_dtype)src->dtype;
+    ct__nd->src_device = src->device;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
@@ -912,25 +918,27 @@ static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
-/* ---- _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+/* ---- _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor ---- */
 typedef struct ct__node__to_copy {
   ct_node base;
   ct_dtype self_dtype;
+  ct_device self_device;
 } ct__node__to_copy;
 
 static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node__to_copy *ct__nd = (ct__node__to_copy *)node;
   ct_tensor *grad = grads[0];
   const ct_dtype self_dtype = ct__nd->self_dtype;
+  const ct_device self_device = ct__nd->self_device;
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__to_copy_backward(grad, self_dtype, self_device);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
+static const ct_node_kind ct__kind__to_copy = {"ToCopyBackward0", ct__backward__to_copy, NULL};
 
-static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -939,9 +947,10 @@ static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
     if (!ct__nd) return NULL;
     if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->self_dtype = (ct_dtype)self->dtype;
+    ct__nd->self_device = self->device;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype, device, non_blocking);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -10031,7 +10040,7 @@ static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads,
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+static const ct_node_kind ct__kind__rd_gather = {"RdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
 
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   ct__node__rd_gather *ct__nd = NULL;
@@ -14534,7 +14543,7 @@ static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *con
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool2d_backward(grad, self);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
+static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"AdaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__node__adaptive_avg_pool2d *ct__nd = NULL;
@@ -14583,7 +14592,7 @@ static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_te
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
+static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"AdaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;

@@ -79,12 +79,17 @@ CTDEF ct_tensor *ct_clone(ct_tensor *self);
 /* contiguous(Tensor(a) self) -> Tensor(a)
  * self itself (a new reference) when already contiguous */
 CTDEF ct_tensor *ct_contiguous(ct_tensor *self);
-/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+/* _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor
+ * a new tensor: self's values as dtype, on device (None: self's); the gradient goes back to self's dtype and device */
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self);
-CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype);
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking);
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
  * self itself (a new reference) when the dtype already matches */
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype);
+/* to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)
+ * self itself (a new reference) when already on device with dtype (and copy is False), else _to_copy */
+CTDEF ct_tensor *ct_to_device(ct_tensor *self, ct_device device);
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy);
 /* view(Tensor(a) self, int[] size) -> Tensor(a)
  * one size may be -1 */
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size);
@@ -1431,6 +1436,7 @@ static struct {
   ct_op *contiguous;
   ct_op *_to_copy;
   ct_op *to_dtype;
+  ct_op *to_device;
   ct_op *view;
   ct_op *reshape;
   ct_op *transpose_int;
@@ -1967,7 +1973,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
@@ -1986,7 +1992,7 @@ static ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -2006,7 +2012,7 @@ static ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -2025,7 +2031,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
@@ -2044,7 +2050,7 @@ static ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -2063,7 +2069,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
@@ -2082,7 +2088,7 @@ static ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -2102,7 +2108,7 @@ static ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -2121,7 +2127,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
@@ -2140,7 +2146,7 @@ static ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[2] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -2158,7 +2164,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -2176,7 +2182,7 @@ static ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -2195,7 +2201,7 @@ static ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mul.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -2213,7 +2219,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -2231,7 +2237,7 @@ static ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -2249,7 +2255,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -2267,7 +2273,7 @@ static ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -2286,7 +2292,7 @@ static ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -2304,7 +2310,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -2322,7 +2328,7 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
@@ -2341,7 +2347,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[2] = ct_value_scalar(threshold);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
@@ -2360,7 +2366,7 @@ static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *sr
     ct__v[2] = ct_value_bool(non_blocking);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
@@ -2378,7 +2384,7 @@ static ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clone(Tensor self) -> Tensor */
@@ -2395,7 +2401,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* contiguous(Tensor(a) self) -> Tensor(a) */
@@ -2412,25 +2418,27 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+/* _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor */
+static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   const ct_op *ct__o = ct__op._to_copy;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))ct__k->unboxed)(ks, self, dtype);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, self, dtype, device, non_blocking);
   } else {
-    ct_value ct__v[2];
+    ct_value ct__v[4];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_dtype(dtype);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+    ct__v[2] = ct_value_device(device);
+    ct__v[3] = ct_value_bool(non_blocking);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
@@ -2448,7 +2456,28 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a) */
+static ct_tensor *ct__dispatch_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  const ct_op *ct__o = ct__op.to_device;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device , ct_dtype , bool , bool ))ct__k->unboxed)(ks, self, device, dtype, non_blocking, copy);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_bool(non_blocking);
+    ct__v[4] = ct_value_bool(copy);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* view(Tensor(a) self, int[] size) -> Tensor(a) */
@@ -2466,7 +2495,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
     ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reshape(Tensor(a) self, int[] shape) -> Tensor(a) */
@@ -2484,7 +2513,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[1] = shape.n < 0 ? ct_value_none() : ct_value_int_list(shape.data, shape.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
@@ -2503,7 +2532,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
     ct__v[2] = ct_value_int(dim1);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* t(Tensor(a) self) -> Tensor(a) */
@@ -2520,7 +2549,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
@@ -2538,7 +2567,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) */
@@ -2557,7 +2586,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[2] = ct_value_bool(implicit);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
@@ -2575,7 +2604,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
     ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
@@ -2593,7 +2622,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* squeeze(Tensor(a) self) -> Tensor(a) */
@@ -2610,7 +2639,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
@@ -2628,7 +2657,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
@@ -2647,7 +2676,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_int(end_dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
@@ -2666,7 +2695,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[2] = ct_value_int(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor */
@@ -2686,7 +2715,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
     ct__v[3] = ct_value_int(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
@@ -2707,7 +2736,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
     ct__v[4] = ct_value_int(step);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
@@ -2729,7 +2758,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
     ct__v[5] = ct_value_int(step);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
@@ -2749,7 +2778,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_int(length);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
@@ -2769,7 +2798,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[3] = ct_value_int(storage_offset);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* alias(Tensor(a) self) -> Tensor(a) */
@@ -2786,7 +2815,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* detach(Tensor(a) self) -> Tensor(a) */
@@ -2803,7 +2832,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* neg(Tensor self) -> Tensor */
@@ -2820,7 +2849,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* neg_(Tensor(a!) self) -> Tensor(a!) */
@@ -2837,7 +2866,7 @@ static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -2855,7 +2884,7 @@ static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* abs(Tensor self) -> Tensor */
@@ -2872,7 +2901,7 @@ static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* abs_(Tensor(a!) self) -> Tensor(a!) */
@@ -2889,7 +2918,7 @@ static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -2907,7 +2936,7 @@ static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sign(Tensor self) -> Tensor */
@@ -2924,7 +2953,7 @@ static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sign_(Tensor(a!) self) -> Tensor(a!) */
@@ -2941,7 +2970,7 @@ static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -2959,7 +2988,7 @@ static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* square(Tensor self) -> Tensor */
@@ -2976,7 +3005,7 @@ static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* square_(Tensor(a!) self) -> Tensor(a!) */
@@ -2993,7 +3022,7 @@ static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3011,7 +3040,7 @@ static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp(Tensor self) -> Tensor */
@@ -3028,7 +3057,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* exp_(Tensor(a!) self) -> Tensor(a!) */
@@ -3045,7 +3074,7 @@ static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3063,7 +3092,7 @@ static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp2(Tensor self) -> Tensor */
@@ -3080,7 +3109,7 @@ static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* exp2_(Tensor(a!) self) -> Tensor(a!) */
@@ -3097,7 +3126,7 @@ static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3115,7 +3144,7 @@ static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log(Tensor self) -> Tensor */
@@ -3132,7 +3161,7 @@ static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log_(Tensor(a!) self) -> Tensor(a!) */
@@ -3149,7 +3178,7 @@ static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3167,7 +3196,7 @@ static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log2(Tensor self) -> Tensor */
@@ -3184,7 +3213,7 @@ static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log2_(Tensor(a!) self) -> Tensor(a!) */
@@ -3201,7 +3230,7 @@ static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3219,7 +3248,7 @@ static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log1p(Tensor self) -> Tensor */
@@ -3236,7 +3265,7 @@ static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log1p_(Tensor(a!) self) -> Tensor(a!) */
@@ -3253,7 +3282,7 @@ static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3271,7 +3300,7 @@ static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* expm1(Tensor self) -> Tensor */
@@ -3288,7 +3317,7 @@ static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* expm1_(Tensor(a!) self) -> Tensor(a!) */
@@ -3305,7 +3334,7 @@ static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3323,7 +3352,7 @@ static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sqrt(Tensor self) -> Tensor */
@@ -3340,7 +3369,7 @@ static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sqrt_(Tensor(a!) self) -> Tensor(a!) */
@@ -3357,7 +3386,7 @@ static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3375,7 +3404,7 @@ static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* rsqrt(Tensor self) -> Tensor */
@@ -3392,7 +3421,7 @@ static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
@@ -3409,7 +3438,7 @@ static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3427,7 +3456,7 @@ static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reciprocal(Tensor self) -> Tensor */
@@ -3444,7 +3473,7 @@ static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
@@ -3461,7 +3490,7 @@ static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3479,7 +3508,7 @@ static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_t
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sin(Tensor self) -> Tensor */
@@ -3496,7 +3525,7 @@ static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sin_(Tensor(a!) self) -> Tensor(a!) */
@@ -3513,7 +3542,7 @@ static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3531,7 +3560,7 @@ static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cos(Tensor self) -> Tensor */
@@ -3548,7 +3577,7 @@ static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cos_(Tensor(a!) self) -> Tensor(a!) */
@@ -3565,7 +3594,7 @@ static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3583,7 +3612,7 @@ static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tan(Tensor self) -> Tensor */
@@ -3600,7 +3629,7 @@ static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tan_(Tensor(a!) self) -> Tensor(a!) */
@@ -3617,7 +3646,7 @@ static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3635,7 +3664,7 @@ static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tanh(Tensor self) -> Tensor */
@@ -3652,7 +3681,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tanh_(Tensor(a!) self) -> Tensor(a!) */
@@ -3669,7 +3698,7 @@ static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3687,7 +3716,7 @@ static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* erf(Tensor self) -> Tensor */
@@ -3704,7 +3733,7 @@ static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* erf_(Tensor(a!) self) -> Tensor(a!) */
@@ -3721,7 +3750,7 @@ static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3739,7 +3768,7 @@ static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sigmoid(Tensor self) -> Tensor */
@@ -3756,7 +3785,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
@@ -3773,7 +3802,7 @@ static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3791,7 +3820,7 @@ static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu(Tensor self) -> Tensor */
@@ -3808,7 +3837,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* relu_(Tensor(a!) self) -> Tensor(a!) */
@@ -3825,7 +3854,7 @@ static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3843,7 +3872,7 @@ static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
@@ -3862,7 +3891,7 @@ static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(max_val);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
@@ -3881,7 +3910,7 @@ static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(max_val);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3901,7 +3930,7 @@ static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* relu6(Tensor self) -> Tensor */
@@ -3918,7 +3947,7 @@ static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* relu6_(Tensor(a!) self) -> Tensor(a!) */
@@ -3935,7 +3964,7 @@ static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
@@ -3953,7 +3982,7 @@ static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(negative_slope);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
@@ -3971,7 +4000,7 @@ static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(negative_slope);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
@@ -3990,7 +4019,7 @@ static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_s
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
@@ -4010,7 +4039,7 @@ static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__v[3] = ct_value_scalar(input_scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
@@ -4030,7 +4059,7 @@ static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
     ct__v[3] = ct_value_scalar(input_scale);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4051,7 +4080,7 @@ static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gelu(Tensor self, *, str approximate='none') -> Tensor */
@@ -4069,7 +4098,7 @@ static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *a
     ct__v[1] = ct_value_string(approximate);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
@@ -4087,7 +4116,7 @@ static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *a
     ct__v[1] = ct_value_string(approximate);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
@@ -4106,7 +4135,7 @@ static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* silu(Tensor self) -> Tensor */
@@ -4123,7 +4152,7 @@ static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* silu_(Tensor(a!) self) -> Tensor(a!) */
@@ -4140,7 +4169,7 @@ static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4158,7 +4187,7 @@ static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
@@ -4177,7 +4206,7 @@ static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[2] = ct_value_scalar(threshold);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4197,7 +4226,7 @@ static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mish(Tensor self) -> Tensor */
@@ -4214,7 +4243,7 @@ static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mish_(Tensor(a!) self) -> Tensor(a!) */
@@ -4231,7 +4260,7 @@ static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4249,7 +4278,7 @@ static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor(Tensor self) -> Tensor */
@@ -4266,7 +4295,7 @@ static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_(Tensor(a!) self) -> Tensor(a!) */
@@ -4283,7 +4312,7 @@ static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4301,7 +4330,7 @@ static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ceil(Tensor self) -> Tensor */
@@ -4318,7 +4347,7 @@ static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ceil_(Tensor(a!) self) -> Tensor(a!) */
@@ -4335,7 +4364,7 @@ static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4353,7 +4382,7 @@ static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round(Tensor self) -> Tensor */
@@ -4370,7 +4399,7 @@ static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* round_(Tensor(a!) self) -> Tensor(a!) */
@@ -4387,7 +4416,7 @@ static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4405,7 +4434,7 @@ static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.decimals(Tensor self, *, int decimals) -> Tensor */
@@ -4423,7 +4452,7 @@ static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int
     ct__v[1] = ct_value_int(decimals);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
@@ -4441,7 +4470,7 @@ static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int
     ct__v[1] = ct_value_int(decimals);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
@@ -4460,7 +4489,7 @@ static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, 
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* trunc(Tensor self) -> Tensor */
@@ -4477,7 +4506,7 @@ static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* trunc_(Tensor(a!) self) -> Tensor(a!) */
@@ -4494,7 +4523,7 @@ static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4512,7 +4541,7 @@ static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
@@ -4532,7 +4561,7 @@ static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double 
     ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
@@ -4552,7 +4581,7 @@ static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
     ct__v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4573,7 +4602,7 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
@@ -4592,7 +4621,7 @@ static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
@@ -4611,7 +4640,7 @@ static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
@@ -4631,7 +4660,7 @@ static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
@@ -4650,7 +4679,7 @@ static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
@@ -4669,7 +4698,7 @@ static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_string(rounding_mode);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide(Tensor self, Tensor other) -> Tensor */
@@ -4687,7 +4716,7 @@ static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -4705,7 +4734,7 @@ static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4724,7 +4753,7 @@ static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -4742,7 +4771,7 @@ static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -4760,7 +4789,7 @@ static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
@@ -4778,7 +4807,7 @@ static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
@@ -4796,7 +4825,7 @@ static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4815,7 +4844,7 @@ static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
@@ -4833,7 +4862,7 @@ static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = ct_value_scalar(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
@@ -4851,7 +4880,7 @@ static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
     ct__v[1] = ct_value_scalar(exponent);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4870,7 +4899,7 @@ static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
@@ -4888,7 +4917,7 @@ static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tenso
     ct__v[1] = ct_value_tensor(exponent);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4907,7 +4936,7 @@ static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -4925,7 +4954,7 @@ static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -4943,7 +4972,7 @@ static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -4962,7 +4991,7 @@ static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -4980,7 +5009,7 @@ static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -4998,7 +5027,7 @@ static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5017,7 +5046,7 @@ static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
@@ -5035,7 +5064,7 @@ static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar s
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5054,7 +5083,7 @@ static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scala
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5072,7 +5101,7 @@ static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5090,7 +5119,7 @@ static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5109,7 +5138,7 @@ static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5127,7 +5156,7 @@ static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5145,7 +5174,7 @@ static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5164,7 +5193,7 @@ static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* maximum(Tensor self, Tensor other) -> Tensor */
@@ -5182,7 +5211,7 @@ static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5201,7 +5230,7 @@ static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* minimum(Tensor self, Tensor other) -> Tensor */
@@ -5219,7 +5248,7 @@ static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5238,7 +5267,7 @@ static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* atan2(Tensor self, Tensor other) -> Tensor */
@@ -5256,7 +5285,7 @@ static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *o
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5274,7 +5303,7 @@ static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *o
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5293,7 +5322,7 @@ static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5311,7 +5340,7 @@ static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5329,7 +5358,7 @@ static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5348,7 +5377,7 @@ static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5366,7 +5395,7 @@ static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5384,7 +5413,7 @@ static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5403,7 +5432,7 @@ static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5421,7 +5450,7 @@ static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5439,7 +5468,7 @@ static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5458,7 +5487,7 @@ static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5476,7 +5505,7 @@ static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5494,7 +5523,7 @@ static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5513,7 +5542,7 @@ static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5531,7 +5560,7 @@ static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5549,7 +5578,7 @@ static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5568,7 +5597,7 @@ static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5586,7 +5615,7 @@ static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5604,7 +5633,7 @@ static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5623,7 +5652,7 @@ static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5641,7 +5670,7 @@ static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5659,7 +5688,7 @@ static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5678,7 +5707,7 @@ static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5696,7 +5725,7 @@ static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5714,7 +5743,7 @@ static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5733,7 +5762,7 @@ static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5751,7 +5780,7 @@ static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5769,7 +5798,7 @@ static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5788,7 +5817,7 @@ static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5806,7 +5835,7 @@ static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5824,7 +5853,7 @@ static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5843,7 +5872,7 @@ static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -5861,7 +5890,7 @@ static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5879,7 +5908,7 @@ static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5898,7 +5927,7 @@ static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -5916,7 +5945,7 @@ static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -5934,7 +5963,7 @@ static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -5953,7 +5982,7 @@ static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_and(Tensor self, Tensor other) -> Tensor */
@@ -5971,7 +6000,7 @@ static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -5989,7 +6018,7 @@ static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6008,7 +6037,7 @@ static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_or(Tensor self, Tensor other) -> Tensor */
@@ -6026,7 +6055,7 @@ static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -6044,7 +6073,7 @@ static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6063,7 +6092,7 @@ static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_t
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_xor(Tensor self, Tensor other) -> Tensor */
@@ -6081,7 +6110,7 @@ static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -6099,7 +6128,7 @@ static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6118,7 +6147,7 @@ static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_not(Tensor self) -> Tensor */
@@ -6135,7 +6164,7 @@ static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logical_not_(Tensor(a!) self) -> Tensor(a!) */
@@ -6152,7 +6181,7 @@ static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6170,7 +6199,7 @@ static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
@@ -6189,7 +6218,7 @@ static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct
     ct__v[2] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6209,7 +6238,7 @@ static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
@@ -6228,7 +6257,7 @@ static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *conditi
     ct__v[2] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
@@ -6247,7 +6276,7 @@ static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condit
     ct__v[2] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
@@ -6266,7 +6295,7 @@ static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, 
     ct__v[2] = ct_value_scalar(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
@@ -6285,7 +6314,7 @@ static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
@@ -6304,7 +6333,7 @@ static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6324,7 +6353,7 @@ static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
@@ -6343,7 +6372,7 @@ static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_tensor(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
@@ -6362,7 +6391,7 @@ static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self,
     ct__v[2] = ct_value_tensor(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6382,7 +6411,7 @@ static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
@@ -6401,7 +6430,7 @@ static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_scalar(weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
@@ -6420,7 +6449,7 @@ static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_scalar(weight);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6440,7 +6469,7 @@ static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
@@ -6459,7 +6488,7 @@ static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_tensor(weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
@@ -6478,7 +6507,7 @@ static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[2] = ct_value_tensor(weight);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6498,7 +6527,7 @@ static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -6518,7 +6547,7 @@ static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
@@ -6538,7 +6567,7 @@ static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
@@ -6559,7 +6588,7 @@ static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -6579,7 +6608,7 @@ static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
@@ -6599,7 +6628,7 @@ static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
@@ -6620,7 +6649,7 @@ static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
@@ -6639,7 +6668,7 @@ static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
@@ -6658,7 +6687,7 @@ static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
     ct__v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6678,7 +6707,7 @@ static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
@@ -6697,7 +6726,7 @@ static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
@@ -6716,7 +6745,7 @@ static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[2] = ct_value_tensor(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6736,7 +6765,7 @@ static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min(Tensor self, Scalar min) -> Tensor */
@@ -6754,7 +6783,7 @@ static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(min);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
@@ -6772,7 +6801,7 @@ static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(min);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6791,7 +6820,7 @@ static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
@@ -6809,7 +6838,7 @@ static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(min);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
@@ -6827,7 +6856,7 @@ static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(min);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6846,7 +6875,7 @@ static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max(Tensor self, Scalar max) -> Tensor */
@@ -6864,7 +6893,7 @@ static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
@@ -6882,7 +6911,7 @@ static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scala
     ct__v[1] = ct_value_scalar(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6901,7 +6930,7 @@ static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_sc
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
@@ -6919,7 +6948,7 @@ static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(max);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
@@ -6937,7 +6966,7 @@ static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = ct_value_tensor(max);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6956,7 +6985,7 @@ static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -6974,7 +7003,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -6993,7 +7022,7 @@ static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dt
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -7013,7 +7042,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7034,7 +7063,7 @@ static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -7052,7 +7081,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -7072,7 +7101,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7093,7 +7122,7 @@ static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -7111,7 +7140,7 @@ static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
     ct__v[1] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7130,7 +7159,7 @@ static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype d
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -7150,7 +7179,7 @@ static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7171,7 +7200,7 @@ static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -7190,7 +7219,7 @@ static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7210,7 +7239,7 @@ static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -7229,7 +7258,7 @@ static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7249,7 +7278,7 @@ static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max(Tensor self) -> Tensor */
@@ -7266,7 +7295,7 @@ static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* min(Tensor self) -> Tensor */
@@ -7283,7 +7312,7 @@ static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -7303,7 +7332,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
@@ -7324,7 +7353,7 @@ static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* var(Tensor self, bool unbiased=True) -> Tensor */
@@ -7342,7 +7371,7 @@ static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased)
     ct__v[1] = ct_value_bool(unbiased);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
@@ -7362,7 +7391,7 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7383,7 +7412,7 @@ static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -7403,7 +7432,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
@@ -7424,7 +7453,7 @@ static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* std(Tensor self, bool unbiased=True) -> Tensor */
@@ -7442,7 +7471,7 @@ static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased)
     ct__v[1] = ct_value_bool(unbiased);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
@@ -7462,7 +7491,7 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7483,7 +7512,7 @@ static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -7504,7 +7533,7 @@ static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self,
     ct__v[4] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7526,7 +7555,7 @@ static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *se
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
@@ -7544,7 +7573,7 @@ static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
     ct__v[1] = ct_value_scalar(p);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
@@ -7564,7 +7593,7 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7583,7 +7612,7 @@ static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7604,7 +7633,7 @@ static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
@@ -7623,7 +7652,7 @@ static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7643,7 +7672,7 @@ static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_in
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* all(Tensor self) -> Tensor */
@@ -7660,7 +7689,7 @@ static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7678,7 +7707,7 @@ static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
@@ -7697,7 +7726,7 @@ static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7717,7 +7746,7 @@ static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* any(Tensor self) -> Tensor */
@@ -7734,7 +7763,7 @@ static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7752,7 +7781,7 @@ static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
@@ -7771,7 +7800,7 @@ static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -7791,7 +7820,7 @@ static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -7810,7 +7839,7 @@ static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
@@ -7829,7 +7858,7 @@ static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7849,7 +7878,7 @@ static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -7868,7 +7897,7 @@ static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
@@ -7887,7 +7916,7 @@ static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -7907,7 +7936,7 @@ static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -7928,7 +7957,7 @@ static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -7949,7 +7978,7 @@ static ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(max_values);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -7970,7 +7999,7 @@ static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -7991,7 +8020,7 @@ static ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(min_indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
@@ -8010,7 +8039,7 @@ static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8030,7 +8059,7 @@ static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
@@ -8049,7 +8078,7 @@ static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8069,7 +8098,7 @@ static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -8090,7 +8119,7 @@ static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, 
     ct__v[2] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8111,7 +8140,7 @@ static ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -8133,7 +8162,7 @@ static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool s
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8155,7 +8184,7 @@ static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, 
     ct__v[5] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
@@ -8178,7 +8207,7 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__v[4] = ct_value_bool(sorted);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8201,7 +8230,7 @@ static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[6] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
@@ -8222,7 +8251,7 @@ static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, 
     ct__v[4] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
@@ -8242,7 +8271,7 @@ static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -8262,7 +8291,7 @@ static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -8283,7 +8312,7 @@ static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -8303,7 +8332,7 @@ static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -8324,7 +8353,7 @@ static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
@@ -8342,7 +8371,7 @@ static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor
     ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8361,7 +8390,7 @@ static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_ten
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* count_nonzero(Tensor self, int? dim=None) -> Tensor */
@@ -8379,7 +8408,7 @@ static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int6
     ct__v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8398,7 +8427,7 @@ static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, i
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* logcumsumexp(Tensor self, int dim) -> Tensor */
@@ -8416,7 +8445,7 @@ static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8435,7 +8464,7 @@ static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, in
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -8455,7 +8484,7 @@ static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8475,7 +8504,7 @@ static ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -8495,7 +8524,7 @@ static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8515,7 +8544,7 @@ static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[3] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -8537,7 +8566,7 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8559,7 +8588,7 @@ static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int
     ct__v[5] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* median(Tensor self) -> Tensor */
@@ -8576,7 +8605,7 @@ static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8594,7 +8623,7 @@ static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -8615,7 +8644,7 @@ static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8636,7 +8665,7 @@ static ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, i
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmedian(Tensor self) -> Tensor */
@@ -8653,7 +8682,7 @@ static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8671,7 +8700,7 @@ static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -8692,7 +8721,7 @@ static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
@@ -8713,7 +8742,7 @@ static ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self
     ct__v[4] = ct_value_tensor(indices);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
@@ -8732,7 +8761,7 @@ static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(descending);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
@@ -8752,7 +8781,7 @@ static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, boo
     ct__v[3] = ct_value_bool(descending);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* msort(Tensor self) -> Tensor */
@@ -8769,7 +8798,7 @@ static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
     ct__v[0] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -8791,7 +8820,7 @@ static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -8813,7 +8842,7 @@ static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
@@ -8834,7 +8863,7 @@ static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dot(Tensor self, Tensor tensor) -> Tensor */
@@ -8852,7 +8881,7 @@ static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *ten
     ct__v[1] = ct_value_tensor(tensor);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8871,7 +8900,7 @@ static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mv(Tensor self, Tensor vec) -> Tensor */
@@ -8889,7 +8918,7 @@ static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec)
     ct__v[1] = ct_value_tensor(vec);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8908,7 +8937,7 @@ static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *v
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* mm(Tensor self, Tensor mat2) -> Tensor */
@@ -8926,7 +8955,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
     ct__v[1] = ct_value_tensor(mat2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8945,7 +8974,7 @@ static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bmm(Tensor self, Tensor mat2) -> Tensor */
@@ -8963,7 +8992,7 @@ static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat
     ct__v[1] = ct_value_tensor(mat2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -8982,7 +9011,7 @@ static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -9003,7 +9032,7 @@ static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
@@ -9024,7 +9053,7 @@ static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -9046,7 +9075,7 @@ static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -9067,7 +9096,7 @@ static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
@@ -9088,7 +9117,7 @@ static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -9110,7 +9139,7 @@ static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
@@ -9128,7 +9157,7 @@ static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *v
     ct__v[1] = ct_value_tensor(vec2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9147,7 +9176,7 @@ static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* matmul(Tensor self, Tensor other) -> Tensor */
@@ -9165,7 +9194,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[1] = ct_value_tensor(other);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9184,7 +9213,7 @@ static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
@@ -9203,7 +9232,7 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[2] = ct_value_tensor(bias);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9223,7 +9252,7 @@ static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tens
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -9241,7 +9270,7 @@ static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9260,7 +9289,7 @@ static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int6
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* stack(Tensor[] tensors, int dim=0) -> Tensor */
@@ -9278,7 +9307,7 @@ static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9297,7 +9326,7 @@ static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, in
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* flip(Tensor self, int[] dims) -> Tensor */
@@ -9315,7 +9344,7 @@ static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9334,7 +9363,7 @@ static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
@@ -9353,7 +9382,7 @@ static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list s
     ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
@@ -9373,7 +9402,7 @@ static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_lis
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* repeat(Tensor self, int[] repeats) -> Tensor */
@@ -9391,7 +9420,7 @@ static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9410,7 +9439,7 @@ static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_l
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tile(Tensor self, int[] dims) -> Tensor */
@@ -9428,7 +9457,7 @@ static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list d
     ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
@@ -9447,7 +9476,7 @@ static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9467,7 +9496,7 @@ static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
@@ -9485,7 +9514,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9504,7 +9533,7 @@ static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
@@ -9523,7 +9552,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
@@ -9541,7 +9570,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9560,7 +9589,7 @@ static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
@@ -9579,7 +9608,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
@@ -9597,7 +9626,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, c
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9616,7 +9645,7 @@ static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
@@ -9635,7 +9664,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
@@ -9653,7 +9682,7 @@ static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9672,7 +9701,7 @@ static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
@@ -9691,7 +9720,7 @@ static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
@@ -9709,7 +9738,7 @@ static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9728,7 +9757,7 @@ static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
@@ -9747,7 +9776,7 @@ static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
@@ -9765,7 +9794,7 @@ static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, 
     ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9784,7 +9813,7 @@ static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *sel
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
@@ -9803,7 +9832,7 @@ static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tenso
     ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tril(Tensor self, int diagonal=0) -> Tensor */
@@ -9821,7 +9850,7 @@ static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
@@ -9839,7 +9868,7 @@ static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9858,7 +9887,7 @@ static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* triu(Tensor self, int diagonal=0) -> Tensor */
@@ -9876,7 +9905,7 @@ static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
@@ -9894,7 +9923,7 @@ static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diago
     ct__v[1] = ct_value_int(diagonal);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -9913,7 +9942,7 @@ static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
@@ -9933,7 +9962,7 @@ static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[3] = ct_value_bool(sparse_grad);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
@@ -9954,7 +9983,7 @@ static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -9974,7 +10003,7 @@ static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
@@ -9994,7 +10023,7 @@ static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10015,7 +10044,7 @@ static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
@@ -10035,7 +10064,7 @@ static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int6
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
@@ -10055,7 +10084,7 @@ static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int6
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10076,7 +10105,7 @@ static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, i
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -10096,7 +10125,7 @@ static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
@@ -10116,7 +10145,7 @@ static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_tensor(src);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10137,7 +10166,7 @@ static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
@@ -10158,7 +10187,7 @@ static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
@@ -10179,7 +10208,7 @@ static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
@@ -10201,7 +10230,7 @@ static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
@@ -10222,7 +10251,7 @@ static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
@@ -10243,7 +10272,7 @@ static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *sel
     ct__v[4] = ct_value_string(reduce);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
@@ -10265,7 +10294,7 @@ static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_bool(include_self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
@@ -10287,7 +10316,7 @@ static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_bool(include_self);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
@@ -10310,7 +10339,7 @@ static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *se
     ct__v[6] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
@@ -10329,7 +10358,7 @@ static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64
     ct__v[2] = ct_value_tensor(index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10349,7 +10378,7 @@ static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, in
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
@@ -10370,7 +10399,7 @@ static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
@@ -10391,7 +10420,7 @@ static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[4] = ct_value_scalar(alpha);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
@@ -10413,7 +10442,7 @@ static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
@@ -10433,7 +10462,7 @@ static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(source);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
@@ -10453,7 +10482,7 @@ static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t
     ct__v[3] = ct_value_tensor(source);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10474,7 +10503,7 @@ static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int6
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
@@ -10494,7 +10523,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
@@ -10514,7 +10543,7 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_scalar(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
@@ -10534,7 +10563,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
@@ -10554,7 +10583,7 @@ static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *se
     ct__v[3] = ct_value_tensor(value);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10575,7 +10604,7 @@ static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10596,7 +10625,7 @@ static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
@@ -10614,7 +10643,7 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10633,7 +10662,7 @@ static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
@@ -10653,7 +10682,7 @@ static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[3] = ct_value_bool(accumulate);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
@@ -10673,7 +10702,7 @@ static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tenso
     ct__v[3] = ct_value_bool(accumulate);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10694,7 +10723,7 @@ static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor */
@@ -10712,7 +10741,7 @@ static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t nu
     ct__v[1] = ct_value_int(num_classes);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
@@ -10733,7 +10762,7 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     ct__v[4] = ct_value_bool(sparse);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10755,7 +10784,7 @@ static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
@@ -10776,7 +10805,7 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
     ct__v[4] = ct_value_bool(scale_grad_by_freq);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
@@ -10795,7 +10824,7 @@ static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
@@ -10814,7 +10843,7 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
@@ -10833,7 +10862,7 @@ static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks,
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
@@ -10851,7 +10880,7 @@ static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t di
     ct__v[1] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res >= 0);
   return ct__res;
 }
 /* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
@@ -10871,7 +10900,7 @@ static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pa
     ct__v[3] = value != value ? ct_value_none() : ct_value_double(value);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
@@ -10890,7 +10919,7 @@ static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_
     ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10910,7 +10939,7 @@ static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -10929,7 +10958,7 @@ static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10949,7 +10978,7 @@ static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -10968,7 +10997,7 @@ static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, in
     ct__v[2] = ct_value_dtype(dtype);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -10988,7 +11017,7 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
@@ -11009,7 +11038,7 @@ static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[4] = ct_value_int(ignore_index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11031,7 +11060,7 @@ static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[5] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
@@ -11052,7 +11081,7 @@ static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[4] = ct_value_int(ignore_index);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
@@ -11075,7 +11104,7 @@ static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
     ct__v[6] = ct_value_tensor(total_weight);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
@@ -11097,7 +11126,7 @@ static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self,
     ct__v[5] = ct_value_double(label_smoothing);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
@@ -11116,7 +11145,7 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
     ct__v[2] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11136,7 +11165,7 @@ static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
@@ -11155,7 +11184,7 @@ static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__v[2] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
@@ -11175,7 +11204,7 @@ static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_
     ct__v[3] = ct_value_double(beta);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11196,7 +11225,7 @@ static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, 
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
@@ -11216,7 +11245,7 @@ static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *
     ct__v[3] = ct_value_bool(log_target);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
@@ -11236,7 +11265,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
     ct__v[3] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11257,7 +11286,7 @@ static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
@@ -11278,7 +11307,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
     ct__v[4] = ct_value_int(reduction);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
@@ -11300,7 +11329,7 @@ static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int
     ct__v[5] = ct_value_bool(cudnn_enable);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
@@ -11322,7 +11351,7 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
     ct__v[5] = ct_value_bool(cudnn_enabled);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
@@ -11347,7 +11376,7 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
     ct__v[8] = ct_value_bool(cudnn_enabled);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
@@ -11367,7 +11396,7 @@ static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_l
     ct__v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
@@ -11390,7 +11419,7 @@ static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_ten
     ct__v[6] = scale != scale ? ct_value_none() : ct_value_double(scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor */
@@ -11415,7 +11444,7 @@ static ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_te
     ct__v[8] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11441,7 +11470,7 @@ static ct_status ct__dispatch_convolution_out(ct_keyset ks, ct_tensor *input, ct
     ct__v[9] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 10);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
@@ -11464,7 +11493,7 @@ static ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tenso
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
@@ -11487,7 +11516,7 @@ static ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tens
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor */
@@ -11510,7 +11539,7 @@ static ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor */
@@ -11533,7 +11562,7 @@ static ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor */
@@ -11556,7 +11585,7 @@ static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor 
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor */
@@ -11579,7 +11608,7 @@ static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct
     ct__v[6] = ct_value_int(groups);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor */
@@ -11603,7 +11632,7 @@ static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *i
     ct__v[7] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
@@ -11621,7 +11650,7 @@ static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self
     ct__v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11640,7 +11669,7 @@ static ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *s
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
@@ -11658,7 +11687,7 @@ static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *sel
     ct__v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -11676,7 +11705,7 @@ static ct_tensor *ct__dispatch__adaptive_avg_pool2d_backward(ct_keyset ks, ct_te
     ct__v[1] = ct_value_tensor(self);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
@@ -11700,7 +11729,7 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct
     ct__v[7] = ct_value_tensor(indices);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
@@ -11725,7 +11754,7 @@ static ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_key
     ct__v[8] = ct_value_tensor(grad_input);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
@@ -11749,7 +11778,7 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
     ct__v[7] = ct_value_tensor(indices);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) */
@@ -11773,7 +11802,7 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *
     ct__v[5] = ct_value_bool(ceil_mode);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 6, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor */
@@ -11795,7 +11824,7 @@ static ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[5] = ct_value_bool(ceil_mode);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
@@ -11818,7 +11847,7 @@ static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     ct__v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
@@ -11842,7 +11871,7 @@ static ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_i
     ct__v[7] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
@@ -11866,7 +11895,7 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
@@ -11891,7 +11920,7 @@ static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
     ct__v[8] = ct_value_tensor(grad_input);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
@@ -11912,7 +11941,7 @@ static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[4] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
@@ -11934,7 +11963,7 @@ static ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[5] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
@@ -11954,7 +11983,7 @@ static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double fro
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
@@ -11974,7 +12003,7 @@ static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
@@ -11994,7 +12023,7 @@ static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
@@ -12013,7 +12042,7 @@ static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t 
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
@@ -12031,7 +12060,7 @@ static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generato
     ct__v[1] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
@@ -12050,7 +12079,7 @@ static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, do
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
@@ -12068,7 +12097,7 @@ static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_gener
     ct__v[1] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
@@ -12087,7 +12116,7 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
@@ -12106,7 +12135,7 @@ static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
@@ -12125,7 +12154,7 @@ static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
@@ -12144,7 +12173,7 @@ static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mea
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
@@ -12163,7 +12192,7 @@ static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
@@ -12182,7 +12211,7 @@ static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtyp
     ct__v[2] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -12201,7 +12230,7 @@ static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size,
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -12220,7 +12249,7 @@ static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -12241,7 +12270,7 @@ static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t lo
     ct__v[4] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
@@ -12260,7 +12289,7 @@ static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
@@ -12278,7 +12307,7 @@ static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
     ct__v[1] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
@@ -12297,7 +12326,7 @@ static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_t
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
@@ -12317,7 +12346,7 @@ static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_sca
     ct__v[3] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
@@ -12339,7 +12368,7 @@ static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, do
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
@@ -12358,7 +12387,7 @@ static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *
     ct__v[2] = ct_value_double(scale);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
@@ -12378,7 +12407,7 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
     ct__v[3] = ct_value_generator(generator);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
-  ct__tls.depth--;
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 
@@ -12667,16 +12696,16 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "contiguous", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_contiguous(ct__call_keys(ct__keys), self));
 }
-CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_to_copy", "self"))) return (ct_tensor *)NULL;
-  return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype));
+  return ct__track(ct__dispatch__to_copy(ct__call_keys(ct__keys), self, dtype, device, non_blocking));
 }
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
-  return ct_to_copy_ex(self, CT_DTYPE_NONE);
+  return ct_to_copy_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
 }
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
@@ -12685,6 +12714,17 @@ CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.dtype", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_to_dtype(ct__call_keys(ct__keys), self, dtype));
+}
+CTDEF ct_tensor *ct_to_device_ex(ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("to.device", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "to.device", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_to_device(ct__call_keys(ct__keys), self, device, dtype, non_blocking, copy));
+}
+CTDEF ct_tensor *ct_to_device(ct_tensor *self, ct_device device) {
+  return ct_to_device_ex(self, device, CT_DTYPE_NONE, false, false);
 }
 CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;

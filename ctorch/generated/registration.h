@@ -139,6 +139,16 @@ static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,V,b->T */
+static ct_status ct__adapt_TDVb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -146,6 +156,16 @@ static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset k
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
   ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,V,D,b,b->T */
+static ct_status ct__adapt_TVDbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device , ct_dtype , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -2183,7 +2203,9 @@ static const struct {
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
+    {"T,D,V,b->T", ct__adapt_TDVb_T},
     {"T,D->T", ct__adapt_TD_T},
+    {"T,V,D,b,b->T", ct__adapt_TVDbb_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -2484,11 +2506,15 @@ static ct_status ct__frontend_contiguous(const ct_value *a, ct_tensor **r) {
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
-  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
   *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_to_device(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_device_ex(ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_view(const ct_value *a, ct_tensor **r) {
@@ -4846,8 +4872,9 @@ static const struct {
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
     {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
-    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy, 0},
+    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor", ct__frontend__to_copy, 0},
     {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)", ct__frontend_to_device, 0},
     {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view, 0},
     {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape, 0},
     {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int, 0},
@@ -5454,6 +5481,7 @@ static const struct {
     {"_to_copy", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_to_copy), "composite"},
     {"_to_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__to_copy), "autograd"},
     {"to.dtype", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_dtype), "composite"},
+    {"to.device", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_device), "composite"},
     {"view", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_view), "composite"},
     {"view", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_view), "autograd"},
     {"reshape", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_reshape), "composite"},
