@@ -455,8 +455,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             if (!ml[i][e]) st = ct_last_error();
           }
           m[i].v.tensors.data = ml[i];
-        } else if (a[i].tag == CT_VALUE_DEVICE) {
-          m[i].v.device = ct_device_make(CT_DEVICE_META, 0); /* where the result goes: in the meta run, meta */
+        } else if (op->schema.args[i].type == CT_TYPE_DEVICE) { /* where the result goes (None too): in the meta run, meta */
+          m[i] = ct_value_device(ct_device_make(CT_DEVICE_META, 0));
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;

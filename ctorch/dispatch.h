@@ -186,7 +186,7 @@ CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter);
 CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap);
 
 /* The key set a call sees: inputs' keys with this thread's and the global
- * state applied (unmasked). */
+ * state applied (unmasked), less BackendSelect, which every call has. */
 CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys);
 /* Kernel for ks (already including thread state), masked by the op; NULL
  * with CT_ERR_NO_KERNEL if none. *chosen gets the masked key set. */
@@ -200,8 +200,21 @@ CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *sta
 CT_EXTERN_C_END
 
 /* ---- internal fast path used by frontends ---- */
+/* BackendSelect is in every call's keys, as in c10's default included set:
+ * it falls through except for factories, whose BackendSelect kernel picks
+ * the backend from their device argument (ct__backend_select). */
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
-  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+  return (input_keys | ((ct_keyset)1 << CT_KEY_BACKEND_SELECT) | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+/* A factory's BackendSelect kernel: its call goes on to *device's backend
+ * (None: the thread's default device, written back); 0 with an error for a
+ * device type this build does not know. */
+static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
+  ct_key k;
+  if (ct_device_is_none(*device)) *device = ct_default_device();
+  k = ct_device_backend_key((ct_device_type)device->type);
+  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
+  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
 }
 
 /* The common-device rule, checked once per call by every generated frontend
@@ -840,7 +853,9 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
                  len ? reg : "(nothing)");
 }
 
-CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) {
+  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
 
 CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
   const ct_dispatch_table *table;

@@ -94,16 +94,16 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
 CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
 
 /* ---- factories ---- */
-CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);
+/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
+ * value, dtype) and ct_scalar_tensor (value, dtype) are dispatched ops
+ * (generated; their _ex forms take a device too): BackendSelect sends them
+ * to their device's backend, the thread's default device when none is given
+ * (ct_set_default_device). dtype CT_DTYPE_NONE: float32 (full: the value's). */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
-CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);
-CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);
-CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype);
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
 /* [start, end) in steps of step, as torch.arange. */
 CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype); /* 0-dim */
 /* Copies numel elements of `dtype` from data (row-major). */
 CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
 /* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
@@ -624,10 +624,7 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
 
 /* ---- factories ---- */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
-}
-CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, ct_default_device()));
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
 }
 /* t (owned, made on the host by a factory) on the thread's default device (device.h) */
 static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
@@ -676,20 +673,8 @@ static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_
   }
   return ct__track(t);
 }
-CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, ct_default_device()));
-}
-CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, ct_default_device()));
-}
-CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, ct_default_device()));
-}
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  return ct__filled("ct_full", ndim, sizes, value, opts);
-}
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, ct_default_device()));
+  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
 }
 
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {

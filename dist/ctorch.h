@@ -999,16 +999,16 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
 CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
 
 /* ---- factories ---- */
-CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);
+/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
+ * value, dtype) and ct_scalar_tensor (value, dtype) are dispatched ops
+ * (generated; their _ex forms take a device too): BackendSelect sends them
+ * to their device's backend, the thread's default device when none is given
+ * (ct_set_default_device). dtype CT_DTYPE_NONE: float32 (full: the value's). */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
-CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);
-CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);
-CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype);
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
 /* [start, end) in steps of step, as torch.arange. */
 CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype); /* 0-dim */
 /* Copies numel elements of `dtype` from data (row-major). */
 CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
 /* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
@@ -1259,7 +1259,7 @@ CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter);
 CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap);
 
 /* The key set a call sees: inputs' keys with this thread's and the global
- * state applied (unmasked). */
+ * state applied (unmasked), less BackendSelect, which every call has. */
 CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys);
 /* Kernel for ks (already including thread state), masked by the op; NULL
  * with CT_ERR_NO_KERNEL if none. *chosen gets the masked key set. */
@@ -1273,8 +1273,21 @@ CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *sta
 CT_EXTERN_C_END
 
 /* ---- internal fast path used by frontends ---- */
+/* BackendSelect is in every call's keys, as in c10's default included set:
+ * it falls through except for factories, whose BackendSelect kernel picks
+ * the backend from their device argument (ct__backend_select). */
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
-  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+  return (input_keys | ((ct_keyset)1 << CT_KEY_BACKEND_SELECT) | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+/* A factory's BackendSelect kernel: its call goes on to *device's backend
+ * (None: the thread's default device, written back); 0 with an error for a
+ * device type this build does not know. */
+static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
+  ct_key k;
+  if (ct_device_is_none(*device)) *device = ct_default_device();
+  k = ct_device_backend_key((ct_device_type)device->type);
+  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
+  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
 }
 
 /* The common-device rule, checked once per call by every generated frontend
@@ -2137,6 +2150,24 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * dtype None: fill_value's (bool, int64, float32), as PyTorch */
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * 0-dim (dtype None: float32) */
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -6060,10 +6091,7 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
 
 /* ---- factories ---- */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
-}
-CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, ct_default_device()));
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
 }
 /* t (owned, made on the host by a factory) on the thread's default device (device.h) */
 static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
@@ -6112,20 +6140,8 @@ static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_
   }
   return ct__track(t);
 }
-CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, ct_default_device()));
-}
-CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
-  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, ct_default_device()));
-}
-CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, ct_default_device()));
-}
 CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  return ct__filled("ct_full", ndim, sizes, value, opts);
-}
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
-  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, ct_default_device()));
+  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
 }
 
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
@@ -7374,7 +7390,9 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
                  len ? reg : "(nothing)");
 }
 
-CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) {
+  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
 
 CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
   const ct_dispatch_table *table;
@@ -9888,6 +9906,47 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
 }
+/* ---- factories: BackendSelect (dispatch.h) has put the call on its device's
+ * backend and resolved a None device. empty allocates through the device's
+ * interface, so one kernel serves every backend (a backend may register its
+ * own); the others are composites over empty and the dispatched fill_. */
+static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
+static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
+static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
+}
+/* empty + fill_; the size and dtype checked first, so that errors name the op called */
+static ct_tensor *ct__factory_filled(const char *op, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+  ct_tensor *t;
+  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0)
+    return NULL;
+  t = ct_empty_ex((int)size.n, size.data, dtype, device);
+  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
+  return t;
+}
+static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  return ct__factory_filled("zeros", size, ct_int(0), dtype, device);
+}
+static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  return ct__factory_filled("ones", size, ct_int(1), dtype, device);
+}
+static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
+  return ct__factory_filled("full", size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
+}
+static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_int_list none;
+  (void)ks;
+  if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
+  none.data = NULL, none.n = 0;
+  return ct__factory_filled("scalar_tensor", none, s, dtype, device);
+}
+
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are
  * composites over it, so autograd sees one node, as in PyTorch). The copy is
  * the dispatched copy_, below autograd here: between devices it is the
@@ -19335,6 +19394,11 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
+  ct_op *empty_memory_format;
+  ct_op *zeros;
+  ct_op *ones;
+  ct_op *full;
+  ct_op *scalar_tensor;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -20250,6 +20314,102 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[0] = ct_value_tensor(grad_output);
     ct__v[1] = ct_value_tensor(self);
     ct__v[2] = ct_value_scalar(threshold);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.empty_memory_format;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.zeros;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.ones;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.full;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_scalar(fill_value);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.scalar_tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(s);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
@@ -30316,6 +30476,28 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
   return ct__res;
 }
 
+/* ---- BackendSelect: a factory goes to its device's backend ---- */
+static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("empty.memory_format", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("zeros", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_zeros(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("ones", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_ones(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("full", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_full(ks, size, fill_value, dtype, device);
+}
+static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_scalar_tensor(ks, s, dtype, device);
+}
+
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
@@ -30565,6 +30747,70 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
+}
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
+}
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
+  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
+  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset ct__keys = 0;
@@ -53150,6 +53396,36 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* I,D,V->T */
+static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,S,D,V->T */
+static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,D,V->T */
+static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -55233,6 +55509,9 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
+    {"I,D,V->T", ct__adapt_IDV_T},
+    {"I,S,D,V->T", ct__adapt_ISDV_T},
+    {"S,D,V->T", ct__adapt_SDV_T},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
@@ -55517,6 +55796,26 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
+  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
+  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
+  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -57900,6 +58199,11 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 1},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
+    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
+    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 2},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
@@ -58497,6 +58801,21 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
+    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
+    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
+    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
+    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
+    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
+    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
+    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
+    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
+    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_CUDA, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_copy_), "reference"},
@@ -60884,8 +61203,8 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             if (!ml[i][e]) st = ct_last_error();
           }
           m[i].v.tensors.data = ml[i];
-        } else if (a[i].tag == CT_VALUE_DEVICE) {
-          m[i].v.device = ct_device_make(CT_DEVICE_META, 0); /* where the result goes: in the meta run, meta */
+        } else if (op->schema.args[i].type == CT_TYPE_DEVICE) { /* where the result goes (None too): in the meta run, meta */
+          m[i] = ct_value_device(ct_device_make(CT_DEVICE_META, 0));
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;

@@ -368,6 +368,17 @@ static int in_short(const op *o, int i) {
   if (o->has_short) return in_short_list(o, a->name);
   return !a->kwarg_only;
 }
+/* A factory: a `Device? device` argument and no Tensor argument; it gets a
+ * BackendSelect kernel that dispatches on the device. */
+static int is_factory(const op *o) {
+  int i, dev = 0;
+  for (i = 0; i < o->s.nargs; i++) {
+    const ct_arg *a = &o->s.args[i];
+    if (a->type == CT_TYPE_TENSOR || a->type == CT_TYPE_TENSOR_LIST) return 0;
+    if (a->type == CT_TYPE_DEVICE && !strcmp(a->name, "device")) dev = 1;
+  }
+  return dev;
+}
 static int has_ex(const op *o) {
   int i;
   for (i = 0; i < o->s.nargs; i++)
@@ -557,6 +568,19 @@ static void gen_functions(void) {
       st ? "ct__res == CT_OK" : returns_list(o) ? "ct__res >= 0" : "ct__res != NULL");
   }
 
+  /* BackendSelect kernels of the factories */
+  p("\n/* ---- BackendSelect: a factory goes to its device's backend ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    if (!is_factory(o)) continue;
+    p("static %sct__backend_select_%s(", ret_ctype(o), o->handle);
+    kernel_params(o);
+    p(") {\n  if (!(ks = ct__backend_select(\"%s\", ks, &device))) return %s;\n  return ct__dispatch_%s(ks", o->full, fail_value(o),
+      o->handle);
+    call_args(o);
+    p(");\n}\n");
+  }
+
   /* frontends */
   p("\n/* ---- frontends ---- */\n");
   for (i = 0; i < nops; i++) {
@@ -576,7 +600,8 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
     p("  ct_keyset ct__keys = 0;\n");
-    if (o->device_rule < 2) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
+    if (o->device_rule < 2 && !is_factory(o)) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
+    if (is_factory(o)) p("  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
       for (j = 1; j < nextra(o); j++) p(", NULL");
@@ -731,7 +756,7 @@ static void gen_autograd(void) {
     deriv *d = o->d;
     int st = returns_status(o), ne = num_edges(o), save_result;
     char cam[96], nodename[128];
-    if (o->cia) continue;
+    if (o->cia || is_factory(o)) continue; /* (a factory has no tensor input: nothing to record) */
     p("\n/* ---- %s ---- */\n", o->text);
     if (o->kind == K_OUT) {
       p("static ct_status ct__autograd_%s(", o->handle);
@@ -1188,7 +1213,8 @@ static void gen_registration(void) {
         p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
           strstr(names[j], "COMPOSITE") ? "composite" : "reference");
     }
-    if (!o->cia) p("    {\"%s\", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->full, o->handle);
+    if (!o->cia && !is_factory(o)) p("    {\"%s\", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->full, o->handle);
+    if (is_factory(o)) p("    {\"%s\", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->full, o->handle);
   }
   p("};\n\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_REGISTRATION_IMPL */\n");
   fclose(out);

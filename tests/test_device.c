@@ -645,3 +645,56 @@ TEST(device_to_is_differentiable) {
   }
   ct_clear_error();
 }
+
+/* Factories dispatch through BackendSelect on their device argument (the
+ * thread's default device when none is given): a backend's own empty
+ * kernel serves ct_empty, ct_zeros, ct_ones, ct_full and ct_scalar_tensor. */
+static int tdev_empty_calls;
+static ct_tensor *tdev_counting_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  int64_t strides[CT_MAX_DIMS], st = 1;
+  int i;
+  (void)ks;
+  tdev_empty_calls++;
+  for (i = (int)size.n - 1; i >= 0; i--) strides[i] = st, st *= size.data[i] > 1 ? size.data[i] : 1;
+  return ct_empty_strided((int)size.n, size.data, strides, ct_opts(dtype == CT_DTYPE_NONE ? CT_F32 : dtype, device)); /* (owned: no scope at kernel depth) */
+}
+TEST(device_factories_backend_select) {
+  const ct_op *empty = ct_op_find("empty.memory_format");
+  ct_kernel builtin;
+  tdev_init();
+  CHECK(empty != NULL);
+  if (!empty) return;
+  builtin = empty->registered[CT_KEY_PRIVATEUSE1];
+  CT_SCOPE {
+    ct_tensor *t;
+    ct_value buf[4];
+    ct_stack st;
+    CHECK((t = ct_zeros_ex(CT_DIMS(2, 3), CT_F64, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && t->dtype == CT_F64 && ct_get(t, 5) == 0);
+    CHECK((t = ct_full_ex(CT_DIMS(2), ct_int(7), CT_DTYPE_NONE, TDEV(0))) && t->dtype == CT_I64 && ct_get(t, 1) == 7); /* the value's dtype */
+    CHECK((t = ct_full(CT_DIMS(2), ct_bool(true), CT_DTYPE_NONE)) && t->dtype == CT_BOOL && ct_device_eq(t->device, CT_CPU));
+    CHECK((t = ct_empty_ex(CT_DIMS(4), CT_DTYPE_NONE, CT_META)) && t->dtype == CT_F32 && t->device.type == CT_DEVICE_META);
+    CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, ct_device_make(CT_DEVICE_CUDA, 0)), CT_ERR_DEVICE, "no allocator for device 'cuda'");
+    /* a backend's own empty kernel serves every factory on its device */
+    CHECK_OK(ct_impl_remove("empty.memory_format", CT_KEY_PRIVATEUSE1)); /* (the registry refuses a second kernel) */
+    CHECK_OK(ct_impl("empty.memory_format", CT_KEY_PRIVATEUSE1, ct_kernel_unboxed(CT_FN(tdev_counting_empty))));
+    tdev_empty_calls = 0;
+    CHECK((t = ct_ones_ex(CT_DIMS(3), CT_I32, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && ct_get(t, 2) == 1);
+    CHECK((t = ct_scalar_tensor_ex(ct_float(2.5), CT_DTYPE_NONE, TDEV(0))) && t->ndim == 0 && ct_get(t, 0) == 2.5);
+    CHECK_OK(ct_set_default_device(TDEV(1)));
+    CHECK((t = ct_zeros(CT_DIMS(2), CT_F32)) && ct_device_eq(t->device, TDEV(1)));
+    ct_stack_init(&st, buf, 4); /* boxed, device None: the default device too */
+    ct_stack_push(&st, ct_value_int_list((const int64_t[]){2, 2}, 2));
+    ct_stack_push(&st, ct_value_none());
+    ct_stack_push(&st, ct_value_none());
+    CHECK_OK(ct_call_boxed(empty, &st));
+    CHECK(st.size == 1 && st.items[0].v.tensor && ct_device_eq(st.items[0].v.tensor->device, TDEV(1)));
+    ct_stack_free(&st);
+    ct_set_default_device(CT_CPU);
+    CHECK(tdev_empty_calls == 4);
+    CHECK((t = ct_zeros(CT_DIMS(2), CT_F32)) && ct_device_eq(t->device, CT_CPU) && tdev_empty_calls == 4); /* CPU: not the tdev kernel */
+    CHECK_OK(ct_impl_remove("empty.memory_format", CT_KEY_PRIVATEUSE1));
+    CHECK_OK(ct_impl("empty.memory_format", CT_KEY_PRIVATEUSE1, builtin));
+  }
+  ct_set_default_device(CT_CPU);
+  ct_clear_error();
+}

@@ -409,16 +409,16 @@ typedef struct err_case {
 
 static const err_case err_cases[] = {
     /* factories */
-    ERR_CASE(e_empty_null_sizes, CT_ERR_NULL, "ct_empty", "argument 'sizes' is NULL"),
-    ERR_CASE(e_empty_rank9, CT_ERR_RANK, "ct_empty", "rank 9 is out of range [0, 8]"),
-    ERR_CASE(e_empty_rank_negative, CT_ERR_RANK, "ct_empty", "rank -1 is out of range"),
-    ERR_CASE(e_empty_negative_size, CT_ERR_SIZE, "ct_empty", "negative size -3 at dimension 1"),
-    ERR_CASE(e_empty_overflow, CT_ERR_SIZE, "ct_empty", "overflows"),
-    ERR_CASE(e_empty_bad_dtype, CT_ERR_DTYPE, "ct_empty", "invalid dtype 42"),
-    ERR_CASE(e_zeros_bad_dtype, CT_ERR_DTYPE, "ct_zeros", "invalid dtype -5"),
-    ERR_CASE(e_full_negative_size, CT_ERR_SIZE, "ct_full", "negative size -1 at dimension 0"),
-    ERR_CASE(e_empty_cuda_no_backend, CT_ERR_DEVICE, "ct_empty", "no allocator for device 'cuda'"),
-    ERR_CASE(e_empty_bad_device, CT_ERR_DEVICE, "ct_empty", "invalid device type 42"),
+    ERR_CASE(e_empty_null_sizes, CT_ERR_NULL, "empty", "argument 'size' is NULL"),
+    ERR_CASE(e_empty_rank9, CT_ERR_RANK, "empty", "rank 9 is out of range [0, 8]"),
+    ERR_CASE(e_empty_rank_negative, CT_ERR_INVALID, "empty", "size: negative length -1"),
+    ERR_CASE(e_empty_negative_size, CT_ERR_SIZE, "empty", "negative size -3 at dimension 1"),
+    ERR_CASE(e_empty_overflow, CT_ERR_SIZE, "empty", "overflows"),
+    ERR_CASE(e_empty_bad_dtype, CT_ERR_DTYPE, "empty", "invalid dtype 42"),
+    ERR_CASE(e_zeros_bad_dtype, CT_ERR_DTYPE, "zeros", "invalid dtype -5"),
+    ERR_CASE(e_full_negative_size, CT_ERR_SIZE, "full", "negative size -1 at dimension 0"),
+    ERR_CASE(e_empty_cuda_no_backend, CT_ERR_DEVICE, "empty", "no allocator for device 'cuda'"),
+    ERR_CASE(e_empty_bad_device, CT_ERR_DEVICE, "empty", "invalid device type 42"),
     ERR_CASE(e_empty_strided_neg_stride, CT_ERR_VIEW, "ct_empty_strided", "negative stride -1 at dimension 0"),
     ERR_CASE(e_arange_step0, CT_ERR_INVALID, "ct_arange", "step must be nonzero"),
     ERR_CASE(e_arange_wrong_sign, CT_ERR_INVALID, "ct_arange", "inconsistent with step sign"),
@@ -549,7 +549,7 @@ static const err_case err_cases[] = {
     /* chains: the first failure is what is reported */
     ERR_CASE(e_chain_relu_view, CT_ERR_SHAPE, "ct_view", "shape '[4, 2]' is invalid for input of size 6"),
     ERR_CASE(e_chain_relu_inplace_select, CT_ERR_INDEX, "ct_select", "index 9 out of range"),
-    ERR_CASE(e_chain_sum_empty, CT_ERR_NULL, "ct_empty", "argument 'sizes' is NULL"),
+    ERR_CASE(e_chain_sum_empty, CT_ERR_NULL, "empty", "argument 'size' is NULL"),
     ERR_CASE(e_chain_add_mm, CT_ERR_SHAPE, "mm", "mat1 and mat2 shapes cannot be multiplied"),
     ERR_CASE(e_chain_mm_out_view, CT_ERR_VIEW, "ct_view", "view size is not compatible"),
 };

@@ -67,6 +67,24 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * dtype None: fill_value's (bool, int64, float32), as PyTorch */
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * 0-dim (dtype None: float32) */
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -1430,6 +1448,11 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
+  ct_op *empty_memory_format;
+  ct_op *zeros;
+  ct_op *ones;
+  ct_op *full;
+  ct_op *scalar_tensor;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -2345,6 +2368,102 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[0] = ct_value_tensor(grad_output);
     ct__v[1] = ct_value_tensor(self);
     ct__v[2] = ct_value_scalar(threshold);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.empty_memory_format;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.zeros;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.ones;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.full;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_scalar(fill_value);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.scalar_tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(s);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
@@ -12411,6 +12530,28 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
   return ct__res;
 }
 
+/* ---- BackendSelect: a factory goes to its device's backend ---- */
+static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("empty.memory_format", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("zeros", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_zeros(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("ones", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_ones(ks, size, dtype, device);
+}
+static ct_tensor *ct__backend_select_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("full", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_full(ks, size, fill_value, dtype, device);
+}
+static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_scalar_tensor(ks, s, dtype, device);
+}
+
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   ct_keyset ct__keys = 0;
@@ -12660,6 +12801,70 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
+}
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
+}
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
+  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
+  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset ct__keys = 0;

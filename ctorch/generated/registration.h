@@ -118,6 +118,36 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* I,D,V->T */
+static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,S,D,V->T */
+static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,D,V->T */
+static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -2201,6 +2231,9 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
+    {"I,D,V->T", ct__adapt_IDV_T},
+    {"I,S,D,V->T", ct__adapt_ISDV_T},
+    {"S,D,V->T", ct__adapt_SDV_T},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
@@ -2485,6 +2518,26 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
+  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
+  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
+  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -4868,6 +4921,11 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 1},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
+    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
+    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 2},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
@@ -5465,6 +5523,21 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
+    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
+    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
+    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
+    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
+    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
+    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
+    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
+    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
+    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_CUDA, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_copy_), "reference"},
