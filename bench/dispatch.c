@@ -1,9 +1,10 @@
 /* bench/dispatch.c - dispatch overhead of ctorch, side by side with libtorch.
  *
- * Times three calls on 1-element float32 tensors, in ns per call:
+ * Times four calls, in ns per call (1-element float32 tensors):
  *   add (new out)    ct_add(a, b) + ct_release(result)
  *   add_out          ct_add_out(out, a, b)
  *   add_ (in-place)  ct_add_(a, b)
+ *   zeros([4])       ct_zeros + ct_release: a factory (BackendSelect, empty, fill_)
  * Each is warmed up, then measured as BENCH_REPEATS repeats of BENCH_CALLS
  * calls; the figure is the median of the per-repeat ns/call. When built with
  * bench/dispatch_torch.cpp (libtorch), the libtorch repeats are interleaved
@@ -22,13 +23,13 @@
 #include <string.h>
 #include <time.h>
 
-#define NOPS 3
-static const char *const op_names[NOPS] = {"add (new out)", "add_out", "add_ (in-place)"};
+#define NOPS 4
+static const char *const op_names[NOPS] = {"add (new out)", "add_out", "add_ (in-place)", "zeros([4])"};
 
 #ifndef CT_BENCH_NO_TORCH
 /* bench/dispatch_torch.cpp. The setup call makes the tensors and sets one
  * thread; each run call does `calls` calls of op (0 add, 1 add_out, 2 add_)
- * and returns the elapsed ns (negative on error). */
+ * and returns the elapsed ns (negative on error; op 3: zeros({4})). */
 extern int torch_dispatch_setup(void);
 extern double torch_dispatch_run(int op, long calls);
 extern const char *torch_dispatch_version(void);
@@ -63,8 +64,15 @@ static double ct_run(int op, long calls) {
   case 1:
     for (long i = 0; i < calls; i++) bad |= (ct_add_out(tout, ta, tb) != CT_OK);
     break;
-  default:
+  case 2:
     for (long i = 0; i < calls; i++) bad |= (ct_add_(ta, tb) != CT_OK);
+    break;
+  default: /* a factory: BackendSelect, empty, fill_ */
+    for (long i = 0; i < calls; i++) {
+      ct_tensor *r = ct_zeros(CT_DIMS(4), CT_F32);
+      bad |= (r == NULL);
+      ct_release(r);
+    }
     break;
   }
   double t1 = now_ns();

@@ -1,10 +1,11 @@
 // bench/dispatch_torch.cpp - the libtorch side of bench/dispatch.c.
 //
-// The same three calls on 1-element float32 tensors that do not require
+// The same calls on 1-element float32 tensors that do not require
 // grad, in plain (not inference) mode, with one intra-op thread:
 //   op 0: at::add(a, b)           (result destroyed each call)
 //   op 1: at::add_out(out, a, b)
 //   op 2: a.add_(b)
+//   op 3: at::zeros({4})          (a factory: BackendSelect, empty, fill)
 // C linkage so bench/dispatch.c can interleave its repeats with these.
 // Build with -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=1 (see bench/run.sh).
 #include <ATen/ATen.h>
@@ -65,9 +66,15 @@ extern "C" double torch_dispatch_run(int op, long calls) {
           ok &= r.defined();
         }
         break;
-      default:
+      case 2:
         for (long i = 0; i < calls; i++) {
           at::Tensor &r = ta.add_(tb);
+          ok &= r.defined();
+        }
+        break;
+      default:
+        for (long i = 0; i < calls; i++) {
+          at::Tensor r = at::zeros({4});
           ok &= r.defined();
         }
         break;
