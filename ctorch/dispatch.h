@@ -206,16 +206,7 @@ CT_EXTERN_C_END
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
   return (input_keys | ((ct_keyset)1 << CT_KEY_BACKEND_SELECT) | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
 }
-/* A factory's BackendSelect kernel: its call goes on to *device's backend
- * (None: the thread's default device, written back); 0 with an error for a
- * device type this build does not know. */
-static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
-  ct_key k;
-  if (ct_device_is_none(*device)) *device = ct_default_device();
-  k = ct_device_backend_key((ct_device_type)device->type);
-  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
-  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
-}
+
 
 /* The common-device rule, checked once per call by every generated frontend
  * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
@@ -868,6 +859,17 @@ CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keys
   if (CT_UNLIKELY(!m || !ct__has(k))) return ct__no_kernel(op, ks), (const ct_kernel *)NULL;
   if (chosen) *chosen = m;
   return k;
+}
+
+/* A factory's BackendSelect kernel: its call goes on to *device's backend
+ * (None: the thread's default device, written back); 0 with an error for a
+ * device type this build does not know. */
+static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
+  ct_key k;
+  if (ct_device_is_none(*device)) *device = ct_default_device();
+  k = ct_device_backend_key((ct_device_type)device->type);
+  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
+  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
 }
 
 /* ---- a failed call leaves its out= tensors as they were ----

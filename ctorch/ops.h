@@ -933,34 +933,34 @@ static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct
   if (ct_device_is_none(device)) device = ct_default_device();
   return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
 }
-/* empty + fill_; the size and dtype checked first, so that errors name the op called */
-static ct_tensor *ct__factory_filled(const char *op, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
+ * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
+ * composites call at::_ops::empty::redispatch. */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
+static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
+                                     ct_device device) {
   ct_tensor *t;
-  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0)
-    return NULL;
-  t = ct_empty_ex((int)size.n, size.data, dtype, device);
+  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
   if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
   return t;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  return ct__factory_filled("zeros", size, ct_int(0), dtype, device);
+  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
 }
 static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  return ct__factory_filled("ones", size, ct_int(1), dtype, device);
+  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
 }
 static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
-  (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
-  return ct__factory_filled("full", size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
+  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
 }
 static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   ct_int_list none;
-  (void)ks;
   if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
   none.data = NULL, none.n = 0;
-  return ct__factory_filled("scalar_tensor", none, s, dtype, device);
+  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
 }
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are

@@ -1279,16 +1279,7 @@ CT_EXTERN_C_END
 static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
   return (input_keys | ((ct_keyset)1 << CT_KEY_BACKEND_SELECT) | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
 }
-/* A factory's BackendSelect kernel: its call goes on to *device's backend
- * (None: the thread's default device, written back); 0 with an error for a
- * device type this build does not know. */
-static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
-  ct_key k;
-  if (ct_device_is_none(*device)) *device = ct_default_device();
-  k = ct_device_backend_key((ct_device_type)device->type);
-  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
-  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
-}
+
 
 /* The common-device rule, checked once per call by every generated frontend
  * and by ct_call_boxed (kernels may rely on it): an op's tensor arguments are
@@ -7407,6 +7398,17 @@ CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keys
   return k;
 }
 
+/* A factory's BackendSelect kernel: its call goes on to *device's backend
+ * (None: the thread's default device, written back); 0 with an error for a
+ * device type this build does not know. */
+static ct_keyset ct__backend_select(const char *op, ct_keyset ks, ct_device *device) {
+  ct_key k;
+  if (ct_device_is_none(*device)) *device = ct_default_device();
+  k = ct_device_backend_key((ct_device_type)device->type);
+  if (k == CT_KEY_UNDEFINED) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device->type), (ct_keyset)0;
+  return (ks & ct_keys_below(CT_KEY_BACKEND_SELECT)) | ct_keyset_of(k);
+}
+
 /* ---- a failed call leaves its out= tensors as they were ----
  * A kernel resizes its out= tensor (ct__resize_out, ops.h) before computing
  * into it, and the computation can still fail (an allocation of a
@@ -9917,34 +9919,34 @@ static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct
   if (ct_device_is_none(device)) device = ct_default_device();
   return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
 }
-/* empty + fill_; the size and dtype checked first, so that errors name the op called */
-static ct_tensor *ct__factory_filled(const char *op, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
+ * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
+ * composites call at::_ops::empty::redispatch. */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
+static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
+                                     ct_device device) {
   ct_tensor *t;
-  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0)
-    return NULL;
-  t = ct_empty_ex((int)size.n, size.data, dtype, device);
+  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
   if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
   return t;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  return ct__factory_filled("zeros", size, ct_int(0), dtype, device);
+  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
 }
 static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  return ct__factory_filled("ones", size, ct_int(1), dtype, device);
+  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
 }
 static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
-  (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
-  return ct__factory_filled("full", size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
+  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
 }
 static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   ct_int_list none;
-  (void)ks;
   if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
   none.data = NULL, none.n = 0;
-  return ct__factory_filled("scalar_tensor", none, s, dtype, device);
+  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
 }
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are
