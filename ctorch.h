@@ -35,7 +35,7 @@
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
  *   device    device interface registry: devices, streams, events, copies,
  *             device allocators (CPU and Meta built in; docs/device.md)
- *   tensor    storage, tensors, factories, element access, ct_keep
+ *   tensor    storage, tensors, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
  *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
@@ -43,8 +43,8 @@
  *   iter      the strided iteration helper used by every elementwise loop
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
  *   ops       kernel plumbing, the first reference kernels, derivative helpers
- *   ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv
- *   ops/random
+ *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
+ *   ops/conv ops/random
  *             the operator library's reference kernels, one area each
  *             (declared in gen/ops/AREA.spec, derivatives in
  *             gen/derivatives/AREA.spec); ops/random also holds the Philox
@@ -87,7 +87,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -103,6 +103,7 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/factory.h"
 #include "ctorch/ops/unary.h"
 #include "ctorch/ops/binary.h"
 #include "ctorch/ops/reduce.h"
@@ -138,6 +139,7 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/factory.h"
 #include "ctorch/ops/unary.h"
 #include "ctorch/ops/binary.h"
 #include "ctorch/ops/reduce.h"

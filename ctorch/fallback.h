@@ -41,6 +41,7 @@ CT_EXTERN_C_END
 #define CT__FALLBACK_IMPL
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 CT_EXTERN_C_BEGIN
 
 static int ct__fallback_warn = -1; /* -1: not yet read from CT_VERBOSE */
@@ -207,7 +208,13 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   }
   for (i = 0; i < nargs && st == CT_OK; i++) st = ct_stack_push(&cs, cargs[i]);
   /* the CPU kernel: below this backend, with the CPU as the backend */
-  if (st == CT_OK) st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
+  if (st == CT_OK) { /* (random kernels draw from the device's generators: ops/random.h ct__rn_pick) */
+    int8_t saved[2];
+    memcpy(saved, ct__tls.fallback_device, sizeof saved);
+    ct__tls.fallback_device[0] = (int8_t)dev.type, ct__tls.fallback_device[1] = (int8_t)dev.index;
+    st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
+    memcpy(ct__tls.fallback_device, saved, sizeof saved);
+  }
   if (st != CT_OK) goto free_stack;
   /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule): the regions
    * they were written in, whole; an out= the kernel resized (new sizes or storage) by a copy */

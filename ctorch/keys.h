@@ -135,6 +135,7 @@ typedef struct ct__thread_state {
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
   int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */
+  int8_t fallback_device[2]; /* type, index of the device a CPU fallback computes for (fallback.h); zero: none */
 } ct__thread_state;
 #ifdef CT_STATIC
 static CT__TLS ct__thread_state ct__tls;

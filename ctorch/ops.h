@@ -922,45 +922,15 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
 }
-/* ---- factories: BackendSelect (dispatch.h) has put the call on its device's
- * backend and resolved a None device. empty allocates through the device's
- * interface, so one kernel serves every backend (a backend may register its
- * own); the others are composites over empty and the dispatched fill_. */
-static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
-static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
-static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  if (ct_device_is_none(device)) device = ct_default_device();
-  return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
-}
-/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
- * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
- * composites call at::_ops::empty::redispatch. */
+/* The factories' kernels: ctorch/ops/factory.h. Composites allocate by
+ * redispatching empty with the call's keys (BackendSelect has chosen the
+ * backend already), as c10's composites call at::_ops::empty::redispatch. */
 static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
-static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
-                                     ct_device device) {
-  ct_tensor *t;
-  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
-  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
+/* A factory's result, filled by in-place or out= ops on its fresh storage:
+ * version 0, as PyTorch's factories return. */
+static ct_tensor *ct__factory_made(ct_tensor *t) {
+  if (t) t->storage->version = 0;
   return t;
-}
-static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
-}
-static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
-}
-static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
-  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
-  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
-}
-static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
-  ct_int_list none;
-  if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
-  none.data = NULL, none.n = 0;
-  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
 }
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are

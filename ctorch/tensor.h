@@ -93,28 +93,12 @@ static inline ct_options ct_opts(ct_dtype dtype, ct_device device) {
 CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
 CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
 
-/* ---- factories ---- */
-/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
- * value, dtype) and ct_scalar_tensor (value, dtype) are dispatched ops
- * (generated; their _ex forms take a device too): BackendSelect sends them
- * to their device's backend, the thread's default device when none is given
- * (ct_set_default_device). dtype CT_DTYPE_NONE: float32 (full: the value's). */
-CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
-CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
-CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
-/* [start, end) in steps of step, as torch.arange. */
-CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
-/* Copies numel elements of `dtype` from data (row-major). */
-CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+/* ---- wrapping memory (the factories: ctorch/ops/factory.h) ---- */
 /* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
  * view dies (deleter may be NULL: the buffer must outlive the tensor).
  * strides NULL means contiguous. */
 CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
                               void (*deleter)(void *data, void *ctx), void *ctx);
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 
 /* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
  * to_dtype are dispatched operators, so autograd sees them: see
@@ -622,78 +606,6 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
   return t;
 }
 
-/* ---- factories ---- */
-CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
-}
-/* t (owned, made on the host by a factory) on the thread's default device (device.h) */
-static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
-  ct_device d = ct_default_device();
-  ct_tensor *c;
-  if (!t || d.type == CT_DEVICE_CPU) return t;
-  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, d);
-  if (c && ct_copy_(c, t) != CT_OK) ct_release(c), c = NULL;
-  ct_release(t);
-  return c;
-}
-
-CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
-  static const char *op = "ct_empty_strided";
-  int64_t numel, extent = 1, term;
-  ct_storage *s;
-  int i, overflow = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init();
-  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
-  if (numel < 0) return NULL;
-  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
-  for (i = 0; i < ndim; i++) {
-    if (strides[i] < 0) {
-      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
-      return NULL;
-    }
-    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
-  }
-  if (!numel) extent = 0;
-  if (overflow || extent > CT__MAX_ELEMENTS) {
-    char b1[160], b2[160];
-    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
-            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
-    return NULL;
-  }
-  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
-  if (!s) return NULL;
-  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
-}
-
-static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  ct_tensor *t = ct__empty(op, ndim, sizes, opts.dtype, opts.device);
-  if (t && ct_fill_(t, value) != CT_OK) {
-    ct_release(t);
-    return NULL;
-  }
-  return ct__track(t);
-}
-CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
-}
-
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
-  return ct__track(ct__empty_like("ct_empty_like", t, (ct_dtype)t->dtype));
-}
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
-  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_full_like", t->ndim, t->sizes, value, ct_opts((ct_dtype)t->dtype, t->device));
-}
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_zeros_like", t->ndim, t->sizes, ct_int(0), ct_opts((ct_dtype)t->dtype, t->device));
-}
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_ones_like", t->ndim, t->sizes, ct_int(1), ct_opts((ct_dtype)t->dtype, t->device));
-}
-
 /* Store one double into an element of any dtype (the slow, general path). */
 static void ct__store_double(void *p, ct_dtype dtype, double v) {
   switch (dtype) {
@@ -720,58 +632,6 @@ static double ct__load_double(const void *p, ct_dtype dtype) {
   case CT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
   default: return 0;
   }
-}
-
-/* Integer dtypes as PyTorch's arange_out: start, end and step convert to
- * int64 checked (NaN, inf, 1e20: "value cannot be converted to type int64_t
- * without overflow"), the values are start + i * step in int64 (a float step
- * truncates), wrapped into the dtype; the length comes from the int64 values
- * for int64, from the doubles for the narrower dtypes. */
-CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
-  static const char *op = "ct_arange";
-  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' size: from the doubles */
-  int64_t len, i, is = 0, ie = 0, ist = 0;
-  int integral = ct_dtype_is_integral(dtype, false);
-  ct_tensor *t;
-  if (integral) {
-    const double v[3] = {start, end, step};
-    for (i = 0; i < 3; i++)
-      if (!(v[i] >= -9223372036854775808.0 && v[i] <= 9223372036854775808.0))
-        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow"), (ct_tensor *)NULL;
-    is = ct__f2i64(start), ie = ct__f2i64(end), ist = ct__f2i64(step);
-    start = (double)is, end = (double)ie, step = (double)ist; /* the checks below see the int64 values, as PyTorch's */
-  }
-  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
-  if (!isfinite(start) || !isfinite(end))
-    return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
-  if ((step > 0 && end < start) || (step < 0 && end > start))
-    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
-  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is) / step : span);
-  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
-  len = (int64_t)n;
-  t = ct__empty(op, 1, &len, dtype, CT_CPU);
-  if (!t) return NULL;
-  for (i = 0; i < len; i++) {
-    char *p = (char *)t->storage->data + (size_t)i * ct_dtype_size(dtype);
-    if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
-      uint64_t v = (uint64_t)is + (uint64_t)ist * (uint64_t)i;
-      if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
-      else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
-      else *(uint8_t *)p = (uint8_t)v;
-    } else {
-      ct__store_double(p, dtype, start + (double)i * step);
-    }
-  }
-  return ct__track(ct__on_default_device(op, t));
-}
-
-CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
-  ct_tensor *t;
-  if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
-  t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
-  if (!t) return NULL;
-  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
-  return ct__track(ct__on_default_device("ct_from_array", t));
 }
 
 static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,

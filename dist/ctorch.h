@@ -35,7 +35,7 @@
  *   schema    operator schemas and their parser (also used by gen/ctgen.c)
  *   device    device interface registry: devices, streams, events, copies,
  *             device allocators (CPU and Meta built in; docs/device.md)
- *   tensor    storage, tensors, factories, element access, ct_keep
+ *   tensor    storage, tensors, element access, ct_keep
  *   dispatch  operator registry, kernels, boxed values and stacks
  *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
@@ -43,8 +43,8 @@
  *   iter      the strided iteration helper used by every elementwise loop
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
  *   ops       kernel plumbing, the first reference kernels, derivative helpers
- *   ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv
- *   ops/random
+ *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
+ *   ops/conv ops/random
  *             the operator library's reference kernels, one area each
  *             (declared in gen/ops/AREA.spec, derivatives in
  *             gen/derivatives/AREA.spec); ops/random also holds the Philox
@@ -594,6 +594,7 @@ typedef struct ct__thread_state {
   struct ct__scope *scope;
   int8_t device_index[8]; /* current device index per device type */
   int8_t default_device[2]; /* type, index of factories' device (device.h); zero: the CPU */
+  int8_t fallback_device[2]; /* type, index of the device a CPU fallback computes for (fallback.h); zero: none */
 } ct__thread_state;
 #ifdef CT_STATIC
 static CT__TLS ct__thread_state ct__tls;
@@ -998,28 +999,12 @@ static inline ct_options ct_opts(ct_dtype dtype, ct_device device) {
 CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
 CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
 
-/* ---- factories ---- */
-/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
- * value, dtype) and ct_scalar_tensor (value, dtype) are dispatched ops
- * (generated; their _ex forms take a device too): BackendSelect sends them
- * to their device's backend, the thread's default device when none is given
- * (ct_set_default_device). dtype CT_DTYPE_NONE: float32 (full: the value's). */
-CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
-CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
-CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
-/* [start, end) in steps of step, as torch.arange. */
-CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
-/* Copies numel elements of `dtype` from data (row-major). */
-CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+/* ---- wrapping memory (the factories: ctorch/ops/factory.h) ---- */
 /* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
  * view dies (deleter may be NULL: the buffer must outlive the tensor).
  * strides NULL means contiguous. */
 CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
                               void (*deleter)(void *data, void *ctx), void *ctx);
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 
 /* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
  * to_dtype are dispatched operators, so autograd sees them: see
@@ -1764,6 +1749,52 @@ CT_EXTERN_C_END
 
 #endif /* CT_OPS_H */
 
+/* ---- ctorch/ops/factory.h ---- */
+/* ctorch/ops/factory.h - factories: empty, zeros, ones, full, scalar_tensor, arange; host data in.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * The ops are declared in gen/ops/factory.spec; the frontends are generated
+ * (docs/ops.md). A factory has a `Device? device` argument and no Tensor
+ * argument, so its call has no tensor to take keys from: BackendSelect
+ * (dispatch.h, ct__backend_select) sends it to its device's backend (None:
+ * the thread's default device, or a random factory's generator's). empty
+ * allocates through the device interface, so one kernel serves every
+ * backend (a backend may register its own); the others are composites over
+ * empty and a dispatched fill_ or out= op, as PyTorch's. The random
+ * factories, eye and linspace are in ops/random.h.
+ */
+#ifndef CT_OPS_FACTORY_H
+#define CT_OPS_FACTORY_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
+ * value, dtype), ct_scalar_tensor (value, dtype) and ct_arange_start_step
+ * (Scalar bounds) are the generated frontends of the ops; their _ex forms
+ * take a device (CT_NO_DEVICE: the thread's default). These take options
+ * or host data: */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
+/* [start, end) in steps of step, as torch.arange, on the default device
+ * (dtype CT_DTYPE_NONE: float32; the arange op with Scalar bounds infers
+ * int64 from integer bounds, as PyTorch). */
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+/* Copies numel elements of `dtype` from data (row-major) into a new tensor on
+ * the default device (_ex: on device; CT_NO_DEVICE: the default), as
+ * torch.tensor(data, device=...): made on the host, then copied. */
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+CTDEF ct_tensor *ct_from_array_ex(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data, ct_device device);
+/* t's sizes (contiguous), dtype and device */
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
+
+CT_EXTERN_C_END
+#endif /* CT_OPS_FACTORY_H */
+
 /* ---- ctorch/ops/unary.h ---- */
 /* ctorch/ops/unary.h - reference kernels: pointwise unary ops and activations.
  * Component of ctorch.h; see there for the overview and licence.
@@ -2011,11 +2042,10 @@ CT_EXTERN_C_END
  * generator, or order the calls). Values are computed outside the lock.
  * ct_generator_free must not race with uses of the generator.
  *
- * Factories without a Tensor argument (rand, randn, randint, randperm, eye,
- * linspace) cannot be dispatched yet (the key set of a call comes from its
- * tensors): their out= forms are dispatched ops, and the functional forms
- * below allocate on the generator's device (the CPU by default) and call
- * them.
+ * The factories (rand, randn, randint, randperm, eye, linspace) dispatch
+ * through BackendSelect on their device (ops/factory.h): None is the
+ * generator's device when a generator is given, else the thread's default
+ * device. Each is a composite: empty on the device, then its out= form.
  */
 #ifndef CT_OPS_RANDOM_H
 #define CT_OPS_RANDOM_H
@@ -2047,27 +2077,9 @@ CTDEF void ct_manual_seed_all(uint64_t seed);
 /* Seed every default generator from a non-deterministic source and return the seed (torch.seed). */
 CTDEF uint64_t ct_seed(void);
 
-/* ---- factories (see the note above); NULL generator = the CPU's default ----
- * float32 unless dtype says otherwise (CT_DTYPE_NONE); randint and randperm
- * default to int64. The result is on the generator's device. */
-CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
-CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
-/* integers in [low, high) */
-CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
-                               ct_dtype dtype);
-CTDEF ct_tensor *ct_randperm(int64_t n);
-CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype);
-/* n x n identity; ct_eye_m: n x m */
-CTDEF ct_tensor *ct_eye(int64_t n);
-CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype);
-CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
-CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype);
-/* steps values from start to end inclusive (torch.linspace) */
-CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
-CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype);
+/* The factories ct_rand, ct_randn, ct_randint, ct_randperm, ct_eye, ct_eye_m
+ * and ct_linspace are generated frontends (gen/ops/random.spec); their _ex
+ * forms take a generator, dtype and device. */
 
 CT_EXTERN_C_END
 #endif /* CT_OPS_RANDOM_H */
@@ -2141,24 +2153,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
-CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * dtype None: fill_value's (bool, int64, float32), as PyTorch */
-CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
-CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
-/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * 0-dim (dtype None: float32) */
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
-CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -2231,6 +2225,31 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * dtype None: fill_value's (bool, int64, float32), as PyTorch */
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * 0-dim (dtype None: float32) */
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
+/* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * [start, end) in steps of step; dtype None: int64 if every bound is an integer, else float32 (as PyTorch); ct_arange takes doubles */
+CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype);
+CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device);
+/* arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)
+ * out resized to the length of [start, end) in steps of step, computed in out's dtype (integers: int64 arithmetic, as PyTorch) */
+CTDEF ct_status ct_arange_out(ct_tensor *out, ct_scalar start, ct_scalar end, ct_scalar step);
 /* neg(Tensor self) -> Tensor
  * integers wrap; bool is an error */
 CTDEF ct_tensor *ct_neg(ct_tensor *self);
@@ -3459,25 +3478,53 @@ CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *
  * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
 CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uniform in [0, 1) (dtype None: float32; floating) */
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * standard normal (dtype None: float32; floating) */
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * integers in [low, high) (dtype None: int64) */
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * a random permutation of 0..n-1 (dtype None: int64) */
+CTDEF ct_tensor *ct_randperm(int64_t n);
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * n x n identity (dtype None: float32) */
+CTDEF ct_tensor *ct_eye(int64_t n);
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype, ct_device device);
+/* eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * n x m identity (dtype None: float32) */
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype, ct_device device);
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * steps values from start to end inclusive (dtype None: float32) */
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device);
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+ * out resized to size, uniform in [0, 1) */
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, standard normal; ct_randn(_ex) allocates */
+ * out resized to size, standard normal */
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+ * out resized to size, integers in [low, high) */
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+ * a random permutation of 0..n-1 (Fisher-Yates) */
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
- * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+ * n x n identity */
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
- * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+ * steps values from start to end inclusive */
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
  * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
@@ -6080,78 +6127,6 @@ CTDEF ct_tensor *ct_keep(ct_tensor *t) {
   return t;
 }
 
-/* ---- factories ---- */
-CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
-}
-/* t (owned, made on the host by a factory) on the thread's default device (device.h) */
-static ct_tensor *ct__on_default_device(const char *op, ct_tensor *t) {
-  ct_device d = ct_default_device();
-  ct_tensor *c;
-  if (!t || d.type == CT_DEVICE_CPU) return t;
-  c = ct__empty(op, t->ndim, t->sizes, (ct_dtype)t->dtype, d);
-  if (c && ct_copy_(c, t) != CT_OK) ct_release(c), c = NULL;
-  ct_release(t);
-  return c;
-}
-
-CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
-  static const char *op = "ct_empty_strided";
-  int64_t numel, extent = 1, term;
-  ct_storage *s;
-  int i, overflow = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init();
-  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
-  if (numel < 0) return NULL;
-  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
-  for (i = 0; i < ndim; i++) {
-    if (strides[i] < 0) {
-      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
-      return NULL;
-    }
-    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
-  }
-  if (!numel) extent = 0;
-  if (overflow || extent > CT__MAX_ELEMENTS) {
-    char b1[160], b2[160];
-    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
-            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
-    return NULL;
-  }
-  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
-  if (!s) return NULL;
-  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
-}
-
-static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  ct_tensor *t = ct__empty(op, ndim, sizes, opts.dtype, opts.device);
-  if (t && ct_fill_(t, value) != CT_OK) {
-    ct_release(t);
-    return NULL;
-  }
-  return ct__track(t);
-}
-CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
-  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
-}
-
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
-  return ct__track(ct__empty_like("ct_empty_like", t, (ct_dtype)t->dtype));
-}
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
-  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_full_like", t->ndim, t->sizes, value, ct_opts((ct_dtype)t->dtype, t->device));
-}
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_zeros_like", t->ndim, t->sizes, ct_int(0), ct_opts((ct_dtype)t->dtype, t->device));
-}
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
-  return ct__filled("ct_ones_like", t->ndim, t->sizes, ct_int(1), ct_opts((ct_dtype)t->dtype, t->device));
-}
-
 /* Store one double into an element of any dtype (the slow, general path). */
 static void ct__store_double(void *p, ct_dtype dtype, double v) {
   switch (dtype) {
@@ -6178,58 +6153,6 @@ static double ct__load_double(const void *p, ct_dtype dtype) {
   case CT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
   default: return 0;
   }
-}
-
-/* Integer dtypes as PyTorch's arange_out: start, end and step convert to
- * int64 checked (NaN, inf, 1e20: "value cannot be converted to type int64_t
- * without overflow"), the values are start + i * step in int64 (a float step
- * truncates), wrapped into the dtype; the length comes from the int64 values
- * for int64, from the doubles for the narrower dtypes. */
-CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
-  static const char *op = "ct_arange";
-  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' size: from the doubles */
-  int64_t len, i, is = 0, ie = 0, ist = 0;
-  int integral = ct_dtype_is_integral(dtype, false);
-  ct_tensor *t;
-  if (integral) {
-    const double v[3] = {start, end, step};
-    for (i = 0; i < 3; i++)
-      if (!(v[i] >= -9223372036854775808.0 && v[i] <= 9223372036854775808.0))
-        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow"), (ct_tensor *)NULL;
-    is = ct__f2i64(start), ie = ct__f2i64(end), ist = ct__f2i64(step);
-    start = (double)is, end = (double)ie, step = (double)ist; /* the checks below see the int64 values, as PyTorch's */
-  }
-  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
-  if (!isfinite(start) || !isfinite(end))
-    return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
-  if ((step > 0 && end < start) || (step < 0 && end > start))
-    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
-  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is) / step : span);
-  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
-  len = (int64_t)n;
-  t = ct__empty(op, 1, &len, dtype, CT_CPU);
-  if (!t) return NULL;
-  for (i = 0; i < len; i++) {
-    char *p = (char *)t->storage->data + (size_t)i * ct_dtype_size(dtype);
-    if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
-      uint64_t v = (uint64_t)is + (uint64_t)ist * (uint64_t)i;
-      if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
-      else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
-      else *(uint8_t *)p = (uint8_t)v;
-    } else {
-      ct__store_double(p, dtype, start + (double)i * step);
-    }
-  }
-  return ct__track(ct__on_default_device(op, t));
-}
-
-CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
-  ct_tensor *t;
-  if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
-  t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
-  if (!t) return NULL;
-  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
-  return ct__track(ct__on_default_device("ct_from_array", t));
 }
 
 static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
@@ -9908,45 +9831,15 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
 }
-/* ---- factories: BackendSelect (dispatch.h) has put the call on its device's
- * backend and resolved a None device. empty allocates through the device's
- * interface, so one kernel serves every backend (a backend may register its
- * own); the others are composites over empty and the dispatched fill_. */
-static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
-static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
-static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  (void)ks;
-  if (ct_device_is_none(device)) device = ct_default_device();
-  return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
-}
-/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
- * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
- * composites call at::_ops::empty::redispatch. */
+/* The factories' kernels: ctorch/ops/factory.h. Composites allocate by
+ * redispatching empty with the call's keys (BackendSelect has chosen the
+ * backend already), as c10's composites call at::_ops::empty::redispatch. */
 static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
-static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
-                                     ct_device device) {
-  ct_tensor *t;
-  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
-  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
+/* A factory's result, filled by in-place or out= ops on its fresh storage:
+ * version 0, as PyTorch's factories return. */
+static ct_tensor *ct__factory_made(ct_tensor *t) {
+  if (t) t->storage->version = 0;
   return t;
-}
-static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
-}
-static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
-}
-static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
-  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
-  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
-}
-static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
-  ct_int_list none;
-  if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
-  none.data = NULL, none.n = 0;
-  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
 }
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are
@@ -10285,6 +10178,195 @@ static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_IMPL */
+/* ---- ctorch/ops/factory.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__OPS_FACTORY_IMPL)
+#define CT__OPS_FACTORY_IMPL
+#include <math.h>
+#include <string.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- kernels: BackendSelect has put the call on its device's backend and resolved a None device ---- */
+static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
+static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
+static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
+}
+/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
+ * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
+ * composites call at::_ops::empty::redispatch. */
+static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
+                                     ct_device device) {
+  ct_tensor *t;
+  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
+static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
+}
+static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
+}
+static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
+  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
+}
+static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_int_list none;
+  if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
+  none.data = NULL, none.n = 0;
+  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
+}
+
+/* arange_out as PyTorch's: start, end and step convert to the dtype's
+ * accumulation type; for integer dtypes that is int64, checked (NaN, inf,
+ * 1e20: "value cannot be converted to type int64_t without overflow"), the
+ * values are start + i * step in int64 (a float step truncates), wrapped into
+ * the dtype; the length comes from the int64 values for int64, from the
+ * doubles for the narrower dtypes. */
+static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end_s, ct_scalar step_s, ct_tensor *out) {
+  static const char *op = "arange";
+  const ct_scalar sv[3] = {start_s, end_s, step_s};
+  ct_dtype dtype = (ct_dtype)out->dtype;
+  double start = ct_scalar_to_double(start_s), end = ct_scalar_to_double(end_s), step = ct_scalar_to_double(step_s);
+  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' length: from the doubles */
+  int64_t len, i, iv[3] = {0, 0, 0};
+  int integral = ct_dtype_is_integral(dtype, false);
+  size_t es = ct_dtype_size(dtype);
+  char *base;
+  (void)ks;
+  for (i = 0; i < 3; i++)
+    if (sv[i].kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start, end and step must be numbers");
+  if (dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"arange_cpu\" not implemented for 'Bool'");
+  if (integral) {
+    for (i = 0; i < 3; i++) {
+      double v = ct_scalar_to_double(sv[i]);
+      if (sv[i].kind != CT_SCALAR_FLOAT) iv[i] = ct_scalar_to_int(sv[i]);
+      else if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow");
+      else iv[i] = ct__f2i64(v);
+    }
+    start = (double)iv[0], end = (double)iv[1], step = (double)iv[2]; /* the checks below see the int64 values, as PyTorch's */
+  }
+  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero");
+  if (!isfinite(start) || !isfinite(end)) return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end);
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign");
+  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)iv[1] - (uint64_t)iv[0]) / step : span);
+  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n);
+  len = (int64_t)n;
+  if (ct__resize_out(op, out, 1, &len) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out) && len > 0) {
+    base = (char *)ct_data_ptr(out);
+    for (i = 0; i < len; i++) {
+      char *p = base + (size_t)(i * out->strides[0]) * es;
+      if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
+        uint64_t v = (uint64_t)iv[0] + (uint64_t)iv[2] * (uint64_t)i;
+        if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
+        else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
+        else *(uint8_t *)p = (uint8_t)v;
+      } else {
+        ct__store_double(p, dtype, start + (double)i * step);
+      }
+    }
+  }
+  ct__bump_version(out);
+  return CT_OK;
+}
+/* arange: empty on the device, then arange.start_out (PyTorch's composite) */
+static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  int64_t zero = 0;
+  ct_int_list size;
+  ct_tensor *t;
+  if (dtype == CT_DTYPE_NONE)
+    dtype = start.kind != CT_SCALAR_FLOAT && end.kind != CT_SCALAR_FLOAT && step.kind != CT_SCALAR_FLOAT ? CT_I64 : CT_F32;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  size.data = &zero, size.n = 1;
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  if (t && ct_arange_out(t, start, end, step) != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
+
+/* ---- the hand-written factories (options, host data, _like) ---- */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
+}
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
+  static const char *op = "ct_empty_strided";
+  int64_t numel, extent = 1, term;
+  ct_storage *s;
+  int i, overflow = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0) {
+      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
+  }
+  if (!numel) extent = 0;
+  if (overflow || extent > CT__MAX_ELEMENTS) {
+    char b1[160], b2[160];
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
+    return NULL;
+  }
+  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
+  if (!s) return NULL;
+  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
+}
+
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
+}
+
+/* The _like factories: t's sizes (contiguous), dtype and device, through the dispatched factories. */
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
+  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
+  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
+  return ct_full_ex(t->ndim, t->sizes, value, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
+  return ct_zeros_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
+  return ct_ones_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
+  return ct_arange_start_step(ct_float(start), ct_float(end), ct_float(step), dtype == CT_DTYPE_NONE ? CT_F32 : dtype);
+}
+CTDEF ct_tensor *ct_from_array_ex(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data, ct_device device) {
+  static const char *op = "ct_from_array";
+  ct_tensor *t, *r;
+  if (!data) return ct__fail_null(op, "data"), (ct_tensor *)NULL;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  else if (ct_device_check(op, device) != CT_OK) return NULL;
+  t = ct__empty(op, ndim, sizes, dtype, CT_CPU);
+  if (!t) return NULL;
+  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
+  if (device.type == CT_DEVICE_CPU) return ct__track(t);
+  r = ct_to_device(t, device); /* the dispatched copy: the device's backend moves the bytes */
+  ct_release(t);
+  return ct__factory_made(r);
+}
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
+  return ct_from_array_ex(ndim, sizes, dtype, data, CT_NO_DEVICE);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__OPS_FACTORY_IMPL */
 /* ---- ctorch/ops/unary.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_UNARY_IMPL)
 #define CT__OPS_UNARY_IMPL
@@ -18776,11 +18858,18 @@ typedef struct ct__rn_stream {
 } ct__rn_stream;
 
 /* The generator an op uses on tensor t: gen, or the device's default. */
+/* The generator an op on t draws from: gen, or t's device's default. A CPU
+ * kernel serving another device's op through the CPU fallback (fallback.h)
+ * draws from that device's generators, so the fallback gives the device's
+ * streams (which are the CPU's streams for the same seed and offset). */
 static ct_generator *ct__rn_pick(const char *op, ct_generator *gen, const ct_tensor *t) {
-  if (!gen) return ct_default_generator(t->device);
-  if (gen->device.type != t->device.type && t->device.type != CT_DEVICE_META)
+  ct_device d = t->device;
+  if (d.type == CT_DEVICE_CPU && ct__tls.fallback_device[0] != CT_DEVICE_CPU)
+    d = ct_device_make((ct_device_type)ct__tls.fallback_device[0], ct__tls.fallback_device[1]);
+  if (!gen) return ct_default_generator(d);
+  if (gen->device.type != d.type && d.type != CT_DEVICE_META)
     return ct_fail(CT_ERR_DEVICE, op, "Expected a '%s' device type for generator but found '%s'",
-                   ct_device_type_name((ct_device_type)t->device.type), ct_device_type_name((ct_device_type)gen->device.type)),
+                   ct_device_type_name((ct_device_type)d.type), ct_device_type_name((ct_device_type)gen->device.type)),
            (ct_generator *)NULL;
   return gen;
 }
@@ -19315,56 +19404,53 @@ static ct_tensor *ct__k_dropout(ct_keyset ks, ct_tensor *input, double p, bool t
   return r;
 }
 
-/* ---- the functional factories (not dispatched; see the note) ---- */
-static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *size, ct_generator *gen, ct_dtype dtype,
-                                       ct_dtype dflt) {
+/* ---- the factories: empty on the device (dtype None: dflt), then the out= form ----
+ * The dtype is checked first, the size by the out= form. */
+static ct_tensor *ct__rn_factory_empty(const char *op, ct_keyset ks, ct_int_list size, ct_generator *gen, ct_dtype dtype,
+                                       ct_dtype dflt, ct_device device) {
   int64_t zero = 0;
+  ct_int_list none;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
-  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : ct_default_device());
+  (void)size; /* (checked by the out= form, which names the factory) */
+  if (ct_device_is_none(device)) device = gen ? gen->device : ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  none.data = &zero, none.n = 1;
+  return ct__dispatch_empty_memory_format(ks, none, dtype == CT_DTYPE_NONE ? dflt : dtype, device);
 }
 static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
-  if (st != CT_OK) {
-    ct_release(t);
-    return NULL;
-  }
-  return ct__track(t);
+  if (t && st != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
 }
-CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("rand", size_len, size, generator, dtype, CT_F32);
-  return t ? ct__rn_factory_done(t, ct_rand_out(t, size_len, size, generator)) : NULL;
+static ct_int_list ct__rn_no_size(void) {
+  ct_int_list l;
+  l.data = NULL, l.n = -1;
+  return l;
 }
-CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) { return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randn", size_len, size, generator, dtype, CT_F32);
-  return t ? ct__rn_factory_done(t, ct_randn_out(t, size_len, size, generator)) : NULL;
+static ct_tensor *ct__k_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("rand", ks, size, generator, dtype, CT_F32, device);
+  return t ? ct__rn_factory_done(t, ct_rand_out(t, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) { return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
-                               ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randint", size_len, size, generator, dtype, CT_I64);
-  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, size_len, size, generator)) : NULL;
+static ct_tensor *ct__k_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randn", ks, size, generator, dtype, CT_F32, device);
+  return t ? ct__rn_factory_done(t, ct_randn_out(t, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
-  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE);
+static ct_tensor *ct__k_randint(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype,
+                                ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randint", ks, size, generator, dtype, CT_I64, device);
+  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randperm", 0, NULL, generator, dtype, CT_I64);
+static ct_tensor *ct__k_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randperm", ks, ct__rn_no_size(), generator, dtype, CT_I64, device);
   return t ? ct__rn_factory_done(t, ct_randperm_out(t, n, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randperm(int64_t n) { return ct_randperm_ex(n, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("eye", 0, NULL, NULL, dtype, CT_F32);
+static ct_tensor *ct__k_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("eye", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
   return t ? ct__rn_factory_done(t, ct_eye_m_out(t, n, m)) : NULL;
 }
-CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) { return ct_eye_m_ex(n, m, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype) { return ct_eye_m_ex(n, n, dtype); }
-CTDEF ct_tensor *ct_eye(int64_t n) { return ct_eye_m_ex(n, n, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("linspace", 0, NULL, NULL, dtype, CT_F32);
+static ct_tensor *ct__k_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) { return ct__k_eye_m(ks, n, n, dtype, device); }
+static ct_tensor *ct__k_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("linspace", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
   return t ? ct__rn_factory_done(t, ct_linspace_out(t, start, end, steps)) : NULL;
 }
-CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) { return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE); }
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_RANDOM_IMPL */
@@ -19396,11 +19482,6 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
-  ct_op *empty_memory_format;
-  ct_op *zeros;
-  ct_op *ones;
-  ct_op *full;
-  ct_op *scalar_tensor;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -19427,6 +19508,13 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *empty_memory_format;
+  ct_op *zeros;
+  ct_op *ones;
+  ct_op *full;
+  ct_op *scalar_tensor;
+  ct_op *arange_start_step;
+  ct_op *arange_start_out;
   ct_op *neg;
   ct_op *neg_;
   ct_op *neg_out;
@@ -19916,6 +20004,13 @@ static struct {
   ct_op *normal_Tensor_Tensor;
   ct_op *rand_like;
   ct_op *randn_like;
+  ct_op *rand;
+  ct_op *randn;
+  ct_op *randint_low;
+  ct_op *randperm;
+  ct_op *eye;
+  ct_op *eye_m;
+  ct_op *linspace;
   ct_op *rand_generator_out;
   ct_op *randn_generator_out;
   ct_op *randint_low_generator_out;
@@ -20316,102 +20411,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[0] = ct_value_tensor(grad_output);
     ct__v[1] = ct_value_tensor(self);
     ct__v[2] = ct_value_scalar(threshold);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.empty_memory_format;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.zeros;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.ones;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.full;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_scalar(fill_value);
-    ct__v[2] = ct_value_dtype(dtype);
-    ct__v[3] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.scalar_tensor;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_scalar(s);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
@@ -20900,6 +20899,143 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.empty_memory_format;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.zeros;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.ones;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.full;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_scalar(fill_value);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.scalar_tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(s);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.arange_start_step;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, start, end, step, dtype, device);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_scalar(step);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.arange_start_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, start, end, step, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_scalar(step);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* neg(Tensor self) -> Tensor */
@@ -30281,6 +30417,148 @@ static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtyp
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.rand;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randn;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randint_low;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, low, high, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_int(low);
+    ct__v[1] = ct_value_int(high);
+    ct__v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[3] = ct_value_generator(generator);
+    ct__v[4] = ct_value_dtype(dtype);
+    ct__v[5] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randperm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, n, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.eye;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, n, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.eye_m;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, n, m, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_int(m);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.linspace;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, start, end, steps, dtype, device);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_int(steps);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__op.rand_generator_out;
@@ -30498,6 +30776,42 @@ static ct_tensor *ct__backend_select_full(ct_keyset ks, ct_int_list size, ct_sca
 static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
   return ct__dispatch_scalar_tensor(ks, s, dtype, device);
+}
+static ct_tensor *ct__backend_select_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("arange.start_step", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_arange_start_step(ks, start, end, step, dtype, device);
+}
+static ct_tensor *ct__backend_select_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("rand", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_rand(ks, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randn", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randn(ks, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randint.low", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randint_low(ks, low, high, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randperm", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randperm(ks, n, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("eye", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_eye(ks, n, dtype, device);
+}
+static ct_tensor *ct__backend_select_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("eye.m", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_eye_m(ks, n, m, dtype, device);
+}
+static ct_tensor *ct__backend_select_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("linspace", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_linspace(ks, start, end, steps, dtype, device);
 }
 
 /* ---- frontends ---- */
@@ -30749,70 +31063,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
-}
-CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
-  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
-}
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
-  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset ct__keys = 0;
@@ -31087,6 +31337,86 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
+}
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
+  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
+  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_arange_start_step(ct__call_keys(ct__keys), start, end, step, dtype, device));
+}
+CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype) {
+  return ct_arange_start_step_ex(start, end, step, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_status ct_arange_out(ct_tensor *out, ct_scalar start, ct_scalar end, ct_scalar step) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!out)) return ct__fail_null("arange.start_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "arange.start_out", "out"))) return ct_last_error();
+  return ct__dispatch_arange_start_out(ct__call_keys(ct__keys), start, end, step, out);
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -37536,6 +37866,80 @@ CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator 
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
   return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
 }
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_rand(ct__call_keys(ct__keys), size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) {
+  return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_randn(ct__call_keys(ct__keys), size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) {
+  return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_randint_low(ct__call_keys(ct__keys), low, high, size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
+  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_randperm(ct__call_keys(ct__keys), n, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randperm(int64_t n) {
+  return ct_randperm_ex(n, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_eye(ct__call_keys(ct__keys), n, dtype, device));
+}
+CTDEF ct_tensor *ct_eye(int64_t n) {
+  return ct_eye_ex(n, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_eye_m(ct__call_keys(ct__keys), n, m, dtype, device));
+}
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) {
+  return ct_eye_m_ex(n, m, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_linspace(ct__call_keys(ct__keys), start, end, steps, dtype, device));
+}
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) {
+  return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
@@ -39180,6 +39584,17 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   ct_tensor *r;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("arange.start_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_arange_start_out(ks & CT__BELOW_AUTOGRAD, start, end, step, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -53398,36 +53813,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* I,D,V->T */
-static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* I,S,D,V->T */
-static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* S,D,V->T */
-static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -53568,6 +53953,57 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* I,D,V->T */
+static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,S,D,V->T */
+static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,D,V->T */
+static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,S,D,V->T */
+static ct_status ct__adapt_SSSDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,S,Tw->Tw */
+static ct_status ct__adapt_SSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* Tw->Tw */
 static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -55392,6 +55828,66 @@ static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* I,G,D,V->T */
+static ct_status ct__adapt_IGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,I,G,D,V->T */
+static ct_status ct__adapt_iiIGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,G,D,V->T */
+static ct_status ct__adapt_iGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,D,V->T */
+static ct_status ct__adapt_iDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,D,V->T */
+static ct_status ct__adapt_iiDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,i,D,V->T */
+static ct_status ct__adapt_SSiDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* I,G,Tw->Tw */
 static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -55511,9 +56007,6 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"I,D,V->T", ct__adapt_IDV_T},
-    {"I,S,D,V->T", ct__adapt_ISDV_T},
-    {"S,D,V->T", ct__adapt_SDV_T},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
@@ -55528,6 +56021,11 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"I,D,V->T", ct__adapt_IDV_T},
+    {"I,S,D,V->T", ct__adapt_ISDV_T},
+    {"S,D,V->T", ct__adapt_SDV_T},
+    {"S,S,S,D,V->T", ct__adapt_SSSDV_T},
+    {"S,S,S,Tw->Tw", ct__adapt_SSSTw_Tw},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
@@ -55692,6 +56190,12 @@ static const struct {
     {"f,T,G->T", ct__adapt_fTG_T},
     {"T,T,G->T", ct__adapt_TTG_T},
     {"T,D,G->T", ct__adapt_TDG_T},
+    {"I,G,D,V->T", ct__adapt_IGDV_T},
+    {"i,i,I,G,D,V->T", ct__adapt_iiIGDV_T},
+    {"i,G,D,V->T", ct__adapt_iGDV_T},
+    {"i,D,V->T", ct__adapt_iDV_T},
+    {"i,i,D,V->T", ct__adapt_iiDV_T},
+    {"S,S,i,D,V->T", ct__adapt_SSiDV_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
     {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
@@ -55800,26 +56304,6 @@ static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
-  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
-  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
-  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -55925,6 +56409,35 @@ static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
+  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
+  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
+  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_arange_start_step(const ct_value *a, ct_tensor **r) {
+  *r = ct_arange_start_step_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_arange_start_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_arange_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
   *r = ct_neg(ct__unbox_tensor(&a[0]));
@@ -58125,6 +58638,34 @@ static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
   *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_rand(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randint_low(const ct_value *a, ct_tensor **r) {
+  *r = ct_randint_ex(a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randperm(const ct_value *a, ct_tensor **r) {
+  *r = ct_randperm_ex(a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eye(const ct_value *a, ct_tensor **r) {
+  *r = ct_eye_ex(a[0].v.i, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eye_m(const ct_value *a, ct_tensor **r) {
+  *r = ct_eye_m_ex(a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linspace(const ct_value *a, ct_tensor **r) {
+  *r = ct_linspace_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
@@ -58201,11 +58742,6 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 1},
-    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
-    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
-    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 2},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
@@ -58232,6 +58768,13 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
+    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
+    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
+    {&ct__op.arange_start_step, "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_arange_start_step, 0},
+    {&ct__op.arange_start_out, "arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_arange_start_out, 0},
     {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg, 1},
     {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_, 1},
     {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out, 1},
@@ -58721,6 +59264,13 @@ static const struct {
     {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor, 0},
     {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like, 0},
     {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like, 0},
+    {&ct__op.rand, "rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_rand, 0},
+    {&ct__op.randn, "randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randn, 0},
+    {&ct__op.randint_low, "randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randint_low, 0},
+    {&ct__op.randperm, "randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randperm, 0},
+    {&ct__op.eye, "eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_eye, 0},
+    {&ct__op.eye_m, "eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_eye_m, 0},
+    {&ct__op.linspace, "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_linspace, 0},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out, 0},
     {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out, 0},
     {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out, 0},
@@ -58803,21 +59353,6 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
-    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
-    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
-    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
-    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
-    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
-    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
-    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
-    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_CUDA, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_copy_), "reference"},
@@ -58869,6 +59404,26 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
+    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
+    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
+    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
+    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
+    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
+    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
+    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
+    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
+    {"arange.start_step", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_arange), "composite"},
+    {"arange.start_step", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_arange_start_step), "backend select"},
+    {"arange.start_out", CT_KEY_CPU, CT_FN(ct__k_arange_out), "reference"},
+    {"arange.start_out", CT_KEY_META, CT_FN(ct__k_arange_out), "reference"},
+    {"arange.start_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_arange_start_out), "autograd"},
     {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
     {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
     {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
@@ -60236,6 +60791,20 @@ static const struct {
     {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
     {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
     {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
+    {"rand", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rand), "composite"},
+    {"rand", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_rand), "backend select"},
+    {"randn", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randn), "composite"},
+    {"randn", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randn), "backend select"},
+    {"randint.low", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randint), "composite"},
+    {"randint.low", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randint_low), "backend select"},
+    {"randperm", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randperm), "composite"},
+    {"randperm", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randperm), "backend select"},
+    {"eye", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_eye), "composite"},
+    {"eye", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_eye), "backend select"},
+    {"eye.m", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_eye_m), "composite"},
+    {"eye.m", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_eye_m), "backend select"},
+    {"linspace", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_linspace), "composite"},
+    {"linspace", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_linspace), "backend select"},
     {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},
@@ -60533,6 +61102,7 @@ CT_EXTERN_C_END
 #define CT__FALLBACK_IMPL
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 CT_EXTERN_C_BEGIN
 
 static int ct__fallback_warn = -1; /* -1: not yet read from CT_VERBOSE */
@@ -60699,7 +61269,13 @@ CTDEF ct_status ct_cpu_fallback(const ct_kernel *self, const ct_op *op, ct_keyse
   }
   for (i = 0; i < nargs && st == CT_OK; i++) st = ct_stack_push(&cs, cargs[i]);
   /* the CPU kernel: below this backend, with the CPU as the backend */
-  if (st == CT_OK) st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
+  if (st == CT_OK) { /* (random kernels draw from the device's generators: ops/random.h ct__rn_pick) */
+    int8_t saved[2];
+    memcpy(saved, ct__tls.fallback_device, sizeof saved);
+    ct__tls.fallback_device[0] = (int8_t)dev.type, ct__tls.fallback_device[1] = (int8_t)dev.index;
+    st = ct_redispatch_boxed(op, (ks & ~CT_BACKEND_KEYS) | ct_keyset_of(CT_KEY_CPU), &cs);
+    memcpy(ct__tls.fallback_device, saved, sizeof saved);
+  }
   if (st != CT_OK) goto free_stack;
   /* written arguments back to the device (a failed call wrote nothing: PyTorch's rule): the regions
    * they were written in, whole; an out= the kernel resized (new sizes or storage) by a copy */

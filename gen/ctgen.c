@@ -575,7 +575,11 @@ static void gen_functions(void) {
     if (!is_factory(o)) continue;
     p("static %sct__backend_select_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  if (!(ks = ct__backend_select(\"%s\", ks, &device))) return %s;\n  return ct__dispatch_%s(ks", o->full, fail_value(o),
+    p(") {\n");
+    for (j = 0; j < o->s.nargs; j++) /* no device but a generator: the generator's device */
+      if (o->s.args[j].type == CT_TYPE_GENERATOR)
+        p("  if (ct_device_is_none(device) && %s) device = ct_generator_device(%s);\n", o->s.args[j].name, o->s.args[j].name);
+    p("  if (!(ks = ct__backend_select(\"%s\", ks, &device))) return %s;\n  return ct__dispatch_%s(ks", o->full, fail_value(o),
       o->handle);
     call_args(o);
     p(");\n}\n");

@@ -70,6 +70,30 @@ cs.add("linspace.out", 3, -4, 4, out=torch.empty(0, dtype=i32))
 cs.add("linspace.out", 0, 10, 5, out=torch.empty(0, dtype=i64))
 cs.add("linspace.out", 2.5, 9.0, 1, out=torch.empty(0))
 cs.add("linspace.out", 2.5, 9.0, 0, out=torch.empty(2))
+# the functional factories (dispatched through BackendSelect; the stream-free cases)
+cs.add("rand", [0, 3])
+cs.add("randn", [2, 0], dtype=torch.float64)
+cs.add("randint.low", 5, 6, [2, 3])
+cs.add("randint.low", -3, -2, [4], dtype=f32)
+cs.add("randperm", 1)
+cs.add("randperm", 0, dtype=i32)
+cs.add("eye", 3)
+cs.add("eye", 0, dtype=torch.float64)
+cs.add("eye.m", 2, 4, dtype=i64)
+cs.add("eye.m", 4, 2, dtype=torch.bool)
+cs.add("linspace", -1, 1, 7)
+cs.add("linspace", 0, 10, 5, dtype=i64)
+cs.add("linspace", 2.5, 9.0, 1, dtype=torch.float64)
+cs.add("arange.start_step", 0, 5, 1)                                   # integer bounds: int64
+cs.add("arange.start_step", 0, 5, 0.5)                                 # a float bound: float32
+cs.add("arange.start_step", -3, 2.5, 0.7, dtype=torch.float64)
+cs.add("arange.start_step", 10, 0, -3, dtype=i32)
+cs.add("arange.start_step", 0, 0, 1)
+cs.add("arange.start_step", 0.5, 7, 2, dtype=i64)                      # integer dtype: the bounds truncate
+cs.add("arange.start_step", 1, 4, 1, dtype=u8)
+cs.add("arange.start_out", 0, 4, 1, out=torch.empty(0, dtype=i64))
+cs.add("arange.start_out", 0.5, 3, 0.25, out=torch.empty(2))
+cs.add("arange.start_out", -1, 1, 0.5, out=torch.empty(4, dtype=torch.float64))  # the right size already
 
 # ---- dropout without randomness ----
 cs.add("native_dropout", rn(2, 3).requires_grad_(), 0.3, False)          # evaluation: copy, all-true mask
@@ -94,6 +118,14 @@ cs.error("randint.low_generator_out", 3, 3, [2], generator=None, out=torch.empty
 cs.error("eye.out", -1, out=torch.empty(0), code="CT_ERR_INVALID")
 cs.error("eye.m_out", 2, -1, out=torch.empty(0), code="CT_ERR_INVALID")
 cs.error("linspace.out", 0, 1, -1, out=torch.empty(0), code="CT_ERR_INVALID")
+cs.error("arange.start_step", 0, 5, 0, code="CT_ERR_INVALID")
+cs.error("arange.start_step", 0, 5, -1, code="CT_ERR_INVALID")
+cs.error("arange.start_step", 0.0, float("inf"), 1, code="CT_ERR_INVALID")
+cs.error("arange.start_out", 0, 3, 1, out=torch.empty(0, dtype=torch.bool), code="CT_ERR_DTYPE")
+cs.error("eye", -1, code="CT_ERR_INVALID")
+cs.error("randperm", -1, code="CT_ERR_INVALID")
+cs.error("randint.low", 3, 3, [2], code="CT_ERR_INVALID")
+cs.error("linspace", 0, 1, -1, code="CT_ERR_INVALID")
 cs.error("dropout", rn(3), 1.5, True, code="CT_ERR_INVALID")
 cs.error("native_dropout", rn(3), -0.5, True, code="CT_ERR_INVALID")
 

@@ -680,8 +680,29 @@ TEST(device_factories_backend_select) {
     tdev_empty_calls = 0;
     CHECK((t = ct_ones_ex(CT_DIMS(3), CT_I32, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && ct_get(t, 2) == 1);
     CHECK((t = ct_scalar_tensor_ex(ct_float(2.5), CT_DTYPE_NONE, TDEV(0))) && t->ndim == 0 && ct_get(t, 0) == 2.5);
+    /* arange, eye, linspace and the random factories: empty on the device, then their out= form */
+    CHECK((t = ct_arange_start_step_ex(ct_int(0), ct_int(5), ct_int(2), CT_DTYPE_NONE, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) &&
+          t->dtype == CT_I64 && t->numel == 3 && ct_get(t, 2) == 4 && t->storage->version == 0);
+    CHECK((t = ct_eye_ex(3, CT_F64, TDEV(0))) && ct_device_eq(t->device, TDEV(0)) && ct_get(t, 4) == 1 && ct_get(t, 5) == 0);
+    CHECK((t = ct_linspace_ex(ct_float(0), ct_float(1), 5, CT_DTYPE_NONE, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && ct_get(t, 2) == 0.5);
+    {
+      ct_generator *gd = ct_generator_new(TDEV(1)), *gc = ct_generator_new(CT_CPU);
+      ct_tensor *r = ct_rand_ex(CT_DIMS(4), gd, CT_DTYPE_NONE, CT_NO_DEVICE), *c = ct_rand_ex(CT_DIMS(4), gc, CT_DTYPE_NONE, CT_NO_DEVICE);
+      CHECK(r && c && ct_device_eq(r->device, TDEV(1))); /* no device, a generator: the generator's device */
+      CHECK(r && c && ct_get(r, 0) == ct_get(c, 0) && ct_get(r, 3) == ct_get(c, 3)); /* the same stream as the CPU's */
+      ct_generator_free(gd), ct_generator_free(gc);
+    }
+    CHECK((t = ct_randint_ex(3, 4, CT_DIMS(6), NULL, CT_DTYPE_NONE, TDEV(0))) && ct_device_eq(t->device, TDEV(0)) && t->dtype == CT_I64 &&
+          ct_get(t, 5) == 3);
+    CHECK((t = ct_randperm_ex(5, NULL, CT_DTYPE_NONE, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && ct_get(t, 0) + ct_get(t, 1) + ct_get(t, 2) + ct_get(t, 3) + ct_get(t, 4) == 10);
+    CHECK((t = ct_zeros_like(t)) && ct_device_eq(t->device, TDEV(1)) && t->dtype == CT_I64);
+    CHECK(tdev_empty_calls == 9);
     CHECK_OK(ct_set_default_device(TDEV(1)));
     CHECK((t = ct_zeros(CT_DIMS(2), CT_F32)) && ct_device_eq(t->device, TDEV(1)));
+    CHECK((t = ct_arange(0, 3, 1, CT_F32)) && ct_device_eq(t->device, TDEV(1)) && ct_get(t, 2) == 2);
+    CHECK((t = ct_randn(CT_DIMS(2))) && ct_device_eq(t->device, TDEV(1)));
+    CHECK((t = ct_from_array(CT_DIMS(2), CT_F32, (const float[]){1.5f, 2.5f})) && ct_device_eq(t->device, TDEV(1)) &&
+          ct_get(t, 1) == 2.5 && t->storage->version == 0);
     ct_stack_init(&st, buf, 4); /* boxed, device None: the default device too */
     ct_stack_push(&st, ct_value_int_list((const int64_t[]){2, 2}, 2));
     ct_stack_push(&st, ct_value_none());
@@ -690,8 +711,8 @@ TEST(device_factories_backend_select) {
     CHECK(st.size == 1 && st.items[0].v.tensor && ct_device_eq(st.items[0].v.tensor->device, TDEV(1)));
     ct_stack_free(&st);
     ct_set_default_device(CT_CPU);
-    CHECK(tdev_empty_calls == 4);
-    CHECK((t = ct_zeros(CT_DIMS(2), CT_F32)) && ct_device_eq(t->device, CT_CPU) && tdev_empty_calls == 4); /* CPU: not the tdev kernel */
+    CHECK(tdev_empty_calls == 13);
+    CHECK((t = ct_zeros(CT_DIMS(2), CT_F32)) && ct_device_eq(t->device, CT_CPU) && tdev_empty_calls == 13); /* CPU: not the tdev kernel */
     CHECK_OK(ct_impl_remove("empty.memory_format", CT_KEY_PRIVATEUSE1));
     CHECK_OK(ct_impl("empty.memory_format", CT_KEY_PRIVATEUSE1, builtin));
   }

@@ -92,9 +92,11 @@ typedef ct_tensor *(*dispatch_fn1)(ct_keyset, ct_tensor *);
 /* A backend kernel computes directly: calling ct_add here would dispatch again
  * and meet the thread's included keys, as a PyTorch kernel would. */
 static ct_tensor *dispatch_twice_cpu(ct_keyset ks, ct_tensor *self) {
-  ct_tensor *out = ct_empty_like(self);
+  ct_tensor *out = NULL;
   int64_t i;
   (void)ks;
+  /* the factory is dispatched too: past the custom keys these tests include, which have no kernel for it */
+  CT_EXCLUDE_KEYS(ct_keyset_of(CT_KEY_CUSTOM1) | ct_keyset_of(CT_KEY_CUSTOM3) | ct_keyset_of(CT_KEY_CUSTOM4)) out = ct_empty_like(self);
   dispatch_log_add('C');
   for (i = 0; out && i < self->numel; i++) ct_set(out, i, 2 * ct_get(self, i));
   return out;

@@ -62,25 +62,25 @@ TEST(random_golden_values) {
     static const int bern[10] = {0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
     int i;
     CHECK_OK(ct_manual_seed(g, 42));
-    t = ct_rand_ex(CT_DIMS(5), g, CT_DTYPE_NONE);
+    t = ct_rand_ex(CT_DIMS(5), g, CT_DTYPE_NONE, CT_NO_DEVICE);
     CHECK(t && t->dtype == CT_F32 && ct_generator_offset(g) == 2); /* 5 words: 2 blocks */
     for (i = 0; t && i < 5; i++) CHECK(rn_hex_eq(ct_get(t, i), f32[i]));
-    t = ct_rand_ex(CT_DIMS(3), g, CT_F64);
+    t = ct_rand_ex(CT_DIMS(3), g, CT_F64, CT_NO_DEVICE);
     CHECK(t && ct_generator_offset(g) == 4); /* 6 words */
     for (i = 0; t && i < 3; i++) CHECK(rn_hex_eq(ct_get(t, i), f64[i]));
     CHECK_OK(ct_manual_seed(g, 123));
-    t = ct_randn_ex(CT_DIMS(5), g, CT_F64);
+    t = ct_randn_ex(CT_DIMS(5), g, CT_F64, CT_NO_DEVICE);
     for (i = 0; t && i < 5; i++) CHECK_NEAR(ct_get(t, i), nrm[i], 1e-15); /* libm's log/cos/sin: within an ulp */
     CHECK(ct_generator_offset(g) == 3);
     CHECK_OK(ct_manual_seed(g, 123)); /* float32 is float64's values rounded */
-    t = ct_randn_ex(CT_DIMS(5), g, CT_F32);
+    t = ct_randn_ex(CT_DIMS(5), g, CT_F32, CT_NO_DEVICE);
     for (i = 0; t && i < 5; i++) CHECK(ct_get(t, i) == (double)(float)nrm[i]);
     CHECK_OK(ct_manual_seed(g, 7));
-    t = ct_randint_ex(0, 10, CT_DIMS(8), g, CT_DTYPE_NONE);
+    t = ct_randint_ex(0, 10, CT_DIMS(8), g, CT_DTYPE_NONE, CT_NO_DEVICE);
     CHECK(t && t->dtype == CT_I64);
     for (i = 0; t && i < 8; i++) CHECK(ct_get(t, i) == (double)ri[i]);
     CHECK_OK(ct_manual_seed(g, 7));
-    t = ct_randperm_ex(6, g, CT_DTYPE_NONE);
+    t = ct_randperm_ex(6, g, CT_DTYPE_NONE, CT_NO_DEVICE);
     CHECK(t && t->dtype == CT_I64 && t->ndim == 1);
     for (i = 0; t && i < 6; i++) CHECK(ct_get(t, i) == (double)rp[i]);
     CHECK_OK(ct_manual_seed(g, 99));
@@ -97,14 +97,14 @@ TEST(random_determinism_and_layout) {
     ct_tensor *a, *b, *c, *full;
     int64_t i, j;
     CHECK_OK(ct_manual_seed(g, 2024));
-    a = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64);
-    b = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64);
+    a = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64, CT_NO_DEVICE);
+    b = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64, CT_NO_DEVICE);
     CHECK_OK(ct_manual_seed(g, 2024));
-    c = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64);
+    c = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64, CT_NO_DEVICE);
     for (i = 0; i < 12; i++) CHECK(ct_get(a, i) == ct_get(c, i) && ct_get(a, i) != ct_get(b, i));
     /* the offset replays a later draw */
     CHECK_OK(ct_generator_set_offset(g, 6));
-    c = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64);
+    c = ct_randn_ex(CT_DIMS(3, 4), g, CT_F64, CT_NO_DEVICE);
     for (i = 0; i < 12; i++) CHECK(ct_get(b, i) == ct_get(c, i));
     /* a transposed (non-contiguous) target gets the values in logical order */
     CHECK_OK(ct_manual_seed(g, 5));
@@ -136,13 +136,13 @@ TEST(random_determinism_and_layout) {
     }
     /* rand_like / randn_like: self's shape, the same stream as rand / randn */
     CHECK_OK(ct_manual_seed(g, 8));
-    a = ct_randn_ex(CT_DIMS(2, 3), g, CT_F64);
+    a = ct_randn_ex(CT_DIMS(2, 3), g, CT_F64, CT_NO_DEVICE);
     CHECK_OK(ct_manual_seed(g, 8));
     b = ct_randn_like_ex(ct_t(ct_zeros(CT_DIMS(3, 2), CT_F32)), CT_F64, g);
     CHECK(b && b->dtype == CT_F64 && ct_same_shape(a, b) && ct_is_contiguous(b));
     for (i = 0; b && i < 6; i++) CHECK(ct_get(a, i) == ct_get(b, i));
     CHECK_OK(ct_manual_seed(g, 8));
-    a = ct_rand_ex(CT_DIMS(5), g, CT_F32);
+    a = ct_rand_ex(CT_DIMS(5), g, CT_F32, CT_NO_DEVICE);
     CHECK_OK(ct_manual_seed(g, 8));
     b = ct_rand_like_ex(ct_ones(CT_DIMS(5), CT_F32), CT_DTYPE_NONE, g);
     for (i = 0; b && i < 5; i++) CHECK(ct_get(a, i) == ct_get(b, i));
@@ -185,13 +185,13 @@ TEST(random_statistics) {
     double m, v, lo = 1e9, hi = -1e9;
     int64_t i, count[5] = {0, 0, 0, 0, 0};
     CHECK_OK(ct_manual_seed(g, 11));
-    t = ct_rand_ex(1, &N, g, CT_DTYPE_NONE);
+    t = ct_rand_ex(1, &N, g, CT_DTYPE_NONE, CT_NO_DEVICE);
     rn_moments(t, &m, &v);
     CHECK_NEAR(m, 0.5, 0.006);
     CHECK_NEAR(v, 1.0 / 12, 0.003);
     for (i = 0; i < N; i++) lo = fmin(lo, ct_get(t, i)), hi = fmax(hi, ct_get(t, i));
     CHECK(lo >= 0 && hi < 1 && lo < 0.001 && hi > 0.999);
-    t = ct_randn_ex(1, &N, g, CT_F64);
+    t = ct_randn_ex(1, &N, g, CT_F64, CT_NO_DEVICE);
     rn_moments(t, &m, &v);
     CHECK_NEAR(m, 0, 0.02);
     CHECK_NEAR(v, 1, 0.03);
@@ -204,7 +204,7 @@ TEST(random_statistics) {
     rn_moments(t, &m, &v);
     CHECK_NEAR(m, 1.5, 0.05);
     CHECK_NEAR(v, 49.0 / 12, 0.12);
-    t = ct_randint_ex(-2, 3, 1, &N, g, CT_I32);
+    t = ct_randint_ex(-2, 3, 1, &N, g, CT_I32, CT_NO_DEVICE);
     CHECK(t->dtype == CT_I32);
     for (i = 0; i < N; i++) {
       double x = ct_get(t, i);
@@ -235,7 +235,7 @@ TEST(random_statistics) {
     for (i = 0; i < 4000; i++) lo = fmin(lo, ct_get(t, i)), hi = fmax(hi, ct_get(t, i));
     CHECK(lo == 0 && hi == 255);
     /* randperm is a permutation, in any dtype that holds n */
-    t = ct_randperm_ex(1000, g, CT_F32);
+    t = ct_randperm_ex(1000, g, CT_F32, CT_NO_DEVICE);
     {
       static unsigned char seen[1000];
       int ok = 1;
@@ -294,7 +294,7 @@ static ct_tensor *rn_dropout_fn(ct_tensor *const *in, void *ctx) {
 TEST(random_dropout_gradient) {
   CT_SCOPE {
     ct_generator *g = ct_generator_new(CT_CPU);
-    ct_tensor *x = ct_randn_ex(CT_DIMS(3, 5), g, CT_F64), *y, *gx, *mask = NULL;
+    ct_tensor *x = ct_randn_ex(CT_DIMS(3, 5), g, CT_F64, CT_NO_DEVICE), *y, *gx, *mask = NULL;
     int64_t i;
     CHECK_OK(ct_set_requires_grad(x, true));
     CHECK_OK(ct_gradcheck(rn_dropout_fn, g, 1, &x, NULL));
@@ -326,7 +326,7 @@ TEST(random_factories_eye_linspace) {
     for (i = 0; t && i < 7; i++) CHECK(ct_get(t, i) == ls[i]);
     t = ct_linspace(ct_float(0.1), ct_float(0.7), 5);
     for (i = 0; t && i < 5; i++) CHECK(ct_get(t, i) == ls2[i]);
-    t = ct_linspace_ex(ct_float(0.3), ct_float(-7.1), 6, CT_F64);
+    t = ct_linspace_ex(ct_float(0.3), ct_float(-7.1), 6, CT_F64, CT_NO_DEVICE);
     for (i = 0; t && i < 6; i++) CHECK(ct_get(t, i) == ld[i]);
     { /* more of torch.linspace's values, bit for bit (it rounds like one fused multiply-add per value) */
       static const double w64[9] = {-0x1.d99999999999ap+1, -0x1.d666666666668p+0, 0x1.99999999999p-6, 0x1.e33333333333p+0, 0x1.ep+1,
@@ -335,14 +335,14 @@ TEST(random_factories_eye_linspace) {
                                     0x1.673334p+2, 0x1.de6666p+2, 0x1.2acccc0p+3, 0x1.666666p+3};
       static const double w11[11] = {0x1.0624dep-10, 0x1.8b1688p+3, 0x1.8b126ep+4, 0x1.284cccp+5, 0x1.8b1062p+5, 0x1.edd3f8p+5,
                                      0x1.284bc8p+6, 0x1.59ad92p+6, 0x1.8b0f5cp+6, 0x1.bc7128p+6, 0x1.edd2f2p+6};
-      ct_tensor *u = ct_linspace_ex(ct_float(-3.7), ct_float(11.2), 9, CT_F64), *v = ct_linspace(ct_float(-3.7), ct_float(11.2), 9);
+      ct_tensor *u = ct_linspace_ex(ct_float(-3.7), ct_float(11.2), 9, CT_F64, CT_NO_DEVICE), *v = ct_linspace(ct_float(-3.7), ct_float(11.2), 9);
       ct_tensor *w = ct_linspace(ct_float(1e-3), ct_float(123.456), 11);
       for (i = 0; i < 9; i++) CHECK(ct_get(u, i) == w64[i] && ct_get(v, i) == w32[i]);
       for (i = 0; i < 11; i++) CHECK(ct_get(w, i) == w11[i]);
     }
-    t = ct_linspace_ex(ct_int(0), ct_int(10), 5, CT_I64);
+    t = ct_linspace_ex(ct_int(0), ct_int(10), 5, CT_I64, CT_NO_DEVICE);
     CHECK(t && ct_get(t, 0) == 0 && ct_get(t, 1) == 2 && ct_get(t, 2) == 5 && ct_get(t, 3) == 7 && ct_get(t, 4) == 10);
-    t = ct_linspace_ex(ct_int(3), ct_int(-4), 4, CT_I32);
+    t = ct_linspace_ex(ct_int(3), ct_int(-4), 4, CT_I32, CT_NO_DEVICE);
     CHECK(t && ct_get(t, 0) == 3 && ct_get(t, 1) == 0 && ct_get(t, 2) == -1 && ct_get(t, 3) == -4);
     t = ct_linspace(ct_float(2.5), ct_float(9), 1);
     CHECK(t && t->numel == 1 && ct_get(t, 0) == 2.5);
@@ -352,7 +352,7 @@ TEST(random_factories_eye_linspace) {
     t = ct_eye_m(2, 3);
     CHECK(t && t->dtype == CT_F32 && t->sizes[0] == 2 && t->sizes[1] == 3);
     for (i = 0; t && i < 6; i++) CHECK(ct_get(t, i) == (i == 0 || i == 4));
-    t = ct_eye_ex(3, CT_BOOL);
+    t = ct_eye_ex(3, CT_BOOL, CT_NO_DEVICE);
     CHECK(t && t->dtype == CT_BOOL && ct_get(t, 4) == 1 && ct_get(t, 5) == 0);
     t = ct_eye(0);
     CHECK(t && t->numel == 0 && t->ndim == 2);
@@ -371,9 +371,9 @@ TEST(random_factories_eye_linspace) {
     /* every factory on the meta device: shapes only, the generator does not move */
     {
       ct_generator *m = ct_generator_new(CT_META);
-      t = ct_randn_ex(CT_DIMS(4, 5), m, CT_F64);
+      t = ct_randn_ex(CT_DIMS(4, 5), m, CT_F64, CT_NO_DEVICE);
       CHECK(t && t->device.type == CT_DEVICE_META && t->numel == 20 && t->dtype == CT_F64);
-      t = ct_randperm_ex(9, m, CT_DTYPE_NONE);
+      t = ct_randperm_ex(9, m, CT_DTYPE_NONE, CT_NO_DEVICE);
       CHECK(t && t->device.type == CT_DEVICE_META && t->numel == 9);
       CHECK(ct_generator_offset(m) == 0);
       ct_generator_free(m);
@@ -392,13 +392,13 @@ TEST(random_errors) {
     CHECK_ERR(ct_randint(5, 5, CT_DIMS(3)), CT_ERR_INVALID, "random_ expects 'from' to be less than 'to', but got from=5 >= to=5");
     CHECK_ERR(ct_random_to_(ct_zeros(CT_DIMS(2), CT_BOOL), 3), CT_ERR_INVALID, "to be in [0, 1]");
     CHECK_ERR(ct_random_from_(f, 0, (int64_t)1 << 30), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1 to be in");
-    CHECK_ERR(ct_randint_ex(0, 300, CT_DIMS(3), NULL, CT_U8), CT_ERR_INVALID, "to be in [0, 255]");
+    CHECK_ERR(ct_randint_ex(0, 300, CT_DIMS(3), NULL, CT_U8, CT_NO_DEVICE), CT_ERR_INVALID, "to be in [0, 255]");
     CHECK_ERR(ct_randperm(-1), CT_ERR_INVALID, "n must be non-negative, got -1");
-    CHECK_ERR(ct_randperm_ex(300, NULL, CT_U8), CT_ERR_INVALID, "n is too large for result tensor type: 'Byte'");
+    CHECK_ERR(ct_randperm_ex(300, NULL, CT_U8, CT_NO_DEVICE), CT_ERR_INVALID, "n is too large for result tensor type: 'Byte'");
     CHECK_ERR(ct_bernoulli_float_(f, 1.5), CT_ERR_INVALID, "bernoulli expects p to be in [0, 1], but got p=1.5");
     CHECK_ERR(ct_bernoulli(ct_full(CT_DIMS(2), ct_float(-0.5), CT_F32)), CT_ERR_INVALID, "Expected p_in >= 0 && p_in <= 1");
     CHECK_ERR(ct_rand(CT_DIMS(2, -1)), CT_ERR_SIZE, "negative dimension -1");
-    CHECK_ERR(ct_rand_ex(CT_DIMS(2), NULL, CT_I64), CT_ERR_DTYPE, "not implemented for 'Long'");
+    CHECK_ERR(ct_rand_ex(CT_DIMS(2), NULL, CT_I64, CT_NO_DEVICE), CT_ERR_DTYPE, "not implemented for 'Long'");
     CHECK_ERR(ct_uniform_ex_(f, 0, 1, cuda), CT_ERR_DEVICE, "Expected a 'cpu' device type for generator but found 'cuda'");
     CHECK_ERR(ct_uniform_(ct_expand(ct_zeros(CT_DIMS(1), CT_F32), CT_DIMS(3)), 0, 1), CT_ERR_INVALID, "more than one element");
     CHECK(ct_get(f, 0) == 0); /* nothing written by the failures */
@@ -409,7 +409,7 @@ TEST(random_errors) {
 /* the deterministic random ops through ct_opcheck (frontend vs boxed, meta, gradcheck) */
 TEST(random_opcheck) {
   CT_SCOPE {
-    ct_tensor *x = ct_randn_ex(CT_DIMS(2, 3), NULL, CT_DTYPE_NONE), *m = ct_bernoulli_p(ct_zeros(CT_DIMS(2, 3), CT_BOOL), 0.5);
+    ct_tensor *x = ct_randn_ex(CT_DIMS(2, 3), NULL, CT_DTYPE_NONE, CT_NO_DEVICE), *m = ct_bernoulli_p(ct_zeros(CT_DIMS(2, 3), CT_BOOL), 0.5);
     ct_value a1[4], a2[3];
     a1[0] = ct_value_tensor(x), a1[1] = ct_value_double(0.3), a1[2] = ct_value_bool(false), a1[3] = ct_value_generator(NULL);
     CHECK_OK(ct_opcheck("dropout", 4, a1, NULL));
@@ -426,7 +426,7 @@ static void *rn_thread(void *arg) {
   ct_generator *g = (ct_generator *)arg;
   int i;
   for (i = 0; i < 50; i++) {
-    ct_tensor *t = ct_rand_ex(CT_DIMS(8), g, CT_DTYPE_NONE); /* 8 words: 2 blocks */
+    ct_tensor *t = ct_rand_ex(CT_DIMS(8), g, CT_DTYPE_NONE, CT_NO_DEVICE); /* 8 words: 2 blocks */
     ct_release(t);
   }
   return NULL;

@@ -1537,6 +1537,17 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("arange.start_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_arange_start_out(ks & CT__BELOW_AUTOGRAD, start, end, step, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- neg(Tensor self) -> Tensor ---- */
 typedef struct ct__node_neg {
   ct_node base;

@@ -67,24 +67,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
-CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
-/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * dtype None: fill_value's (bool, int64, float32), as PyTorch */
-CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
-CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
-/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * 0-dim (dtype None: float32) */
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
-CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -157,6 +139,31 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * dtype None: fill_value's (bool, int64, float32), as PyTorch */
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device);
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * 0-dim (dtype None: float32) */
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
+/* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * [start, end) in steps of step; dtype None: int64 if every bound is an integer, else float32 (as PyTorch); ct_arange takes doubles */
+CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype);
+CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device);
+/* arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)
+ * out resized to the length of [start, end) in steps of step, computed in out's dtype (integers: int64 arithmetic, as PyTorch) */
+CTDEF ct_status ct_arange_out(ct_tensor *out, ct_scalar start, ct_scalar end, ct_scalar step);
 /* neg(Tensor self) -> Tensor
  * integers wrap; bool is an error */
 CTDEF ct_tensor *ct_neg(ct_tensor *self);
@@ -1385,25 +1392,53 @@ CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *
  * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
 CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * uniform in [0, 1) (dtype None: float32; floating) */
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * standard normal (dtype None: float32; floating) */
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * integers in [low, high) (dtype None: int64) */
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * a random permutation of 0..n-1 (dtype None: int64) */
+CTDEF ct_tensor *ct_randperm(int64_t n);
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device);
+/* eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * n x n identity (dtype None: float32) */
+CTDEF ct_tensor *ct_eye(int64_t n);
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype, ct_device device);
+/* eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * n x m identity (dtype None: float32) */
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype, ct_device device);
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * steps values from start to end inclusive (dtype None: float32) */
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device);
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+ * out resized to size, uniform in [0, 1) */
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, standard normal; ct_randn(_ex) allocates */
+ * out resized to size, standard normal */
 CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+ * out resized to size, integers in [low, high) */
 CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
- * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+ * a random permutation of 0..n-1 (Fisher-Yates) */
 CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
- * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+ * n x n identity */
 CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
- * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+ * steps values from start to end inclusive */
 CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
  * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
@@ -1448,11 +1483,6 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
-  ct_op *empty_memory_format;
-  ct_op *zeros;
-  ct_op *ones;
-  ct_op *full;
-  ct_op *scalar_tensor;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -1479,6 +1509,13 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *empty_memory_format;
+  ct_op *zeros;
+  ct_op *ones;
+  ct_op *full;
+  ct_op *scalar_tensor;
+  ct_op *arange_start_step;
+  ct_op *arange_start_out;
   ct_op *neg;
   ct_op *neg_;
   ct_op *neg_out;
@@ -1968,6 +2005,13 @@ static struct {
   ct_op *normal_Tensor_Tensor;
   ct_op *rand_like;
   ct_op *randn_like;
+  ct_op *rand;
+  ct_op *randn;
+  ct_op *randint_low;
+  ct_op *randperm;
+  ct_op *eye;
+  ct_op *eye_m;
+  ct_op *linspace;
   ct_op *rand_generator_out;
   ct_op *randn_generator_out;
   ct_op *randint_low_generator_out;
@@ -2368,102 +2412,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     ct__v[0] = ct_value_tensor(grad_output);
     ct__v[1] = ct_value_tensor(self);
     ct__v[2] = ct_value_scalar(threshold);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.empty_memory_format;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.zeros;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.ones;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.full;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
-    ct__v[1] = ct_value_scalar(fill_value);
-    ct__v[2] = ct_value_dtype(dtype);
-    ct__v[3] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
-  const ct_op *ct__o = ct__op.scalar_tensor;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_scalar(s);
-    ct__v[1] = ct_value_dtype(dtype);
-    ct__v[2] = ct_value_device(device);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
@@ -2952,6 +2900,143 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.empty_memory_format;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.zeros;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.ones;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.full;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, fill_value, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_scalar(fill_value);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.scalar_tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, s, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(s);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.arange_start_step;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device ))ct__k->unboxed)(ks, start, end, step, dtype, device);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_scalar(step);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.arange_start_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, start, end, step, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_scalar(step);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* neg(Tensor self) -> Tensor */
@@ -12333,6 +12418,148 @@ static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtyp
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.rand;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randn;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randint_low;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, low, high, size, generator, dtype, device);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_int(low);
+    ct__v[1] = ct_value_int(high);
+    ct__v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    ct__v[3] = ct_value_generator(generator);
+    ct__v[4] = ct_value_dtype(dtype);
+    ct__v[5] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.randperm;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , ct_generator *, ct_dtype , ct_device ))ct__k->unboxed)(ks, n, generator, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_generator(generator);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.eye;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, n, dtype, device);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_dtype(dtype);
+    ct__v[2] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.eye_m;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, n, m, dtype, device);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_int(m);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__v[3] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  const ct_op *ct__o = ct__op.linspace;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, start, end, steps, dtype, device);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(start);
+    ct__v[1] = ct_value_scalar(end);
+    ct__v[2] = ct_value_int(steps);
+    ct__v[3] = ct_value_dtype(dtype);
+    ct__v[4] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__op.rand_generator_out;
@@ -12550,6 +12777,42 @@ static ct_tensor *ct__backend_select_full(ct_keyset ks, ct_int_list size, ct_sca
 static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
   return ct__dispatch_scalar_tensor(ks, s, dtype, device);
+}
+static ct_tensor *ct__backend_select_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("arange.start_step", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_arange_start_step(ks, start, end, step, dtype, device);
+}
+static ct_tensor *ct__backend_select_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("rand", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_rand(ks, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randn", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randn(ks, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randint.low", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randint_low(ks, low, high, size, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  if (ct_device_is_none(device) && generator) device = ct_generator_device(generator);
+  if (!(ks = ct__backend_select("randperm", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_randperm(ks, n, generator, dtype, device);
+}
+static ct_tensor *ct__backend_select_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("eye", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_eye(ks, n, dtype, device);
+}
+static ct_tensor *ct__backend_select_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("eye.m", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_eye_m(ks, n, m, dtype, device);
+}
+static ct_tensor *ct__backend_select_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("linspace", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_linspace(ks, start, end, steps, dtype, device);
 }
 
 /* ---- frontends ---- */
@@ -12801,70 +13064,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold_backward", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(ct__keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
-}
-CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
-  ct_int_list size_l;
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(size_len < 0))
-    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
-  size_l.data = size;
-  size_l.n = size_len;
-  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
-}
-CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
-  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
-}
-CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
-  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
-}
-CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
-  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset ct__keys = 0;
@@ -13139,6 +13338,86 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("empty.memory_format", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_zeros(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_zeros_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_ones_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_ones(ct__call_keys(ct__keys), size_l, dtype, device));
+}
+CTDEF ct_tensor *ct_ones(int size_len, const int64_t *size, ct_dtype dtype) {
+  return ct_ones_ex(size_len, size, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_full(ct__call_keys(ct__keys), size_l, fill_value, dtype, device));
+}
+CTDEF ct_tensor *ct_full(int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype) {
+  return ct_full_ex(size_len, size, fill_value, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_scalar_tensor(ct__call_keys(ct__keys), s, dtype, device));
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
+  return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_arange_start_step(ct__call_keys(ct__keys), start, end, step, dtype, device));
+}
+CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype) {
+  return ct_arange_start_step_ex(start, end, step, dtype, CT_NO_DEVICE);
+}
+CTDEF ct_status ct_arange_out(ct_tensor *out, ct_scalar start, ct_scalar end, ct_scalar step) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!out)) return ct__fail_null("arange.start_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "arange.start_out", "out"))) return ct_last_error();
+  return ct__dispatch_arange_start_out(ct__call_keys(ct__keys), start, end, step, out);
 }
 CTDEF ct_tensor *ct_neg(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -19587,6 +19866,80 @@ CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator 
 }
 CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
   return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_rand(ct__call_keys(ct__keys), size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) {
+  return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_randn(ct__call_keys(ct__keys), size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) {
+  return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_int_list size_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_randint_low(ct__call_keys(ct__keys), low, high, size_l, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
+  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_randperm(ct__call_keys(ct__keys), n, generator, dtype, device));
+}
+CTDEF ct_tensor *ct_randperm(int64_t n) {
+  return ct_randperm_ex(n, NULL, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_eye(ct__call_keys(ct__keys), n, dtype, device));
+}
+CTDEF ct_tensor *ct_eye(int64_t n) {
+  return ct_eye_ex(n, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_eye_m(ct__call_keys(ct__keys), n, m, dtype, device));
+}
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) {
+  return ct_eye_m_ex(n, m, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_linspace(ct__call_keys(ct__keys), start, end, steps, dtype, device));
+}
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) {
+  return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE, CT_NO_DEVICE);
 }
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;

@@ -118,36 +118,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* I,D,V->T */
-static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* I,S,D,V->T */
-static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* S,D,V->T */
-static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -288,6 +258,57 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* I,D,V->T */
+static ct_status ct__adapt_IDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,S,D,V->T */
+static ct_status ct__adapt_ISDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,D,V->T */
+static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,S,D,V->T */
+static ct_status ct__adapt_SSSDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,S,Tw->Tw */
+static ct_status ct__adapt_SSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* Tw->Tw */
 static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -2112,6 +2133,66 @@ static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* I,G,D,V->T */
+static ct_status ct__adapt_IGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,I,G,D,V->T */
+static ct_status ct__adapt_iiIGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,G,D,V->T */
+static ct_status ct__adapt_iGDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_generator *, ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,D,V->T */
+static ct_status ct__adapt_iDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.dtype, a[2].v.device);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,D,V->T */
+static ct_status ct__adapt_iiDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,S,i,D,V->T */
+static ct_status ct__adapt_SSiDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* I,G,Tw->Tw */
 static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -2231,9 +2312,6 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"I,D,V->T", ct__adapt_IDV_T},
-    {"I,S,D,V->T", ct__adapt_ISDV_T},
-    {"S,D,V->T", ct__adapt_SDV_T},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
@@ -2248,6 +2326,11 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"I,D,V->T", ct__adapt_IDV_T},
+    {"I,S,D,V->T", ct__adapt_ISDV_T},
+    {"S,D,V->T", ct__adapt_SDV_T},
+    {"S,S,S,D,V->T", ct__adapt_SSSDV_T},
+    {"S,S,S,Tw->Tw", ct__adapt_SSSTw_Tw},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
@@ -2412,6 +2495,12 @@ static const struct {
     {"f,T,G->T", ct__adapt_fTG_T},
     {"T,T,G->T", ct__adapt_TTG_T},
     {"T,D,G->T", ct__adapt_TDG_T},
+    {"I,G,D,V->T", ct__adapt_IGDV_T},
+    {"i,i,I,G,D,V->T", ct__adapt_iiIGDV_T},
+    {"i,G,D,V->T", ct__adapt_iGDV_T},
+    {"i,D,V->T", ct__adapt_iDV_T},
+    {"i,i,D,V->T", ct__adapt_iiDV_T},
+    {"S,S,i,D,V->T", ct__adapt_SSiDV_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
     {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
@@ -2520,26 +2609,6 @@ static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
-  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
-  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
-  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -2645,6 +2714,35 @@ static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
+  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
+  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
+  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_arange_start_step(const ct_value *a, ct_tensor **r) {
+  *r = ct_arange_start_step_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_arange_start_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_arange_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
   *r = ct_neg(ct__unbox_tensor(&a[0]));
@@ -4845,6 +4943,34 @@ static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
   *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_rand(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randint_low(const ct_value *a, ct_tensor **r) {
+  *r = ct_randint_ex(a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randperm(const ct_value *a, ct_tensor **r) {
+  *r = ct_randperm_ex(a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eye(const ct_value *a, ct_tensor **r) {
+  *r = ct_eye_ex(a[0].v.i, a[1].v.dtype, a[2].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eye_m(const ct_value *a, ct_tensor **r) {
+  *r = ct_eye_m_ex(a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linspace(const ct_value *a, ct_tensor **r) {
+  *r = ct_linspace_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
@@ -4921,11 +5047,6 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar, 0},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar, 0},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward, 1},
-    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
-    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
-    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_, 2},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar, 0},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
@@ -4952,6 +5073,13 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
+    {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
+    {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_scalar_tensor, 0},
+    {&ct__op.arange_start_step, "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_arange_start_step, 0},
+    {&ct__op.arange_start_out, "arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_arange_start_out, 0},
     {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg, 1},
     {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_, 1},
     {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out, 1},
@@ -5441,6 +5569,13 @@ static const struct {
     {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor, 0},
     {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like, 0},
     {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like, 0},
+    {&ct__op.rand, "rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_rand, 0},
+    {&ct__op.randn, "randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randn, 0},
+    {&ct__op.randint_low, "randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randint_low, 0},
+    {&ct__op.randperm, "randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_randperm, 0},
+    {&ct__op.eye, "eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_eye, 0},
+    {&ct__op.eye_m, "eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_eye_m, 0},
+    {&ct__op.linspace, "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_linspace, 0},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out, 0},
     {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out, 0},
     {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out, 0},
@@ -5523,21 +5658,6 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
-    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
-    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
-    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
-    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
-    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
-    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
-    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
-    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
-    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_CUDA, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_copy_), "reference"},
@@ -5589,6 +5709,26 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"empty.memory_format", CT_KEY_CPU, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_CUDA, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE1, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE2, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_PRIVATEUSE3, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_META, CT_FN(ct__k_empty), "reference"},
+    {"empty.memory_format", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_empty_memory_format), "backend select"},
+    {"zeros", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_zeros), "composite"},
+    {"zeros", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_zeros), "backend select"},
+    {"ones", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_ones), "composite"},
+    {"ones", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_ones), "backend select"},
+    {"full", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_full), "composite"},
+    {"full", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
+    {"scalar_tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
+    {"scalar_tensor", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
+    {"arange.start_step", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_arange), "composite"},
+    {"arange.start_step", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_arange_start_step), "backend select"},
+    {"arange.start_out", CT_KEY_CPU, CT_FN(ct__k_arange_out), "reference"},
+    {"arange.start_out", CT_KEY_META, CT_FN(ct__k_arange_out), "reference"},
+    {"arange.start_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_arange_start_out), "autograd"},
     {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
     {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
     {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
@@ -6956,6 +7096,20 @@ static const struct {
     {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
     {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
     {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
+    {"rand", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rand), "composite"},
+    {"rand", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_rand), "backend select"},
+    {"randn", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randn), "composite"},
+    {"randn", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randn), "backend select"},
+    {"randint.low", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randint), "composite"},
+    {"randint.low", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randint_low), "backend select"},
+    {"randperm", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_randperm), "composite"},
+    {"randperm", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_randperm), "backend select"},
+    {"eye", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_eye), "composite"},
+    {"eye", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_eye), "backend select"},
+    {"eye.m", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_eye_m), "composite"},
+    {"eye.m", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_eye_m), "backend select"},
+    {"linspace", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_linspace), "composite"},
+    {"linspace", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_linspace), "backend select"},
     {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},

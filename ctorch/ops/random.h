@@ -51,11 +51,10 @@
  * generator, or order the calls). Values are computed outside the lock.
  * ct_generator_free must not race with uses of the generator.
  *
- * Factories without a Tensor argument (rand, randn, randint, randperm, eye,
- * linspace) cannot be dispatched yet (the key set of a call comes from its
- * tensors): their out= forms are dispatched ops, and the functional forms
- * below allocate on the generator's device (the CPU by default) and call
- * them.
+ * The factories (rand, randn, randint, randperm, eye, linspace) dispatch
+ * through BackendSelect on their device (ops/factory.h): None is the
+ * generator's device when a generator is given, else the thread's default
+ * device. Each is a composite: empty on the device, then its out= form.
  */
 #ifndef CT_OPS_RANDOM_H
 #define CT_OPS_RANDOM_H
@@ -88,27 +87,9 @@ CTDEF void ct_manual_seed_all(uint64_t seed);
 /* Seed every default generator from a non-deterministic source and return the seed (torch.seed). */
 CTDEF uint64_t ct_seed(void);
 
-/* ---- factories (see the note above); NULL generator = the CPU's default ----
- * float32 unless dtype says otherwise (CT_DTYPE_NONE); randint and randperm
- * default to int64. The result is on the generator's device. */
-CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
-CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
-/* integers in [low, high) */
-CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
-CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
-                               ct_dtype dtype);
-CTDEF ct_tensor *ct_randperm(int64_t n);
-CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype);
-/* n x n identity; ct_eye_m: n x m */
-CTDEF ct_tensor *ct_eye(int64_t n);
-CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype);
-CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
-CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype);
-/* steps values from start to end inclusive (torch.linspace) */
-CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
-CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype);
+/* The factories ct_rand, ct_randn, ct_randint, ct_randperm, ct_eye, ct_eye_m
+ * and ct_linspace are generated frontends (gen/ops/random.spec); their _ex
+ * forms take a generator, dtype and device. */
 
 CT_EXTERN_C_END
 #endif /* CT_OPS_RANDOM_H */
@@ -238,11 +219,18 @@ typedef struct ct__rn_stream {
 } ct__rn_stream;
 
 /* The generator an op uses on tensor t: gen, or the device's default. */
+/* The generator an op on t draws from: gen, or t's device's default. A CPU
+ * kernel serving another device's op through the CPU fallback (fallback.h)
+ * draws from that device's generators, so the fallback gives the device's
+ * streams (which are the CPU's streams for the same seed and offset). */
 static ct_generator *ct__rn_pick(const char *op, ct_generator *gen, const ct_tensor *t) {
-  if (!gen) return ct_default_generator(t->device);
-  if (gen->device.type != t->device.type && t->device.type != CT_DEVICE_META)
+  ct_device d = t->device;
+  if (d.type == CT_DEVICE_CPU && ct__tls.fallback_device[0] != CT_DEVICE_CPU)
+    d = ct_device_make((ct_device_type)ct__tls.fallback_device[0], ct__tls.fallback_device[1]);
+  if (!gen) return ct_default_generator(d);
+  if (gen->device.type != d.type && d.type != CT_DEVICE_META)
     return ct_fail(CT_ERR_DEVICE, op, "Expected a '%s' device type for generator but found '%s'",
-                   ct_device_type_name((ct_device_type)t->device.type), ct_device_type_name((ct_device_type)gen->device.type)),
+                   ct_device_type_name((ct_device_type)d.type), ct_device_type_name((ct_device_type)gen->device.type)),
            (ct_generator *)NULL;
   return gen;
 }
@@ -777,56 +765,53 @@ static ct_tensor *ct__k_dropout(ct_keyset ks, ct_tensor *input, double p, bool t
   return r;
 }
 
-/* ---- the functional factories (not dispatched; see the note) ---- */
-static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *size, ct_generator *gen, ct_dtype dtype,
-                                       ct_dtype dflt) {
+/* ---- the factories: empty on the device (dtype None: dflt), then the out= form ----
+ * The dtype is checked first, the size by the out= form. */
+static ct_tensor *ct__rn_factory_empty(const char *op, ct_keyset ks, ct_int_list size, ct_generator *gen, ct_dtype dtype,
+                                       ct_dtype dflt, ct_device device) {
   int64_t zero = 0;
+  ct_int_list none;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
-  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : ct_default_device());
+  (void)size; /* (checked by the out= form, which names the factory) */
+  if (ct_device_is_none(device)) device = gen ? gen->device : ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  none.data = &zero, none.n = 1;
+  return ct__dispatch_empty_memory_format(ks, none, dtype == CT_DTYPE_NONE ? dflt : dtype, device);
 }
 static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
-  if (st != CT_OK) {
-    ct_release(t);
-    return NULL;
-  }
-  return ct__track(t);
+  if (t && st != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
 }
-CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("rand", size_len, size, generator, dtype, CT_F32);
-  return t ? ct__rn_factory_done(t, ct_rand_out(t, size_len, size, generator)) : NULL;
+static ct_int_list ct__rn_no_size(void) {
+  ct_int_list l;
+  l.data = NULL, l.n = -1;
+  return l;
 }
-CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) { return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randn", size_len, size, generator, dtype, CT_F32);
-  return t ? ct__rn_factory_done(t, ct_randn_out(t, size_len, size, generator)) : NULL;
+static ct_tensor *ct__k_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("rand", ks, size, generator, dtype, CT_F32, device);
+  return t ? ct__rn_factory_done(t, ct_rand_out(t, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) { return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
-                               ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randint", size_len, size, generator, dtype, CT_I64);
-  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, size_len, size, generator)) : NULL;
+static ct_tensor *ct__k_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randn", ks, size, generator, dtype, CT_F32, device);
+  return t ? ct__rn_factory_done(t, ct_randn_out(t, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
-  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE);
+static ct_tensor *ct__k_randint(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype,
+                                ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randint", ks, size, generator, dtype, CT_I64, device);
+  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, (int)size.n, size.data, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("randperm", 0, NULL, generator, dtype, CT_I64);
+static ct_tensor *ct__k_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("randperm", ks, ct__rn_no_size(), generator, dtype, CT_I64, device);
   return t ? ct__rn_factory_done(t, ct_randperm_out(t, n, generator)) : NULL;
 }
-CTDEF ct_tensor *ct_randperm(int64_t n) { return ct_randperm_ex(n, NULL, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("eye", 0, NULL, NULL, dtype, CT_F32);
+static ct_tensor *ct__k_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("eye", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
   return t ? ct__rn_factory_done(t, ct_eye_m_out(t, n, m)) : NULL;
 }
-CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) { return ct_eye_m_ex(n, m, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype) { return ct_eye_m_ex(n, n, dtype); }
-CTDEF ct_tensor *ct_eye(int64_t n) { return ct_eye_m_ex(n, n, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype) {
-  ct_tensor *t = ct__rn_factory_empty("linspace", 0, NULL, NULL, dtype, CT_F32);
+static ct_tensor *ct__k_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) { return ct__k_eye_m(ks, n, n, dtype, device); }
+static ct_tensor *ct__k_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__rn_factory_empty("linspace", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
   return t ? ct__rn_factory_done(t, ct_linspace_out(t, start, end, steps)) : NULL;
 }
-CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) { return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE); }
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_RANDOM_IMPL */

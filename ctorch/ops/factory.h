@@ -1,0 +1,235 @@
+/* ctorch/ops/factory.h - factories: empty, zeros, ones, full, scalar_tensor, arange; host data in.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * The ops are declared in gen/ops/factory.spec; the frontends are generated
+ * (docs/ops.md). A factory has a `Device? device` argument and no Tensor
+ * argument, so its call has no tensor to take keys from: BackendSelect
+ * (dispatch.h, ct__backend_select) sends it to its device's backend (None:
+ * the thread's default device, or a random factory's generator's). empty
+ * allocates through the device interface, so one kernel serves every
+ * backend (a backend may register its own); the others are composites over
+ * empty and a dispatched fill_ or out= op, as PyTorch's. The random
+ * factories, eye and linspace are in ops/random.h.
+ */
+#ifndef CT_OPS_FACTORY_H
+#define CT_OPS_FACTORY_H
+
+#include "../ops.h"
+
+CT_EXTERN_C_BEGIN
+
+/* ct_empty, ct_zeros, ct_ones (ndim, sizes, dtype), ct_full (ndim, sizes,
+ * value, dtype), ct_scalar_tensor (value, dtype) and ct_arange_start_step
+ * (Scalar bounds) are the generated frontends of the ops; their _ex forms
+ * take a device (CT_NO_DEVICE: the thread's default). These take options
+ * or host data: */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
+/* [start, end) in steps of step, as torch.arange, on the default device
+ * (dtype CT_DTYPE_NONE: float32; the arange op with Scalar bounds infers
+ * int64 from integer bounds, as PyTorch). */
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+/* Copies numel elements of `dtype` from data (row-major) into a new tensor on
+ * the default device (_ex: on device; CT_NO_DEVICE: the default), as
+ * torch.tensor(data, device=...): made on the host, then copied. */
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+CTDEF ct_tensor *ct_from_array_ex(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data, ct_device device);
+/* t's sizes (contiguous), dtype and device */
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
+
+CT_EXTERN_C_END
+#endif /* CT_OPS_FACTORY_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__OPS_FACTORY_IMPL)
+#define CT__OPS_FACTORY_IMPL
+#include <math.h>
+#include <string.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- kernels: BackendSelect has put the call on its device's backend and resolved a None device ---- */
+static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
+static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
+static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  (void)ks;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
+}
+/* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
+ * redispatched with the call's keys (BackendSelect has chosen the backend already), as c10's
+ * composites call at::_ops::empty::redispatch. */
+static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype,
+                                     ct_device device) {
+  ct_tensor *t;
+  if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
+static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
+}
+static ct_tensor *ct__k_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+  return ct__factory_filled("ones", ks, size, ct_int(1), dtype, device);
+}
+static ct_tensor *ct__k_full(ct_keyset ks, ct_int_list size, ct_scalar value, ct_dtype dtype, ct_device device) {
+  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full", "fill_value is None"), (ct_tensor *)NULL;
+  return ct__factory_filled("full", ks, size, value, dtype == CT_DTYPE_NONE ? ct_scalar_dtype(value) : dtype, device);
+}
+static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+  ct_int_list none;
+  if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
+  none.data = NULL, none.n = 0;
+  return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
+}
+
+/* arange_out as PyTorch's: start, end and step convert to the dtype's
+ * accumulation type; for integer dtypes that is int64, checked (NaN, inf,
+ * 1e20: "value cannot be converted to type int64_t without overflow"), the
+ * values are start + i * step in int64 (a float step truncates), wrapped into
+ * the dtype; the length comes from the int64 values for int64, from the
+ * doubles for the narrower dtypes. */
+static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end_s, ct_scalar step_s, ct_tensor *out) {
+  static const char *op = "arange";
+  const ct_scalar sv[3] = {start_s, end_s, step_s};
+  ct_dtype dtype = (ct_dtype)out->dtype;
+  double start = ct_scalar_to_double(start_s), end = ct_scalar_to_double(end_s), step = ct_scalar_to_double(step_s);
+  double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' length: from the doubles */
+  int64_t len, i, iv[3] = {0, 0, 0};
+  int integral = ct_dtype_is_integral(dtype, false);
+  size_t es = ct_dtype_size(dtype);
+  char *base;
+  (void)ks;
+  for (i = 0; i < 3; i++)
+    if (sv[i].kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start, end and step must be numbers");
+  if (dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"arange_cpu\" not implemented for 'Bool'");
+  if (integral) {
+    for (i = 0; i < 3; i++) {
+      double v = ct_scalar_to_double(sv[i]);
+      if (sv[i].kind != CT_SCALAR_FLOAT) iv[i] = ct_scalar_to_int(sv[i]);
+      else if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+        return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type int64_t without overflow");
+      else iv[i] = ct__f2i64(v);
+    }
+    start = (double)iv[0], end = (double)iv[1], step = (double)iv[2]; /* the checks below see the int64 values, as PyTorch's */
+  }
+  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero");
+  if (!isfinite(start) || !isfinite(end)) return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end);
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign");
+  n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)iv[1] - (uint64_t)iv[0]) / step : span);
+  if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n);
+  len = (int64_t)n;
+  if (ct__resize_out(op, out, 1, &len) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out) && len > 0) {
+    base = (char *)ct_data_ptr(out);
+    for (i = 0; i < len; i++) {
+      char *p = base + (size_t)(i * out->strides[0]) * es;
+      if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
+        uint64_t v = (uint64_t)iv[0] + (uint64_t)iv[2] * (uint64_t)i;
+        if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
+        else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
+        else *(uint8_t *)p = (uint8_t)v;
+      } else {
+        ct__store_double(p, dtype, start + (double)i * step);
+      }
+    }
+  }
+  ct__bump_version(out);
+  return CT_OK;
+}
+/* arange: empty on the device, then arange.start_out (PyTorch's composite) */
+static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+  int64_t zero = 0;
+  ct_int_list size;
+  ct_tensor *t;
+  if (dtype == CT_DTYPE_NONE)
+    dtype = start.kind != CT_SCALAR_FLOAT && end.kind != CT_SCALAR_FLOAT && step.kind != CT_SCALAR_FLOAT ? CT_I64 : CT_F32;
+  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
+  size.data = &zero, size.n = 1;
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  if (t && ct_arange_out(t, start, end, step) != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
+
+/* ---- the hand-written factories (options, host data, _like) ---- */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
+}
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
+  static const char *op = "ct_empty_strided";
+  int64_t numel, extent = 1, term;
+  ct_storage *s;
+  int i, overflow = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0) {
+      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel && !overflow) overflow = ct__mul_ovf(sizes[i] - 1, strides[i], &term) || ct__add_ovf(extent, term, &extent);
+  }
+  if (!numel) extent = 0;
+  if (overflow || extent > CT__MAX_ELEMENTS) {
+    char b1[160], b2[160];
+    ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+            ct_shape_format(ndim, sizes, b1, sizeof b1), ct_shape_format(ndim, strides, b2, sizeof b2));
+    return NULL;
+  }
+  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
+  if (!s) return NULL;
+  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
+}
+
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
+}
+
+/* The _like factories: t's sizes (contiguous), dtype and device, through the dispatched factories. */
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
+  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
+  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
+  return ct_full_ex(t->ndim, t->sizes, value, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
+  return ct_zeros_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
+  return ct_ones_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+}
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
+  return ct_arange_start_step(ct_float(start), ct_float(end), ct_float(step), dtype == CT_DTYPE_NONE ? CT_F32 : dtype);
+}
+CTDEF ct_tensor *ct_from_array_ex(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data, ct_device device) {
+  static const char *op = "ct_from_array";
+  ct_tensor *t, *r;
+  if (!data) return ct__fail_null(op, "data"), (ct_tensor *)NULL;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  else if (ct_device_check(op, device) != CT_OK) return NULL;
+  t = ct__empty(op, ndim, sizes, dtype, CT_CPU);
+  if (!t) return NULL;
+  if (t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes); /* numel * element size */
+  if (device.type == CT_DEVICE_CPU) return ct__track(t);
+  r = ct_to_device(t, device); /* the dispatched copy: the device's backend moves the bytes */
+  ct_release(t);
+  return ct__factory_made(r);
+}
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
+  return ct_from_array_ex(ndim, sizes, dtype, data, CT_NO_DEVICE);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__OPS_FACTORY_IMPL */
