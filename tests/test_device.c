@@ -491,6 +491,45 @@ TEST(device_common_device_rule) {
   ct_clear_error();
 }
 
+/* The kernels do not check devices themselves: the generated frontend's
+ * one check refuses mixed devices for every op before a kernel runs (a CPU
+ * kernel given device memory would read it: tdev's is poisoned under ASan,
+ * meta's is NULL). One call per op whose kernel used to check. */
+TEST(device_mixed_devices_refused_before_the_kernel) {
+  static const float v[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
+  const int64_t k2[2] = {2, 2}, one[2] = {1, 1}, zero[2] = {0, 0};
+  int d;
+  tdev_init();
+  for (d = 0; d < 2; d++) CT_SCOPE {
+    ct_device other = d == 0 ? TDEV(0) : CT_META;
+    const char *name = d == 0 ? "cpu and privateuseone:0" : "cpu and meta", *rname = d == 0 ? "privateuseone:0 and cpu" : "meta and cpu";
+    ct_tensor *m = ct_from_array(CT_DIMS(2, 2), CT_F32, v), *o = ct_to_device(m, other);
+    ct_tensor *vc = ct_from_array(CT_DIMS(2), CT_F32, v), *vo = ct_to_device(vc, other);
+    ct_tensor *b3 = ct_from_array(CT_DIMS(1, 2, 2), CT_F32, v), *b3o = ct_to_device(b3, other);
+    ct_tensor *x4 = ct_from_array(CT_DIMS(1, 1, 4, 4), CT_F32, v), *w4o = ct_to_device(ct_from_array(CT_DIMS(1, 1, 2, 2), CT_F32, v), other);
+    ct_tensor *g4o = ct_to_device(ct_from_array(CT_DIMS(1, 1, 2, 2), CT_F32, v), other), *idx = ct_zeros(CT_DIMS(1, 1, 2, 2), CT_I64);
+    ct_tensor *tgt = ct_to_device(ct_zeros(CT_DIMS(2), CT_I64), other), *p = ct_to_device(ct_full(CT_DIMS(2), ct_float(0.5), CT_F32), other);
+    ct_tensor *cats[2];
+    cats[0] = m, cats[1] = o;
+    CHECK_ERR(ct_mm(m, o), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_dot(vc, vo), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_mv(m, vo), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_addmm(m, m, o), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_bmm(b3, b3o), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_baddbmm(b3, b3, b3o), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_conv2d(x4, w4o, NULL, 2, one, 2, zero, 2, one, 1), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_max_pool2d_with_indices_backward(g4o, x4, 2, k2, 2, k2, 2, zero, 2, one, false, idx), CT_ERR_DEVICE, rname);
+    CHECK_ERR(ct_avg_pool2d_backward(g4o, x4, 2, k2, 2, k2, 2, zero, false, true, CT_INT_NONE), CT_ERR_DEVICE, rname);
+    CHECK_ERR(ct_nll_loss(m, tgt, NULL, 1, -100), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_binary_cross_entropy(vc, p, NULL, 1), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_binary_cross_entropy_with_logits(vc, ct_full(CT_DIMS(2), ct_float(0.5), CT_F32), NULL, p, 1), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_normal_tensor_tensor(vc, p), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_cat(2, cats, 0), CT_ERR_DEVICE, name);
+    CHECK_ERR(ct_gather(m, 0, ct_to_device(ct_zeros(CT_DIMS(1, 2), CT_I64), other)), CT_ERR_DEVICE, name);
+  }
+  ct_clear_error();
+}
+
 /* Gradients keep to their tensors' devices (PyTorch's validate_outputs): a
  * grad_output on another device is refused unless 0-dim (then moved). */
 TEST(device_autograd_grad_devices) {

@@ -135,7 +135,6 @@ static ct_status ct__conv_same_type(const char *op, const ct_tensor *input, cons
   if (input->dtype != other->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Input type (torch.%sTensor) and %s type (torch.%sTensor) should be the same",
                    ct__dtype_torch_name((ct_dtype)input->dtype), what, ct__dtype_torch_name((ct_dtype)other->dtype));
-  if (!ct__same_device(op, input, other)) return ct_last_error();
   return CT_OK;
 }
 
@@ -596,7 +595,6 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   if (gy->dtype != other->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected grad_output and %s to have the same dtype, but got %s and %s",
                    size_is_input ? "weight" : "input", ct_dtype_name((ct_dtype)gy->dtype), ct_dtype_name((ct_dtype)other->dtype));
-  if (!ct__same_device(op, gy, other)) return ct_last_error();
   return CT_OK;
 }
 static ct_tensor *ct__k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, ct_tensor *weight, ct_int_list input_size,
@@ -1043,7 +1041,6 @@ static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_ten
   if (gy != indices && gy->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                    ct_dtype_name((ct_dtype)gy->dtype));
-  if (!ct__same_device(op, gy, self) || !ct__same_device(op, indices, self)) return ct_last_error();
   return CT_OK;
 }
 /* indices within [0, H*W): checked before any write */
@@ -1069,7 +1066,7 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                    ct_dtype_name((ct_dtype)src->dtype)),
            (ct_tensor *)NULL;
-  if (!scatter && (!ct_same_shape(src, self) || !ct__same_device(op, src, self))) {
+  if (!scatter && !ct_same_shape(src, self)) {
     char b1[160], b2[160];
     return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
                    ct_shape_format(src->ndim, src->sizes, b2, sizeof b2)),
@@ -1128,7 +1125,6 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
       return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                      ct_dtype_name((ct_dtype)gy->dtype)),
              (ct_tensor *)NULL;
-    if (!ct__same_device(op, gy, self)) return NULL;
   }
   if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
     return NULL;
@@ -1219,7 +1215,7 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim - 2 * sizeof(int64_t)) != 0 ||
-        gy->dtype != self->dtype || !ct__same_device(op, gy, self))
+        gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
                      ct_dtype_name((ct_dtype)self->dtype)),

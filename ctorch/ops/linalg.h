@@ -257,7 +257,6 @@ static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tenso
   if (a->dtype != b->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
-  if (!ct__same_device(op, a, b)) return ct_last_error();
   memset(&c, 0, sizeof c);
   c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
   c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
@@ -283,7 +282,7 @@ static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor
   if (a->sizes[1] != v->sizes[0])
     return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
                    (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
-  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  if (ct__la_same_dtype(op, a, v) != CT_OK) return ct_last_error();
   memset(&c, 0, sizeof c);
   c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
   c.ndim = 1, c.shape[0] = a->sizes[0];
@@ -312,7 +311,6 @@ static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, c
     return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
                    "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (!ct__same_device(op, a, b)) return ct_last_error();
   return CT_OK;
 }
 static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
@@ -346,7 +344,6 @@ static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_
   if (self->dtype != m1->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
                    ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
-  if (!ct__same_device(op, self, m1)) return ct_last_error();
   ct__la_mm_call(&c, op, m1, m2);
   if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
   c.self = self, c.beta = beta, c.alpha = alpha;
@@ -375,7 +372,7 @@ static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
   if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
     return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
                    "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  if (ct__la_same_dtype(op, a, b) != CT_OK) return ct_last_error();
   return CT_OK;
 }
 static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
@@ -406,7 +403,6 @@ static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, c
   static const char *op = "baddbmm";
   ct__la_call c;
   if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
-  if (!ct__same_device(op, self, b1)) return ct_last_error();
   /* any dtype of self: it is cast to the result's (batch1's), as PyTorch */
   ct__la_bmm_call(&c, op, b1, b2);
   if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();

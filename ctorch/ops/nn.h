@@ -213,7 +213,6 @@ static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *ta
   if (weight && (weight->ndim != 1 || weight->numel != g->C))
     return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
                    (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return ct_last_error();
   return CT_OK;
 }
 /* Walk the targets: calls back (or fails on an out-of-range target); returns the total weight. */
@@ -511,7 +510,6 @@ static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_t
     return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
                    ct__nn_shape(self, b2, sizeof b2)),
            (ct_tensor *)NULL;
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return NULL;
   dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!dst) return NULL;
   if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
@@ -582,9 +580,6 @@ static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor
     return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
                    ct__nn_shape(self, b2, sizeof b2)),
            (ct_tensor *)NULL;
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight)) ||
-      (pos_weight && !ct__same_device(op, self, pos_weight)))
-    return NULL;
   dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
   if (!dst) return NULL;
   w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);

@@ -389,7 +389,6 @@ static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f
   if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
   memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
   if (mean && std) {
-    if (!ct__same_device(op, mean, std)) return NULL;
     if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
   }
   r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);

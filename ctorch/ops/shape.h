@@ -553,9 +553,6 @@ static ct_status ct__shape_cat_check(const char *op, ct_tensor_list ts, int64_t 
     if (!t) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i);
     if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "zero-dimensional tensor (at position %lld) cannot be concatenated", (long long)i);
     *dtype = ct_promote_types(*dtype, (ct_dtype)t->dtype);
-    if (!ct_device_eq(t->device, ts.data[0]->device))
-      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s and %s",
-                     ct_device_type_name((ct_device_type)ts.data[0]->device.type), ct_device_type_name((ct_device_type)t->device.type));
     if (!ref && !ct__shape_cat_skipped(t)) {
       ref = t;
       if ((d = ct__wrap_dim(op, dim, t->ndim)) < 0) return ct_last_error();
@@ -760,13 +757,6 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   /* PyTorch's order: the dim, then the index dtype (any dtype when the index is
    * empty), then src's dtype; an empty index skips the shape checks */
   if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
-  /* one device, strictly: the kernels read every operand's data (no CPU 0-dim exception, as PyTorch's scatter/gather) */
-  if (!ct_device_eq(index->device, self->device) || (src && !ct_device_eq(src->device, self->device))) {
-    const ct_tensor *o = !ct_device_eq(index->device, self->device) ? index : src;
-    return ct_fail(CT_ERR_DEVICE, op, "Expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
-                   ct_device_type_name((ct_device_type)self->device.type), self->device.index,
-                   ct_device_type_name((ct_device_type)o->device.type), o->device.index);
-  }
   if (index->numel != 0 && ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
   if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
   if (index->numel == 0) return CT_OK;
