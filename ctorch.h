@@ -36,13 +36,15 @@
  *   device    device interface registry: devices, streams, events, copies,
  *             device allocators (CPU and Meta built in; docs/device.md)
  *   tensor    storage, tensors, element access, ct_keep
- *   dispatch  operator registry, kernels, boxed values and stacks
+ *   dispatch  operator registry, kernels, boxed values and stacks, the
+ *             generated frontends' hot path
  *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
- *   ops       kernel plumbing, the first reference kernels, derivative helpers
+ *   ops       kernel plumbing, copy_ and fill_, the views' geometry and
+ *             kernels, derivative helpers
  *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
  *   ops/conv ops/random
  *             the operator library's reference kernels, one area each

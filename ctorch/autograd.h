@@ -192,7 +192,9 @@ static void ct__obj_free(void *p, size_t n) { ct__cpu_free(NULL, p, n); }
 
 static ct_autograd_meta *ct__meta(ct_tensor *t) {
   if (!t->autograd) {
-    ct_autograd_meta *m = (ct_autograd_meta *)ct__obj_alloc(sizeof *m);
+    ct_autograd_meta *m;
+    if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init(); /* (sets ct__autograd_release_hook, tensor.h) */
+    m = (ct_autograd_meta *)ct__obj_alloc(sizeof *m);
     if (!m) return ct_fail(CT_ERR_OOM, "autograd", "out of memory"), (ct_autograd_meta *)NULL;
     memset(m, 0, sizeof *m);
     t->autograd = m;

@@ -991,5 +991,79 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   return st;
 }
 
+/* ---- the generated frontends' hot path: kernel lookup and boxed-kernel finishes ---- */
+/* The kernel for a call's key set (already combined with the thread's keys). */
+static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
+  const ct_dispatch_table *table = ct_op_table(op);
+  ct_keyset m = *ks & table->mask;
+  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
+  if (CT_LIKELY(m && k->unboxed)) {
+    *ks = m;
+    return k;
+  }
+  return ct_dispatch_lookup(op, *ks, ks);
+}
+/* A typed frontend reaching a boxed-only kernel. */
+static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  ct_tensor *r = NULL;
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
+  return r;
+}
+static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
+                               ct_tensor **out) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
+  ct_stack s;
+  int64_t i, m = -1;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
+    v = s.size ? ct_stack_pop(&s) : ct_value_none();
+    if (v.tag != CT_VALUE_TENSOR_LIST)
+      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
+    else if (out && cap < v.v.tensors.n)
+      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
+              (long long)v.v.tensors.n);
+    else
+      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
+    ct_value_release(&v);
+  }
+  ct_stack_free(&s);
+  return m;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
+}
+static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
+static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
+  ct_value v = ct_value_tensor(r);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_release(r);
+    return ct_last_error();
+  }
+  return CT_OK;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__DISPATCH_IMPL */

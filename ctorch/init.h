@@ -84,6 +84,7 @@ static void ct__init(void) {
       ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
       ct__registry.fallbacks[k].source = "autograd fallback";
     }
+  ct__autograd_release_hook = ct__autograd_release; /* the tensor layer frees autograd metadata through it */
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();

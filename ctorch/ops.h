@@ -821,7 +821,358 @@ static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_ten
   return r;
 }
 
-/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h; every result
+/* ---- views: the metadata of every view op (sizes, strides, offset over self's storage) ----
+ * ct__make_view (tensor.h) makes the view; these compute its geometry and check the arguments. */
+#define CT__CHECK_T(op, t)                                            \
+  do {                                                                \
+    if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
+  } while (0)
+
+/* Strides for viewing (sizes, strides) as new_sizes without copying, or 0
+ * if the memory layout does not allow it (PyTorch's computeStride). */
+static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int new_ndim,
+                            const int64_t *new_sizes, int64_t *new_strides) {
+  int64_t chunk, tensor_numel = 1, view_numel = 1;
+  int td, vd = new_ndim - 1;
+  if (numel == 0 || ndim == 0) {
+    ct__contiguous_strides(new_ndim, new_sizes, new_strides);
+    return 1;
+  }
+  chunk = strides[ndim - 1];
+  for (td = ndim - 1; td >= 0; td--) { /* (products of sizes fit: numel does; those with strides are checked) */
+    int64_t span;
+    tensor_numel *= sizes[td];
+    if (td == 0 || (sizes[td - 1] != 1 && (ct__mul_ovf(tensor_numel, chunk, &span) || strides[td - 1] != span))) {
+      while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
+        if (ct__mul_ovf(view_numel, chunk, &new_strides[vd])) return 0;
+        view_numel *= new_sizes[vd];
+        vd--;
+      }
+      if (view_numel != tensor_numel) return 0;
+      if (td > 0) {
+        chunk = strides[td - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return vd == -1;
+}
+
+/* Resolve a requested shape with at most one -1 against numel. */
+static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64_t numel, int64_t *out) {
+  int i, infer = -1;
+  int64_t known = 1;
+  char buf[160];
+  if (ndim < 0 || ndim > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), 0;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), 0;
+  for (i = 0; i < ndim; i++) {
+    out[i] = sizes[i];
+    if (sizes[i] == -1) {
+      if (infer >= 0) return ct_fail(CT_ERR_SHAPE, op, "only one dimension can be inferred"), 0;
+      infer = i;
+    } else if (sizes[i] < 0) {
+      return ct_fail(CT_ERR_SIZE, op, "invalid shape dimension %lld", (long long)sizes[i]), 0;
+    } else if (sizes[i] && known > INT64_MAX / sizes[i]) {
+      return ct_fail(CT_ERR_SIZE, op, "shape %s overflows", ct_shape_format(ndim, sizes, buf, sizeof buf)), 0;
+    } else {
+      known *= sizes[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+             0;
+    out[infer] = numel / known;
+  } else if (known != numel) {
+    return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+           0;
+  }
+  return 1;
+}
+
+static ct_tensor *ct__view_impl(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_view";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (!ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                   "across two contiguous subspaces). Use ct_reshape instead."),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+}
+
+
+static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+  static const char *op = "ct_as_strided";
+  int64_t numel, last = 0, storage_elems;
+  int i;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  numel = ct__checked_numel(op, ndim, sizes, (ct_dtype)t->dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  if (offset < 0) return ct_fail(CT_ERR_VIEW, op, "negative storage offset %lld", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0)
+      return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
+             (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1)) {
+      char b2[160];
+      return ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), ct_shape_format(ndim, strides, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+    if (numel) last += (sizes[i] - 1) * strides[i];
+  }
+  storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
+  if (numel && (offset > storage_elems || last >= storage_elems - offset)) /* (an empty view reads nothing: any offset) */
+    return ct_fail(CT_ERR_VIEW, op,
+                   "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
+                   "of %lld elements",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
+                   (long long)(offset > INT64_MAX - last ? INT64_MAX : offset + last), (long long)storage_elems),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
+}
+
+static ct_tensor *ct__transpose_impl(ct_tensor *t, int64_t dim0, int64_t dim1) {
+  static const char *op = "ct_transpose";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
+  CT__CHECK_T(op, t);
+  if ((dim0 = ct__wrap_dim(op, dim0, t->ndim)) < 0 || (dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0) return NULL;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  if (t->ndim > 0) {
+    tmp = sizes[dim0], sizes[dim0] = sizes[dim1], sizes[dim1] = tmp;
+    tmp = strides[dim0], strides[dim0] = strides[dim1], strides[dim1] = tmp;
+  }
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__t_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_t", t);
+  if (t->ndim > 2)
+    return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
+  return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
+}
+
+static ct_tensor *ct__permute_impl(ct_tensor *t, int ndim, const int64_t *dims) {
+  static const char *op = "ct_permute";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int seen[CT_MAX_DIMS] = {0};
+  int i;
+  CT__CHECK_T(op, t);
+  if (ndim != t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "number of dims don't match in permute (input has %d, dims has %d)", t->ndim, ndim),
+           (ct_tensor *)NULL;
+  if (ndim > 0 && !dims) return ct__fail_null(op, "dims"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    int64_t d = ct__wrap_dim(op, dims[i], ndim);
+    if (d < 0) return NULL;
+    if (seen[d]) return ct_fail(CT_ERR_INVALID, op, "repeated dim %lld in permute", (long long)dims[i]), (ct_tensor *)NULL;
+    seen[d] = 1;
+    sizes[i] = t->sizes[d];
+    strides[i] = t->strides[d];
+  }
+  return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+  static const char *op = "ct_flatten";
+  int64_t sizes[CT_MAX_DIMS], n = 1;
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if ((start_dim = ct__wrap_dim(op, start_dim, t->ndim)) < 0 || (end_dim = ct__wrap_dim(op, end_dim, t->ndim)) < 0)
+    return NULL;
+  if (start_dim > end_dim)
+    return ct_fail(CT_ERR_INVALID, op, "start_dim cannot come after end_dim"), (ct_tensor *)NULL;
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return ct_reshape(t, 1, &one);
+  }
+  for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
+  if (!ct__sizes_product((int)(end_dim - start_dim + 1), t->sizes + start_dim, &n)) {
+    char buf[160];
+    return ct_fail(CT_ERR_SIZE, op, "flattening dims %lld..%lld of a tensor of size %s: the product of their sizes overflows int64",
+                   (long long)start_dim, (long long)end_dim, ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  sizes[k++] = n;
+  for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
+  return ct_reshape(t, k, sizes);
+}
+
+static ct_tensor *ct__squeeze_dims(ct_tensor *t, int64_t only_dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] == 1 && (only_dim < 0 || only_dim == i)) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+static ct_tensor *ct__squeeze_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_squeeze", t);
+  return ct__squeeze_dims(t, -1);
+}
+static ct_tensor *ct__squeeze_dim_impl(ct_tensor *t, int64_t dim) {
+  CT__CHECK_T("ct_squeeze_dim", t);
+  if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
+  return ct__squeeze_dims(t, t->ndim ? dim : -2);
+}
+
+static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
+  static const char *op = "ct_unsqueeze";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if (t->ndim >= CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "result rank %d exceeds CT_MAX_DIMS (%d)", t->ndim + 1, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim + 1)) < 0) return NULL;
+  for (i = 0; i <= t->ndim; i++) {
+    if (i == dim) {
+      sizes[k] = 1;
+      strides[k++] = i < t->ndim ? ct__mul_sat(t->sizes[i], t->strides[i]) : 1; /* (a size-1 dim: never addresses memory) */
+    }
+    if (i < t->ndim) {
+      sizes[k] = t->sizes[i];
+      strides[k++] = t->strides[i];
+    }
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64_t *sizes, int allow_minus_one) {
+  int64_t out_sizes[CT_MAX_DIMS], out_strides[CT_MAX_DIMS];
+  int i;
+  char b1[160], b2[160];
+  CT__CHECK_T(op, t);
+  if (ndim < 0 || ndim > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), (ct_tensor *)NULL;
+  if (ndim < t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op,
+                   "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
+                   "tensor (%d)",
+                   ndim, t->ndim),
+           (ct_tensor *)NULL;
+  for (i = ndim - 1; i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    int64_t want = sizes[i];
+    if (j < 0) {
+      if (want < 0)
+        return ct_fail(CT_ERR_SHAPE, op, "the expanded size of the tensor (%lld) isn't allowed in a leading, "
+                       "non-existing dimension %d", (long long)want, i),
+               (ct_tensor *)NULL;
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+      continue;
+    }
+    if (want == -1 && allow_minus_one) want = t->sizes[j];
+    if (want < 0) return ct_fail(CT_ERR_SIZE, op, "invalid size %lld at dimension %d", (long long)want, i), (ct_tensor *)NULL;
+    if (t->sizes[j] == want) {
+      out_sizes[i] = want;
+      out_strides[i] = t->strides[j];
+    } else if (t->sizes[j] == 1) {
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+    } else {
+      return ct_fail(CT_ERR_SHAPE, op,
+                     "the expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                     "dimension %d. Target sizes: %s. Tensor sizes: %s",
+                     (long long)want, (long long)t->sizes[j], i, ct_shape_format(ndim, sizes, b1, sizeof b1),
+                     ct_shape_format(t->ndim, t->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+  }
+  if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
+  return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
+}
+static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
+
+static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  static const char *op = "ct_slice";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "slice step must be positive (got %lld)", (long long)step), (ct_tensor *)NULL;
+  n = t->sizes[dim];
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  start = start < 0 ? 0 : start > n ? n : start;
+  end = end < start ? start : end > n ? n : end;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
+  /* the new stride fits unless the slice has at most one element (then it addresses nothing); the offset is checked */
+  strides[dim] = ct__mul_sat(t->strides[dim], step);
+  if (ct__mul_ovf(start, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + start %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)start, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, off));
+}
+
+static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "ct_narrow";
+  int64_t n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (start < -n || start > n)
+    return ct_fail(CT_ERR_INDEX, op, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                   (long long)-n, (long long)n, (long long)start),
+           (ct_tensor *)NULL;
+  if (start < 0) start += n;
+  if (length < 0) return ct_fail(CT_ERR_INDEX, op, "length must be non-negative (got %lld)", (long long)length), (ct_tensor *)NULL;
+  if (start > n - length)
+    return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
+                   (long long)length, (long long)n),
+           (ct_tensor *)NULL;
+  return ct_slice(t, dim, start, start + length, 1);
+}
+
+static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
+  static const char *op = "ct_select";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
+  int i, k = 0;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "select() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (index < -n || index >= n)
+    return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for tensor of size %s at dimension %lld", (long long)index,
+                   ct_shape_format(t->ndim, t->sizes, buf, sizeof buf), (long long)dim),
+           (ct_tensor *)NULL;
+  if (index < 0) index += n;
+  for (i = 0; i < t->ndim; i++) {
+    if (i == dim) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  if (ct__mul_ovf(index, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + index %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)index, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, k, sizes, strides, off));
+}
+
+static ct_tensor *ct__alias_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_alias", t);
+  return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
+}
+
+
+/* ---- view kernels (CompositeExplicitAutograd): metadata only (the geometry above); every result
  * but detach's is linked to its base (ct__as_view) ---- */
 static int ct__list_rank(ct_int_list l) { return l.n < 0 ? 0 : l.n > 64 ? 64 : (int)l.n; } /* >8 fails in the impls */
 static ct_tensor *ct__k_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
@@ -881,6 +1232,22 @@ static ct_tensor *ct__k_detach(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__alias_impl(self); /* views start outside the graph; detach's autograd kernel records nothing */
 }
+
+/* ct_to_array (tensor.h): the values out through the dispatched copy_, which converts and moves between devices */
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
+  ct_tensor *view;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_to_array", "t");
+  if (!dst) return ct__fail_null("ct_to_array", "dst");
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
+  view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
+  if (!view) return ct_last_error();
+  st = CT_OK;
+  CT_NO_GRAD { st = ct_copy_(view, (ct_tensor *)t); } /* reading values out is not an op on the graph */
+  ct_release(view);
+  return st;
+}
+
 
 /* ---- copies ---- */
 static ct_tensor *ct__copy_as(const char *op, ct_tensor *self, ct_dtype dtype) {
@@ -1191,80 +1558,6 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
   }
   flat = storage;
   return flat ? ct_as_strided(flat, in->ndim, in->sizes, in->ndim, in->strides, in_off) : NULL;
-}
-
-/* ================= dispatch plumbing for the generated code ================= */
-/* The kernel for a call's key set (already combined with the thread's keys). */
-static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
-  const ct_dispatch_table *table = ct_op_table(op);
-  ct_keyset m = *ks & table->mask;
-  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
-  if (CT_LIKELY(m && k->unboxed)) {
-    *ks = m;
-    return k;
-  }
-  return ct_dispatch_lookup(op, *ks, ks);
-}
-/* A typed frontend reaching a boxed-only kernel. */
-static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
-  return r;
-}
-static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
-}
-/* ... for ops returning several tensors: the first is returned, the others
- * go to *extra[i] (NULL: released). */
-static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
-                                   ct_tensor **const *extra) {
-  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
-  int i;
-  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
-  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
-  return r[0];
-}
-/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
-                               ct_tensor **out) {
-  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
-  ct_stack s;
-  int64_t i, m = -1;
-  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
-  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
-  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
-    v = s.size ? ct_stack_pop(&s) : ct_value_none();
-    if (v.tag != CT_VALUE_TENSOR_LIST)
-      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
-    else if (out && cap < v.v.tensors.n)
-      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
-              (long long)v.v.tensors.n);
-    else
-      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
-    ct_value_release(&v);
-  }
-  ct_stack_free(&s);
-  return m;
-}
-/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
-static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
-  ct_value v = ct_value_tensor_list(items, n);
-  v.owned = 1;
-  if (ct_stack_push(s, v) != CT_OK) {
-    ct_value_release(&v);
-    return ct_last_error();
-  }
-  return CT_OK;
-}
-static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
-static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
-  ct_value v = ct_value_tensor(r);
-  v.owned = 1;
-  if (ct_stack_push(s, v) != CT_OK) {
-    ct_release(r);
-    return ct_last_error();
-  }
-  return CT_OK;
 }
 
 CT_EXTERN_C_END

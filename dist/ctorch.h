@@ -36,13 +36,15 @@
  *   device    device interface registry: devices, streams, events, copies,
  *             device allocators (CPU and Meta built in; docs/device.md)
  *   tensor    storage, tensors, element access, ct_keep
- *   dispatch  operator registry, kernels, boxed values and stacks
+ *   dispatch  operator registry, kernels, boxed values and stacks, the
+ *             generated frontends' hot path
  *   backend   compiled backends: ct_register_backend (version, priority)
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
- *   ops       kernel plumbing, the first reference kernels, derivative helpers
+ *   ops       kernel plumbing, copy_ and fill_, the views' geometry and
+ *             kernels, derivative helpers
  *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
  *   ops/conv ops/random
  *             the operator library's reference kernels, one area each
@@ -1008,7 +1010,7 @@ CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const 
 
 /* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
  * to_dtype are dispatched operators, so autograd sees them: see
- * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
+ * ctorch/generated/functions.h (docs/ops.md). Their geometry is computed in ops.h. */
 /* ct_to_device(t, device) and ct_to_device_ex(t, device, dtype, non_blocking,
  * copy) are the dispatched to.device (generated; differentiable through
  * _to_copy, the gradient goes back to t's device). non_blocking: a copy
@@ -6083,7 +6085,10 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t) {
   return t;
 }
 
-static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
+/* A tensor's autograd metadata is freed by the layer that made it: autograd.h
+ * sets this hook when it attaches metadata to a tensor (so it is set whenever
+ * t->autograd is), and the tensor layer calls nothing above itself. */
+static void (*ct__autograd_release_hook)(ct_tensor *t);
 
 CTDEF void ct_release(ct_tensor *t) {
   if (!t) return;
@@ -6091,7 +6096,7 @@ CTDEF void ct_release(ct_tensor *t) {
   if (!ct__debug_release_ok(t)) return;
 #endif
   if (!ct__unref(&t->refcount)) return;
-  if (t->autograd) ct__autograd_release(t);
+  if (t->autograd) ct__autograd_release_hook(t);
   if (t->base) ct_release(t->base); /* a root base has no base: no deeper recursion */
   ct__storage_release(t->storage);
 #ifdef CT_DEBUG
@@ -6202,356 +6207,6 @@ CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const 
                               void (*deleter)(void *data, void *ctx), void *ctx) {
   return ct__track(ct__from_blob(data, ndim, sizes, strides, dtype, deleter, ctx));
 }
-
-/* ---- views ---- */
-#define CT__CHECK_T(op, t)                                            \
-  do {                                                                \
-    if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
-  } while (0)
-
-/* Strides for viewing (sizes, strides) as new_sizes without copying, or 0
- * if the memory layout does not allow it (PyTorch's computeStride). */
-static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int new_ndim,
-                            const int64_t *new_sizes, int64_t *new_strides) {
-  int64_t chunk, tensor_numel = 1, view_numel = 1;
-  int td, vd = new_ndim - 1;
-  if (numel == 0 || ndim == 0) {
-    ct__contiguous_strides(new_ndim, new_sizes, new_strides);
-    return 1;
-  }
-  chunk = strides[ndim - 1];
-  for (td = ndim - 1; td >= 0; td--) { /* (products of sizes fit: numel does; those with strides are checked) */
-    int64_t span;
-    tensor_numel *= sizes[td];
-    if (td == 0 || (sizes[td - 1] != 1 && (ct__mul_ovf(tensor_numel, chunk, &span) || strides[td - 1] != span))) {
-      while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
-        if (ct__mul_ovf(view_numel, chunk, &new_strides[vd])) return 0;
-        view_numel *= new_sizes[vd];
-        vd--;
-      }
-      if (view_numel != tensor_numel) return 0;
-      if (td > 0) {
-        chunk = strides[td - 1];
-        tensor_numel = 1;
-        view_numel = 1;
-      }
-    }
-  }
-  return vd == -1;
-}
-
-/* Resolve a requested shape with at most one -1 against numel. */
-static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64_t numel, int64_t *out) {
-  int i, infer = -1;
-  int64_t known = 1;
-  char buf[160];
-  if (ndim < 0 || ndim > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), 0;
-  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), 0;
-  for (i = 0; i < ndim; i++) {
-    out[i] = sizes[i];
-    if (sizes[i] == -1) {
-      if (infer >= 0) return ct_fail(CT_ERR_SHAPE, op, "only one dimension can be inferred"), 0;
-      infer = i;
-    } else if (sizes[i] < 0) {
-      return ct_fail(CT_ERR_SIZE, op, "invalid shape dimension %lld", (long long)sizes[i]), 0;
-    } else if (sizes[i] && known > INT64_MAX / sizes[i]) {
-      return ct_fail(CT_ERR_SIZE, op, "shape %s overflows", ct_shape_format(ndim, sizes, buf, sizeof buf)), 0;
-    } else {
-      known *= sizes[i];
-    }
-  }
-  if (infer >= 0) {
-    if (known == 0 || numel % known != 0)
-      return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
-                     ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
-             0;
-    out[infer] = numel / known;
-  } else if (known != numel) {
-    return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
-                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
-           0;
-  }
-  return 1;
-}
-
-static ct_tensor *ct__view_impl(ct_tensor *t, int ndim, const int64_t *sizes) {
-  static const char *op = "ct_view";
-  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  CT__CHECK_T(op, t);
-  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
-  if (!ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
-    return ct_fail(CT_ERR_VIEW, op,
-                   "view size is not compatible with input tensor's size and stride (at least one dimension spans "
-                   "across two contiguous subspaces). Use ct_reshape instead."),
-           (ct_tensor *)NULL;
-  return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
-}
-
-
-static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
-  static const char *op = "ct_as_strided";
-  int64_t numel, last = 0, storage_elems;
-  int i;
-  char buf[160];
-  CT__CHECK_T(op, t);
-  numel = ct__checked_numel(op, ndim, sizes, (ct_dtype)t->dtype);
-  if (numel < 0) return NULL;
-  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
-  if (offset < 0) return ct_fail(CT_ERR_VIEW, op, "negative storage offset %lld", (long long)offset), (ct_tensor *)NULL;
-  for (i = 0; i < ndim; i++) {
-    if (strides[i] < 0)
-      return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
-             (ct_tensor *)NULL;
-    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1)) {
-      char b2[160];
-      return ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
-                     ct_shape_format(ndim, sizes, buf, sizeof buf), ct_shape_format(ndim, strides, b2, sizeof b2)),
-             (ct_tensor *)NULL;
-    }
-    if (numel) last += (sizes[i] - 1) * strides[i];
-  }
-  storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
-  if (numel && (offset > storage_elems || last >= storage_elems - offset)) /* (an empty view reads nothing: any offset) */
-    return ct_fail(CT_ERR_VIEW, op,
-                   "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
-                   "of %lld elements",
-                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
-                   (long long)(offset > INT64_MAX - last ? INT64_MAX : offset + last), (long long)storage_elems),
-           (ct_tensor *)NULL;
-  return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
-}
-
-static ct_tensor *ct__transpose_impl(ct_tensor *t, int64_t dim0, int64_t dim1) {
-  static const char *op = "ct_transpose";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
-  CT__CHECK_T(op, t);
-  if ((dim0 = ct__wrap_dim(op, dim0, t->ndim)) < 0 || (dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0) return NULL;
-  memcpy(sizes, t->sizes, sizeof sizes);
-  memcpy(strides, t->strides, sizeof strides);
-  if (t->ndim > 0) {
-    tmp = sizes[dim0], sizes[dim0] = sizes[dim1], sizes[dim1] = tmp;
-    tmp = strides[dim0], strides[dim0] = strides[dim1], strides[dim1] = tmp;
-  }
-  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
-}
-
-static ct_tensor *ct__t_impl(ct_tensor *t) {
-  CT__CHECK_T("ct_t", t);
-  if (t->ndim > 2)
-    return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
-  return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
-}
-
-static ct_tensor *ct__permute_impl(ct_tensor *t, int ndim, const int64_t *dims) {
-  static const char *op = "ct_permute";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  int seen[CT_MAX_DIMS] = {0};
-  int i;
-  CT__CHECK_T(op, t);
-  if (ndim != t->ndim)
-    return ct_fail(CT_ERR_SHAPE, op, "number of dims don't match in permute (input has %d, dims has %d)", t->ndim, ndim),
-           (ct_tensor *)NULL;
-  if (ndim > 0 && !dims) return ct__fail_null(op, "dims"), (ct_tensor *)NULL;
-  for (i = 0; i < ndim; i++) {
-    int64_t d = ct__wrap_dim(op, dims[i], ndim);
-    if (d < 0) return NULL;
-    if (seen[d]) return ct_fail(CT_ERR_INVALID, op, "repeated dim %lld in permute", (long long)dims[i]), (ct_tensor *)NULL;
-    seen[d] = 1;
-    sizes[i] = t->sizes[d];
-    strides[i] = t->strides[d];
-  }
-  return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
-}
-
-static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
-  static const char *op = "ct_flatten";
-  int64_t sizes[CT_MAX_DIMS], n = 1;
-  int i, k = 0;
-  CT__CHECK_T(op, t);
-  if ((start_dim = ct__wrap_dim(op, start_dim, t->ndim)) < 0 || (end_dim = ct__wrap_dim(op, end_dim, t->ndim)) < 0)
-    return NULL;
-  if (start_dim > end_dim)
-    return ct_fail(CT_ERR_INVALID, op, "start_dim cannot come after end_dim"), (ct_tensor *)NULL;
-  if (t->ndim == 0) {
-    int64_t one = 1;
-    return ct_reshape(t, 1, &one);
-  }
-  for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
-  if (!ct__sizes_product((int)(end_dim - start_dim + 1), t->sizes + start_dim, &n)) {
-    char buf[160];
-    return ct_fail(CT_ERR_SIZE, op, "flattening dims %lld..%lld of a tensor of size %s: the product of their sizes overflows int64",
-                   (long long)start_dim, (long long)end_dim, ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
-           (ct_tensor *)NULL;
-  }
-  sizes[k++] = n;
-  for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
-  return ct_reshape(t, k, sizes);
-}
-
-static ct_tensor *ct__squeeze_dims(ct_tensor *t, int64_t only_dim) {
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  int i, k = 0;
-  for (i = 0; i < t->ndim; i++) {
-    if (t->sizes[i] == 1 && (only_dim < 0 || only_dim == i)) continue;
-    sizes[k] = t->sizes[i];
-    strides[k++] = t->strides[i];
-  }
-  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
-}
-static ct_tensor *ct__squeeze_impl(ct_tensor *t) {
-  CT__CHECK_T("ct_squeeze", t);
-  return ct__squeeze_dims(t, -1);
-}
-static ct_tensor *ct__squeeze_dim_impl(ct_tensor *t, int64_t dim) {
-  CT__CHECK_T("ct_squeeze_dim", t);
-  if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
-  return ct__squeeze_dims(t, t->ndim ? dim : -2);
-}
-
-static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
-  static const char *op = "ct_unsqueeze";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  int i, k = 0;
-  CT__CHECK_T(op, t);
-  if (t->ndim >= CT_MAX_DIMS)
-    return ct_fail(CT_ERR_RANK, op, "result rank %d exceeds CT_MAX_DIMS (%d)", t->ndim + 1, CT_MAX_DIMS), (ct_tensor *)NULL;
-  if ((dim = ct__wrap_dim(op, dim, t->ndim + 1)) < 0) return NULL;
-  for (i = 0; i <= t->ndim; i++) {
-    if (i == dim) {
-      sizes[k] = 1;
-      strides[k++] = i < t->ndim ? ct__mul_sat(t->sizes[i], t->strides[i]) : 1; /* (a size-1 dim: never addresses memory) */
-    }
-    if (i < t->ndim) {
-      sizes[k] = t->sizes[i];
-      strides[k++] = t->strides[i];
-    }
-  }
-  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
-}
-
-static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64_t *sizes, int allow_minus_one) {
-  int64_t out_sizes[CT_MAX_DIMS], out_strides[CT_MAX_DIMS];
-  int i;
-  char b1[160], b2[160];
-  CT__CHECK_T(op, t);
-  if (ndim < 0 || ndim > CT_MAX_DIMS)
-    return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), (ct_tensor *)NULL;
-  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), (ct_tensor *)NULL;
-  if (ndim < t->ndim)
-    return ct_fail(CT_ERR_SHAPE, op,
-                   "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
-                   "tensor (%d)",
-                   ndim, t->ndim),
-           (ct_tensor *)NULL;
-  for (i = ndim - 1; i >= 0; i--) {
-    int j = i - (ndim - t->ndim);
-    int64_t want = sizes[i];
-    if (j < 0) {
-      if (want < 0)
-        return ct_fail(CT_ERR_SHAPE, op, "the expanded size of the tensor (%lld) isn't allowed in a leading, "
-                       "non-existing dimension %d", (long long)want, i),
-               (ct_tensor *)NULL;
-      out_sizes[i] = want;
-      out_strides[i] = 0;
-      continue;
-    }
-    if (want == -1 && allow_minus_one) want = t->sizes[j];
-    if (want < 0) return ct_fail(CT_ERR_SIZE, op, "invalid size %lld at dimension %d", (long long)want, i), (ct_tensor *)NULL;
-    if (t->sizes[j] == want) {
-      out_sizes[i] = want;
-      out_strides[i] = t->strides[j];
-    } else if (t->sizes[j] == 1) {
-      out_sizes[i] = want;
-      out_strides[i] = 0;
-    } else {
-      return ct_fail(CT_ERR_SHAPE, op,
-                     "the expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
-                     "dimension %d. Target sizes: %s. Tensor sizes: %s",
-                     (long long)want, (long long)t->sizes[j], i, ct_shape_format(ndim, sizes, b1, sizeof b1),
-                     ct_shape_format(t->ndim, t->sizes, b2, sizeof b2)),
-             (ct_tensor *)NULL;
-    }
-  }
-  if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
-  return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
-}
-static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
-
-static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  static const char *op = "ct_slice";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
-  CT__CHECK_T(op, t);
-  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
-  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
-  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "slice step must be positive (got %lld)", (long long)step), (ct_tensor *)NULL;
-  n = t->sizes[dim];
-  if (start < 0) start += n;
-  if (end < 0) end += n;
-  start = start < 0 ? 0 : start > n ? n : start;
-  end = end < start ? start : end > n ? n : end;
-  memcpy(sizes, t->sizes, sizeof sizes);
-  memcpy(strides, t->strides, sizeof strides);
-  sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
-  /* the new stride fits unless the slice has at most one element (then it addresses nothing); the offset is checked */
-  strides[dim] = ct__mul_sat(t->strides[dim], step);
-  if (ct__mul_ovf(start, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
-    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + start %lld * stride %lld overflows int64", (long long)t->offset,
-                   (long long)start, (long long)t->strides[dim]),
-           (ct_tensor *)NULL;
-  return ct__track(ct__make_view(t, t->ndim, sizes, strides, off));
-}
-
-static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
-  static const char *op = "ct_narrow";
-  int64_t n;
-  CT__CHECK_T(op, t);
-  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
-  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
-  n = t->sizes[dim];
-  if (start < -n || start > n)
-    return ct_fail(CT_ERR_INDEX, op, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
-                   (long long)-n, (long long)n, (long long)start),
-           (ct_tensor *)NULL;
-  if (start < 0) start += n;
-  if (length < 0) return ct_fail(CT_ERR_INDEX, op, "length must be non-negative (got %lld)", (long long)length), (ct_tensor *)NULL;
-  if (start > n - length)
-    return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
-                   (long long)length, (long long)n),
-           (ct_tensor *)NULL;
-  return ct_slice(t, dim, start, start + length, 1);
-}
-
-static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
-  static const char *op = "ct_select";
-  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
-  int i, k = 0;
-  char buf[160];
-  CT__CHECK_T(op, t);
-  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "select() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
-  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
-  n = t->sizes[dim];
-  if (index < -n || index >= n)
-    return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for tensor of size %s at dimension %lld", (long long)index,
-                   ct_shape_format(t->ndim, t->sizes, buf, sizeof buf), (long long)dim),
-           (ct_tensor *)NULL;
-  if (index < 0) index += n;
-  for (i = 0; i < t->ndim; i++) {
-    if (i == dim) continue;
-    sizes[k] = t->sizes[i];
-    strides[k++] = t->strides[i];
-  }
-  if (ct__mul_ovf(index, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
-    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + index %lld * stride %lld overflows int64", (long long)t->offset,
-                   (long long)index, (long long)t->strides[dim]),
-           (ct_tensor *)NULL;
-  return ct__track(ct__make_view(t, k, sizes, strides, off));
-}
-
-static ct_tensor *ct__alias_impl(ct_tensor *t) {
-  CT__CHECK_T("ct_alias", t);
-  return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
-}
-
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t) {
@@ -6681,20 +6336,6 @@ CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s) {
   di = ct_device_interface_get((ct_device_type)t->device.type);
   return di && di->record_stream ? di->record_stream(t->storage->data, t->storage->alloc_ctx, s) : CT_OK;
 }
-CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
-  ct_tensor *view;
-  ct_status st;
-  if (!t) return ct__fail_null("ct_to_array", "t");
-  if (!dst) return ct__fail_null("ct_to_array", "dst");
-  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
-  view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
-  if (!view) return ct_last_error();
-  st = CT_OK;
-  CT_NO_GRAD { st = ct_copy_(view, (ct_tensor *)t); } /* reading values out is not an op on the graph */
-  ct_release(view);
-  return st;
-}
-
 CT_EXTERN_C_END
 #endif /* CT__TENSOR_IMPL */
 /* ---- ctorch/dispatch.h: implementation ---- */
@@ -7451,6 +7092,80 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   return st;
 }
 
+/* ---- the generated frontends' hot path: kernel lookup and boxed-kernel finishes ---- */
+/* The kernel for a call's key set (already combined with the thread's keys). */
+static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
+  const ct_dispatch_table *table = ct_op_table(op);
+  ct_keyset m = *ks & table->mask;
+  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
+  if (CT_LIKELY(m && k->unboxed)) {
+    *ks = m;
+    return k;
+  }
+  return ct_dispatch_lookup(op, *ks, ks);
+}
+/* A typed frontend reaching a boxed-only kernel. */
+static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  ct_tensor *r = NULL;
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
+  return r;
+}
+static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
+                               ct_tensor **out) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
+  ct_stack s;
+  int64_t i, m = -1;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
+    v = s.size ? ct_stack_pop(&s) : ct_value_none();
+    if (v.tag != CT_VALUE_TENSOR_LIST)
+      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
+    else if (out && cap < v.v.tensors.n)
+      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
+              (long long)v.v.tensors.n);
+    else
+      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
+    ct_value_release(&v);
+  }
+  ct_stack_free(&s);
+  return m;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
+}
+static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
+static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
+  ct_value v = ct_value_tensor(r);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_release(r);
+    return ct_last_error();
+  }
+  return CT_OK;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__DISPATCH_IMPL */
 /* ---- ctorch/backend.h: implementation ---- */
@@ -7922,7 +7637,9 @@ static void ct__obj_free(void *p, size_t n) { ct__cpu_free(NULL, p, n); }
 
 static ct_autograd_meta *ct__meta(ct_tensor *t) {
   if (!t->autograd) {
-    ct_autograd_meta *m = (ct_autograd_meta *)ct__obj_alloc(sizeof *m);
+    ct_autograd_meta *m;
+    if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init(); /* (sets ct__autograd_release_hook, tensor.h) */
+    m = (ct_autograd_meta *)ct__obj_alloc(sizeof *m);
     if (!m) return ct_fail(CT_ERR_OOM, "autograd", "out of memory"), (ct_autograd_meta *)NULL;
     memset(m, 0, sizeof *m);
     t->autograd = m;
@@ -9730,7 +9447,358 @@ static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_ten
   return r;
 }
 
-/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h; every result
+/* ---- views: the metadata of every view op (sizes, strides, offset over self's storage) ----
+ * ct__make_view (tensor.h) makes the view; these compute its geometry and check the arguments. */
+#define CT__CHECK_T(op, t)                                            \
+  do {                                                                \
+    if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
+  } while (0)
+
+/* Strides for viewing (sizes, strides) as new_sizes without copying, or 0
+ * if the memory layout does not allow it (PyTorch's computeStride). */
+static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int new_ndim,
+                            const int64_t *new_sizes, int64_t *new_strides) {
+  int64_t chunk, tensor_numel = 1, view_numel = 1;
+  int td, vd = new_ndim - 1;
+  if (numel == 0 || ndim == 0) {
+    ct__contiguous_strides(new_ndim, new_sizes, new_strides);
+    return 1;
+  }
+  chunk = strides[ndim - 1];
+  for (td = ndim - 1; td >= 0; td--) { /* (products of sizes fit: numel does; those with strides are checked) */
+    int64_t span;
+    tensor_numel *= sizes[td];
+    if (td == 0 || (sizes[td - 1] != 1 && (ct__mul_ovf(tensor_numel, chunk, &span) || strides[td - 1] != span))) {
+      while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
+        if (ct__mul_ovf(view_numel, chunk, &new_strides[vd])) return 0;
+        view_numel *= new_sizes[vd];
+        vd--;
+      }
+      if (view_numel != tensor_numel) return 0;
+      if (td > 0) {
+        chunk = strides[td - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return vd == -1;
+}
+
+/* Resolve a requested shape with at most one -1 against numel. */
+static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64_t numel, int64_t *out) {
+  int i, infer = -1;
+  int64_t known = 1;
+  char buf[160];
+  if (ndim < 0 || ndim > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), 0;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), 0;
+  for (i = 0; i < ndim; i++) {
+    out[i] = sizes[i];
+    if (sizes[i] == -1) {
+      if (infer >= 0) return ct_fail(CT_ERR_SHAPE, op, "only one dimension can be inferred"), 0;
+      infer = i;
+    } else if (sizes[i] < 0) {
+      return ct_fail(CT_ERR_SIZE, op, "invalid shape dimension %lld", (long long)sizes[i]), 0;
+    } else if (sizes[i] && known > INT64_MAX / sizes[i]) {
+      return ct_fail(CT_ERR_SIZE, op, "shape %s overflows", ct_shape_format(ndim, sizes, buf, sizeof buf)), 0;
+    } else {
+      known *= sizes[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+             0;
+    out[infer] = numel / known;
+  } else if (known != numel) {
+    return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+           0;
+  }
+  return 1;
+}
+
+static ct_tensor *ct__view_impl(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_view";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (!ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                   "across two contiguous subspaces). Use ct_reshape instead."),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+}
+
+
+static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+  static const char *op = "ct_as_strided";
+  int64_t numel, last = 0, storage_elems;
+  int i;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  numel = ct__checked_numel(op, ndim, sizes, (ct_dtype)t->dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  if (offset < 0) return ct_fail(CT_ERR_VIEW, op, "negative storage offset %lld", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0)
+      return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
+             (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1)) {
+      char b2[160];
+      return ct_fail(CT_ERR_SIZE, op, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), ct_shape_format(ndim, strides, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+    if (numel) last += (sizes[i] - 1) * strides[i];
+  }
+  storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
+  if (numel && (offset > storage_elems || last >= storage_elems - offset)) /* (an empty view reads nothing: any offset) */
+    return ct_fail(CT_ERR_VIEW, op,
+                   "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
+                   "of %lld elements",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
+                   (long long)(offset > INT64_MAX - last ? INT64_MAX : offset + last), (long long)storage_elems),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
+}
+
+static ct_tensor *ct__transpose_impl(ct_tensor *t, int64_t dim0, int64_t dim1) {
+  static const char *op = "ct_transpose";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
+  CT__CHECK_T(op, t);
+  if ((dim0 = ct__wrap_dim(op, dim0, t->ndim)) < 0 || (dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0) return NULL;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  if (t->ndim > 0) {
+    tmp = sizes[dim0], sizes[dim0] = sizes[dim1], sizes[dim1] = tmp;
+    tmp = strides[dim0], strides[dim0] = strides[dim1], strides[dim1] = tmp;
+  }
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__t_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_t", t);
+  if (t->ndim > 2)
+    return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
+  return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
+}
+
+static ct_tensor *ct__permute_impl(ct_tensor *t, int ndim, const int64_t *dims) {
+  static const char *op = "ct_permute";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int seen[CT_MAX_DIMS] = {0};
+  int i;
+  CT__CHECK_T(op, t);
+  if (ndim != t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "number of dims don't match in permute (input has %d, dims has %d)", t->ndim, ndim),
+           (ct_tensor *)NULL;
+  if (ndim > 0 && !dims) return ct__fail_null(op, "dims"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    int64_t d = ct__wrap_dim(op, dims[i], ndim);
+    if (d < 0) return NULL;
+    if (seen[d]) return ct_fail(CT_ERR_INVALID, op, "repeated dim %lld in permute", (long long)dims[i]), (ct_tensor *)NULL;
+    seen[d] = 1;
+    sizes[i] = t->sizes[d];
+    strides[i] = t->strides[d];
+  }
+  return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+  static const char *op = "ct_flatten";
+  int64_t sizes[CT_MAX_DIMS], n = 1;
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if ((start_dim = ct__wrap_dim(op, start_dim, t->ndim)) < 0 || (end_dim = ct__wrap_dim(op, end_dim, t->ndim)) < 0)
+    return NULL;
+  if (start_dim > end_dim)
+    return ct_fail(CT_ERR_INVALID, op, "start_dim cannot come after end_dim"), (ct_tensor *)NULL;
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return ct_reshape(t, 1, &one);
+  }
+  for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
+  if (!ct__sizes_product((int)(end_dim - start_dim + 1), t->sizes + start_dim, &n)) {
+    char buf[160];
+    return ct_fail(CT_ERR_SIZE, op, "flattening dims %lld..%lld of a tensor of size %s: the product of their sizes overflows int64",
+                   (long long)start_dim, (long long)end_dim, ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  sizes[k++] = n;
+  for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
+  return ct_reshape(t, k, sizes);
+}
+
+static ct_tensor *ct__squeeze_dims(ct_tensor *t, int64_t only_dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] == 1 && (only_dim < 0 || only_dim == i)) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+static ct_tensor *ct__squeeze_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_squeeze", t);
+  return ct__squeeze_dims(t, -1);
+}
+static ct_tensor *ct__squeeze_dim_impl(ct_tensor *t, int64_t dim) {
+  CT__CHECK_T("ct_squeeze_dim", t);
+  if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
+  return ct__squeeze_dims(t, t->ndim ? dim : -2);
+}
+
+static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
+  static const char *op = "ct_unsqueeze";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if (t->ndim >= CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "result rank %d exceeds CT_MAX_DIMS (%d)", t->ndim + 1, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim + 1)) < 0) return NULL;
+  for (i = 0; i <= t->ndim; i++) {
+    if (i == dim) {
+      sizes[k] = 1;
+      strides[k++] = i < t->ndim ? ct__mul_sat(t->sizes[i], t->strides[i]) : 1; /* (a size-1 dim: never addresses memory) */
+    }
+    if (i < t->ndim) {
+      sizes[k] = t->sizes[i];
+      strides[k++] = t->strides[i];
+    }
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64_t *sizes, int allow_minus_one) {
+  int64_t out_sizes[CT_MAX_DIMS], out_strides[CT_MAX_DIMS];
+  int i;
+  char b1[160], b2[160];
+  CT__CHECK_T(op, t);
+  if (ndim < 0 || ndim > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), (ct_tensor *)NULL;
+  if (ndim < t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op,
+                   "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
+                   "tensor (%d)",
+                   ndim, t->ndim),
+           (ct_tensor *)NULL;
+  for (i = ndim - 1; i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    int64_t want = sizes[i];
+    if (j < 0) {
+      if (want < 0)
+        return ct_fail(CT_ERR_SHAPE, op, "the expanded size of the tensor (%lld) isn't allowed in a leading, "
+                       "non-existing dimension %d", (long long)want, i),
+               (ct_tensor *)NULL;
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+      continue;
+    }
+    if (want == -1 && allow_minus_one) want = t->sizes[j];
+    if (want < 0) return ct_fail(CT_ERR_SIZE, op, "invalid size %lld at dimension %d", (long long)want, i), (ct_tensor *)NULL;
+    if (t->sizes[j] == want) {
+      out_sizes[i] = want;
+      out_strides[i] = t->strides[j];
+    } else if (t->sizes[j] == 1) {
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+    } else {
+      return ct_fail(CT_ERR_SHAPE, op,
+                     "the expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                     "dimension %d. Target sizes: %s. Tensor sizes: %s",
+                     (long long)want, (long long)t->sizes[j], i, ct_shape_format(ndim, sizes, b1, sizeof b1),
+                     ct_shape_format(t->ndim, t->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+  }
+  if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
+  return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
+}
+static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
+
+static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  static const char *op = "ct_slice";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "slice step must be positive (got %lld)", (long long)step), (ct_tensor *)NULL;
+  n = t->sizes[dim];
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  start = start < 0 ? 0 : start > n ? n : start;
+  end = end < start ? start : end > n ? n : end;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
+  /* the new stride fits unless the slice has at most one element (then it addresses nothing); the offset is checked */
+  strides[dim] = ct__mul_sat(t->strides[dim], step);
+  if (ct__mul_ovf(start, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + start %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)start, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, off));
+}
+
+static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "ct_narrow";
+  int64_t n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (start < -n || start > n)
+    return ct_fail(CT_ERR_INDEX, op, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                   (long long)-n, (long long)n, (long long)start),
+           (ct_tensor *)NULL;
+  if (start < 0) start += n;
+  if (length < 0) return ct_fail(CT_ERR_INDEX, op, "length must be non-negative (got %lld)", (long long)length), (ct_tensor *)NULL;
+  if (start > n - length)
+    return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
+                   (long long)length, (long long)n),
+           (ct_tensor *)NULL;
+  return ct_slice(t, dim, start, start + length, 1);
+}
+
+static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
+  static const char *op = "ct_select";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off;
+  int i, k = 0;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "select() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (index < -n || index >= n)
+    return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for tensor of size %s at dimension %lld", (long long)index,
+                   ct_shape_format(t->ndim, t->sizes, buf, sizeof buf), (long long)dim),
+           (ct_tensor *)NULL;
+  if (index < 0) index += n;
+  for (i = 0; i < t->ndim; i++) {
+    if (i == dim) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  if (ct__mul_ovf(index, t->strides[dim], &off) || ct__add_ovf(t->offset, off, &off))
+    return ct_fail(CT_ERR_SIZE, op, "storage offset %lld + index %lld * stride %lld overflows int64", (long long)t->offset,
+                   (long long)index, (long long)t->strides[dim]),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, k, sizes, strides, off));
+}
+
+static ct_tensor *ct__alias_impl(ct_tensor *t) {
+  CT__CHECK_T("ct_alias", t);
+  return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
+}
+
+
+/* ---- view kernels (CompositeExplicitAutograd): metadata only (the geometry above); every result
  * but detach's is linked to its base (ct__as_view) ---- */
 static int ct__list_rank(ct_int_list l) { return l.n < 0 ? 0 : l.n > 64 ? 64 : (int)l.n; } /* >8 fails in the impls */
 static ct_tensor *ct__k_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
@@ -9790,6 +9858,22 @@ static ct_tensor *ct__k_detach(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   return ct__alias_impl(self); /* views start outside the graph; detach's autograd kernel records nothing */
 }
+
+/* ct_to_array (tensor.h): the values out through the dispatched copy_, which converts and moves between devices */
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
+  ct_tensor *view;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_to_array", "t");
+  if (!dst) return ct__fail_null("ct_to_array", "dst");
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
+  view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
+  if (!view) return ct_last_error();
+  st = CT_OK;
+  CT_NO_GRAD { st = ct_copy_(view, (ct_tensor *)t); } /* reading values out is not an op on the graph */
+  ct_release(view);
+  return st;
+}
+
 
 /* ---- copies ---- */
 static ct_tensor *ct__copy_as(const char *op, ct_tensor *self, ct_dtype dtype) {
@@ -10100,80 +10184,6 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
   }
   flat = storage;
   return flat ? ct_as_strided(flat, in->ndim, in->sizes, in->ndim, in->strides, in_off) : NULL;
-}
-
-/* ================= dispatch plumbing for the generated code ================= */
-/* The kernel for a call's key set (already combined with the thread's keys). */
-static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
-  const ct_dispatch_table *table = ct_op_table(op);
-  ct_keyset m = *ks & table->mask;
-  const ct_kernel *k = &table->kernels[ct_keyset_highest(m)];
-  if (CT_LIKELY(m && k->unboxed)) {
-    *ks = m;
-    return k;
-  }
-  return ct_dispatch_lookup(op, *ks, ks);
-}
-/* A typed frontend reaching a boxed-only kernel. */
-static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
-  return r;
-}
-static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
-}
-/* ... for ops returning several tensors: the first is returned, the others
- * go to *extra[i] (NULL: released). */
-static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
-                                   ct_tensor **const *extra) {
-  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
-  int i;
-  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
-  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
-  return r[0];
-}
-/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
-static int64_t ct__finish_list(const ct_op *op, const ct_kernel *k, ct_keyset ks, const ct_value *args, int n, int64_t cap,
-                               ct_tensor **out) {
-  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS], v;
-  ct_stack s;
-  int64_t i, m = -1;
-  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
-  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
-  if (ct__check_args(op, s.items, n) == CT_OK && ct__run_boxed(op, k, ks, &s) == CT_OK) { /* runs once: out NULL counts */
-    v = s.size ? ct_stack_pop(&s) : ct_value_none();
-    if (v.tag != CT_VALUE_TENSOR_LIST)
-      ct_fail(CT_ERR_STATE, op->full_name, "the boxed kernel left no Tensor[] result on the stack");
-    else if (out && cap < v.v.tensors.n)
-      ct_fail(CT_ERR_INVALID, op->full_name, "out has room for %lld tensors, %s returns %lld", (long long)cap, op->full_name,
-              (long long)v.v.tensors.n);
-    else
-      for (m = v.v.tensors.n, i = 0; out && i < m; i++) out[i] = ct_retain(v.v.tensors.data[i]);
-    ct_value_release(&v);
-  }
-  ct_stack_free(&s);
-  return m;
-}
-/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
-static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
-  ct_value v = ct_value_tensor_list(items, n);
-  v.owned = 1;
-  if (ct_stack_push(s, v) != CT_OK) {
-    ct_value_release(&v);
-    return ct_last_error();
-  }
-  return CT_OK;
-}
-static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
-static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
-  ct_value v = ct_value_tensor(r);
-  v.owned = 1;
-  if (ct_stack_push(s, v) != CT_OK) {
-    ct_release(r);
-    return ct_last_error();
-  }
-  return CT_OK;
 }
 
 CT_EXTERN_C_END
@@ -14134,7 +14144,6 @@ static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tenso
   if (a->dtype != b->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
-  if (!ct__same_device(op, a, b)) return ct_last_error();
   memset(&c, 0, sizeof c);
   c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
   c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
@@ -14160,7 +14169,7 @@ static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor
   if (a->sizes[1] != v->sizes[0])
     return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
                    (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
-  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  if (ct__la_same_dtype(op, a, v) != CT_OK) return ct_last_error();
   memset(&c, 0, sizeof c);
   c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
   c.ndim = 1, c.shape[0] = a->sizes[0];
@@ -14189,7 +14198,6 @@ static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, c
     return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
                    "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (!ct__same_device(op, a, b)) return ct_last_error();
   return CT_OK;
 }
 static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
@@ -14223,7 +14231,6 @@ static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_
   if (self->dtype != m1->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
                    ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
-  if (!ct__same_device(op, self, m1)) return ct_last_error();
   ct__la_mm_call(&c, op, m1, m2);
   if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
   c.self = self, c.beta = beta, c.alpha = alpha;
@@ -14252,7 +14259,7 @@ static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
   if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
     return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
                    "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  if (ct__la_same_dtype(op, a, b) != CT_OK) return ct_last_error();
   return CT_OK;
 }
 static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
@@ -14283,7 +14290,6 @@ static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, c
   static const char *op = "baddbmm";
   ct__la_call c;
   if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
-  if (!ct__same_device(op, self, b1)) return ct_last_error();
   /* any dtype of self: it is cast to the result's (batch1's), as PyTorch */
   ct__la_bmm_call(&c, op, b1, b2);
   if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
@@ -15027,9 +15033,6 @@ static ct_status ct__shape_cat_check(const char *op, ct_tensor_list ts, int64_t 
     if (!t) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i);
     if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "zero-dimensional tensor (at position %lld) cannot be concatenated", (long long)i);
     *dtype = ct_promote_types(*dtype, (ct_dtype)t->dtype);
-    if (!ct_device_eq(t->device, ts.data[0]->device))
-      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s and %s",
-                     ct_device_type_name((ct_device_type)ts.data[0]->device.type), ct_device_type_name((ct_device_type)t->device.type));
     if (!ref && !ct__shape_cat_skipped(t)) {
       ref = t;
       if ((d = ct__wrap_dim(op, dim, t->ndim)) < 0) return ct_last_error();
@@ -15234,13 +15237,6 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   /* PyTorch's order: the dim, then the index dtype (any dtype when the index is
    * empty), then src's dtype; an empty index skips the shape checks */
   if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
-  /* one device, strictly: the kernels read every operand's data (no CPU 0-dim exception, as PyTorch's scatter/gather) */
-  if (!ct_device_eq(index->device, self->device) || (src && !ct_device_eq(src->device, self->device))) {
-    const ct_tensor *o = !ct_device_eq(index->device, self->device) ? index : src;
-    return ct_fail(CT_ERR_DEVICE, op, "Expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
-                   ct_device_type_name((ct_device_type)self->device.type), self->device.index,
-                   ct_device_type_name((ct_device_type)o->device.type), o->device.index);
-  }
   if (index->numel != 0 && ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
   if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
   if (index->numel == 0) return CT_OK;
@@ -16451,7 +16447,6 @@ static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *ta
   if (weight && (weight->ndim != 1 || weight->numel != g->C))
     return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
                    (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return ct_last_error();
   return CT_OK;
 }
 /* Walk the targets: calls back (or fails on an out-of-range target); returns the total weight. */
@@ -16749,7 +16744,6 @@ static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_t
     return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
                    ct__nn_shape(self, b2, sizeof b2)),
            (ct_tensor *)NULL;
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return NULL;
   dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!dst) return NULL;
   if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
@@ -16820,9 +16814,6 @@ static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor
     return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
                    ct__nn_shape(self, b2, sizeof b2)),
            (ct_tensor *)NULL;
-  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight)) ||
-      (pos_weight && !ct__same_device(op, self, pos_weight)))
-    return NULL;
   dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
   if (!dst) return NULL;
   w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
@@ -17392,7 +17383,6 @@ static ct_status ct__conv_same_type(const char *op, const ct_tensor *input, cons
   if (input->dtype != other->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Input type (torch.%sTensor) and %s type (torch.%sTensor) should be the same",
                    ct__dtype_torch_name((ct_dtype)input->dtype), what, ct__dtype_torch_name((ct_dtype)other->dtype));
-  if (!ct__same_device(op, input, other)) return ct_last_error();
   return CT_OK;
 }
 
@@ -17853,7 +17843,6 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
   if (gy->dtype != other->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected grad_output and %s to have the same dtype, but got %s and %s",
                    size_is_input ? "weight" : "input", ct_dtype_name((ct_dtype)gy->dtype), ct_dtype_name((ct_dtype)other->dtype));
-  if (!ct__same_device(op, gy, other)) return ct_last_error();
   return CT_OK;
 }
 static ct_tensor *ct__k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, ct_tensor *weight, ct_int_list input_size,
@@ -18300,7 +18289,6 @@ static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_ten
   if (gy != indices && gy->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                    ct_dtype_name((ct_dtype)gy->dtype));
-  if (!ct__same_device(op, gy, self) || !ct__same_device(op, indices, self)) return ct_last_error();
   return CT_OK;
 }
 /* indices within [0, H*W): checked before any write */
@@ -18326,7 +18314,7 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                    ct_dtype_name((ct_dtype)src->dtype)),
            (ct_tensor *)NULL;
-  if (!scatter && (!ct_same_shape(src, self) || !ct__same_device(op, src, self))) {
+  if (!scatter && !ct_same_shape(src, self)) {
     char b1[160], b2[160];
     return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
                    ct_shape_format(src->ndim, src->sizes, b2, sizeof b2)),
@@ -18385,7 +18373,6 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
       return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
                      ct_dtype_name((ct_dtype)gy->dtype)),
              (ct_tensor *)NULL;
-    if (!ct__same_device(op, gy, self)) return NULL;
   }
   if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
     return NULL;
@@ -18476,7 +18463,7 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim - 2 * sizeof(int64_t)) != 0 ||
-        gy->dtype != self->dtype || !ct__same_device(op, gy, self))
+        gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
                      ct_dtype_name((ct_dtype)self->dtype)),
@@ -19028,7 +19015,6 @@ static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f
   if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
   memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
   if (mean && std) {
-    if (!ct__same_device(op, mean, std)) return NULL;
     if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
   }
   r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
@@ -60906,6 +60892,7 @@ static void ct__init(void) {
       ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
       ct__registry.fallbacks[k].source = "autograd fallback";
     }
+  ct__autograd_release_hook = ct__autograd_release; /* the tensor layer frees autograd metadata through it */
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
