@@ -191,10 +191,10 @@ CTDEF ct_status ct_device_exchange(ct_device d, int *previous);
 CTDEF ct_status ct_device_synchronize(ct_device d); /* every stream of the device */
 
 /* ---- default device (per thread; torch.set_default_device) ----
- * Where the factories that take no device put new tensors: ct_empty,
- * ct_zeros, ct_ones, ct_full, ct_scalar_tensor, ct_arange, ct_from_array
- * and the random factories without a generator. The CPU unless set; the
- * _opts and _like factories and ops' results are unaffected. */
+ * Where factories called without a device put new tensors (every factory
+ * op with device None, ct_from_array; a random factory given a generator:
+ * the generator's device). The CPU unless set; the _like factories and
+ * ops' results are unaffected. */
 CTDEF ct_status ct_set_default_device(ct_device d);
 CTDEF ct_device ct_default_device(void);
 
