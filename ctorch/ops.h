@@ -1299,6 +1299,20 @@ static ct_tensor *ct__factory_made(ct_tensor *t) {
   if (t) t->storage->version = 0;
   return t;
 }
+/* The composites over an out= form: an empty [0] tensor on the device (None:
+ * the default device, for a direct call; BackendSelect resolves it), then
+ * the out= op's status decides (t released on failure). */
+static ct_tensor *ct__factory_empty_for_out(ct_keyset ks, ct_dtype dtype, ct_device device) {
+  int64_t zero = 0;
+  ct_int_list size;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  size.data = &zero, size.n = 1;
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+}
+static ct_tensor *ct__factory_finish(ct_tensor *t, ct_status st) {
+  if (t && st != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are
  * composites over it, so autograd sees one node, as in PyTorch). The copy is

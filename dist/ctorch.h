@@ -9925,6 +9925,20 @@ static ct_tensor *ct__factory_made(ct_tensor *t) {
   if (t) t->storage->version = 0;
   return t;
 }
+/* The composites over an out= form: an empty [0] tensor on the device (None:
+ * the default device, for a direct call; BackendSelect resolves it), then
+ * the out= op's status decides (t released on failure). */
+static ct_tensor *ct__factory_empty_for_out(ct_keyset ks, ct_dtype dtype, ct_device device) {
+  int64_t zero = 0;
+  ct_int_list size;
+  if (ct_device_is_none(device)) device = ct_default_device();
+  size.data = &zero, size.n = 1;
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+}
+static ct_tensor *ct__factory_finish(ct_tensor *t, ct_status st) {
+  if (t && st != CT_OK) ct_release(t), t = NULL;
+  return ct__factory_made(t);
+}
 
 /* _to_copy: the one op that converts and moves (to.dtype and to.device are
  * composites over it, so autograd sees one node, as in PyTorch). The copy is
@@ -10212,8 +10226,7 @@ static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list s
   if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
   if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
   t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
-  return ct__factory_made(t);
+  return t ? ct__factory_finish(t, ct_fill_(t, value)) : NULL;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
@@ -10289,16 +10302,11 @@ static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end
 }
 /* arange: empty on the device, then arange.start_out (PyTorch's composite) */
 static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
-  int64_t zero = 0;
-  ct_int_list size;
   ct_tensor *t;
   if (dtype == CT_DTYPE_NONE)
     dtype = start.kind != CT_SCALAR_FLOAT && end.kind != CT_SCALAR_FLOAT && step.kind != CT_SCALAR_FLOAT ? CT_I64 : CT_F32;
-  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  size.data = &zero, size.n = 1;
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_arange_out(t, start, end, step) != CT_OK) ct_release(t), t = NULL;
-  return ct__factory_made(t);
+  t = ct__factory_empty_for_out(ks, dtype, device);
+  return t ? ct__factory_finish(t, ct_arange_out(t, start, end, step)) : NULL;
 }
 
 /* ---- the hand-written factories (options, host data, _like) ---- */
@@ -19392,50 +19400,37 @@ static ct_tensor *ct__k_dropout(ct_keyset ks, ct_tensor *input, double p, bool t
 
 /* ---- the factories: empty on the device (dtype None: dflt), then the out= form ----
  * The dtype is checked first, the size by the out= form. */
-static ct_tensor *ct__rn_factory_empty(const char *op, ct_keyset ks, ct_int_list size, ct_generator *gen, ct_dtype dtype,
-                                       ct_dtype dflt, ct_device device) {
-  int64_t zero = 0;
-  ct_int_list none;
+static ct_tensor *ct__rn_factory_empty(const char *op, ct_keyset ks, ct_generator *gen, ct_dtype dtype, ct_dtype dflt,
+                                       ct_device device) {
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  (void)size; /* (checked by the out= form, which names the factory) */
-  if (ct_device_is_none(device)) device = gen ? gen->device : ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  none.data = &zero, none.n = 1;
-  return ct__dispatch_empty_memory_format(ks, none, dtype == CT_DTYPE_NONE ? dflt : dtype, device);
-}
-static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
-  if (t && st != CT_OK) ct_release(t), t = NULL;
-  return ct__factory_made(t);
-}
-static ct_int_list ct__rn_no_size(void) {
-  ct_int_list l;
-  l.data = NULL, l.n = -1;
-  return l;
+  if (ct_device_is_none(device) && gen) device = gen->device; /* (a direct call: BackendSelect resolves it) */
+  return ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? dflt : dtype, device);
 }
 static ct_tensor *ct__k_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("rand", ks, size, generator, dtype, CT_F32, device);
-  return t ? ct__rn_factory_done(t, ct_rand_out(t, (int)size.n, size.data, generator)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("rand", ks, generator, dtype, CT_F32, device);
+  return t ? ct__factory_finish(t, ct_rand_out(t, (int)size.n, size.data, generator)) : NULL;
 }
 static ct_tensor *ct__k_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("randn", ks, size, generator, dtype, CT_F32, device);
-  return t ? ct__rn_factory_done(t, ct_randn_out(t, (int)size.n, size.data, generator)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("randn", ks, generator, dtype, CT_F32, device);
+  return t ? ct__factory_finish(t, ct_randn_out(t, (int)size.n, size.data, generator)) : NULL;
 }
 static ct_tensor *ct__k_randint(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype,
                                 ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("randint", ks, size, generator, dtype, CT_I64, device);
-  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, (int)size.n, size.data, generator)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("randint", ks, generator, dtype, CT_I64, device);
+  return t ? ct__factory_finish(t, ct_randint_out(t, low, high, (int)size.n, size.data, generator)) : NULL;
 }
 static ct_tensor *ct__k_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("randperm", ks, ct__rn_no_size(), generator, dtype, CT_I64, device);
-  return t ? ct__rn_factory_done(t, ct_randperm_out(t, n, generator)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("randperm", ks, generator, dtype, CT_I64, device);
+  return t ? ct__factory_finish(t, ct_randperm_out(t, n, generator)) : NULL;
 }
 static ct_tensor *ct__k_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("eye", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
-  return t ? ct__rn_factory_done(t, ct_eye_m_out(t, n, m)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("eye", ks, NULL, dtype, CT_F32, device);
+  return t ? ct__factory_finish(t, ct_eye_m_out(t, n, m)) : NULL;
 }
 static ct_tensor *ct__k_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) { return ct__k_eye_m(ks, n, n, dtype, device); }
 static ct_tensor *ct__k_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
-  ct_tensor *t = ct__rn_factory_empty("linspace", ks, ct__rn_no_size(), NULL, dtype, CT_F32, device);
-  return t ? ct__rn_factory_done(t, ct_linspace_out(t, start, end, steps)) : NULL;
+  ct_tensor *t = ct__rn_factory_empty("linspace", ks, NULL, dtype, CT_F32, device);
+  return t ? ct__factory_finish(t, ct_linspace_out(t, start, end, steps)) : NULL;
 }
 
 CT_EXTERN_C_END

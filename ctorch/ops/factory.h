@@ -68,8 +68,7 @@ static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list s
   if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
   if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
   t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_fill_(t, value) != CT_OK) ct_release(t), t = NULL;
-  return ct__factory_made(t);
+  return t ? ct__factory_finish(t, ct_fill_(t, value)) : NULL;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   return ct__factory_filled("zeros", ks, size, ct_int(0), dtype, device);
@@ -145,16 +144,11 @@ static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end
 }
 /* arange: empty on the device, then arange.start_out (PyTorch's composite) */
 static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
-  int64_t zero = 0;
-  ct_int_list size;
   ct_tensor *t;
   if (dtype == CT_DTYPE_NONE)
     dtype = start.kind != CT_SCALAR_FLOAT && end.kind != CT_SCALAR_FLOAT && step.kind != CT_SCALAR_FLOAT ? CT_I64 : CT_F32;
-  if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  size.data = &zero, size.n = 1;
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
-  if (t && ct_arange_out(t, start, end, step) != CT_OK) ct_release(t), t = NULL;
-  return ct__factory_made(t);
+  t = ct__factory_empty_for_out(ks, dtype, device);
+  return t ? ct__factory_finish(t, ct_arange_out(t, start, end, step)) : NULL;
 }
 
 /* ---- the hand-written factories (options, host data, _like) ---- */
