@@ -35,7 +35,8 @@
  *                       recorded stream; the block is reused only once cudaEventQuery says done
  *   memory_stats        the caching allocator's counters
  *   empty_cache         cudaFree of every cached, unused block
- *   host_alloc/free     cudaHostAlloc / cudaFreeHost (pinned memory), via a caching host allocator
+ *   host_alloc/free     cudaHostAlloc / cudaFreeHost (pinned memory); the core's caching host
+ *                       allocator (below) keeps the blocks and records copies' streams on them
  */
 #ifndef CT_DEVICE_H
 #define CT_DEVICE_H
@@ -228,10 +229,28 @@ CTDEF ct_status ct_device_memcpy(void *dst, ct_device dst_device, const void *sr
                                  bool non_blocking);
 CTDEF ct_status ct_device_memory_stats(ct_device d, ct_device_stats *out);
 CTDEF ct_status ct_device_empty_cache(ct_device d);
-/* Pinned host memory from a device type's backend; NULL and an error where
- * the type offers none (the CPU does not). Free with ct_host_free. */
+
+/* ---- pinned host memory ----
+ * Page-locked host memory that a device type's backend offers (host_alloc;
+ * the CPU offers none), kept by one caching host allocator per type here in
+ * the core (c10's CachingHostAllocator), so a backend writes only the raw
+ * calls. Blocks are rounded up to a power of two and reused. An
+ * asynchronous copy that reads or writes a block records the copy's stream
+ * on it (ct_host_record_stream); a freed block is handed out again only
+ * once that stream's work up to the record is done, so the caller may free
+ * the host side of a non_blocking copy at once. Pinned tensors:
+ * ct_pin_memory, ct_is_pinned, ct_options.pin_memory (tensor.h).
+ * ct_host_alloc: NULL and an error where the type offers no pinned memory;
+ * *ctx is the block's context, given back to free and record_stream. */
 CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx);
 CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx);
+CTDEF ct_status ct_host_record_stream(void *ctx, ct_stream s); /* ctx from ct_host_alloc; s of the same device type */
+CTDEF ct_status ct_host_memory_stats(ct_device_type type, ct_device_stats *out); /* counters of the type's host cache */
+CTDEF ct_status ct_host_empty_cache(ct_device_type type); /* frees every cached block no stream still uses */
+/* The type whose pinned memory a pin_memory without a device uses: CUDA when
+ * it offers pinned memory, else the first PrivateUse type that does;
+ * CT_DEVICE_CPU when none does (PyTorch's current accelerator). */
+CTDEF ct_device_type ct_host_pinning_type(void);
 
 CT_EXTERN_C_END
 
@@ -650,22 +669,254 @@ CTDEF ct_status ct_device_empty_cache(ct_device d) {
   if (i->empty_cache) i->empty_cache(d.index);
   return CT_OK;
 }
-CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
-  const ct_device_interface *i = ct__device_iface("ct_host_alloc", ct_device_make(type, 0));
-  void *p;
-  if (!ctx) return ct__fail_null("ct_host_alloc", "ctx"), (void *)NULL;
-  *ctx = NULL;
-  if (!i) return NULL;
-  if (!i->host_alloc)
-    return ct_fail(CT_ERR_UNSUPPORTED, "ct_host_alloc", "'%s' offers no pinned host memory", ct_device_type_name(type)),
-           (void *)NULL;
-  p = i->host_alloc(nbytes, ctx);
-  if (!p) return ct_fail(CT_ERR_OOM, "ct_host_alloc", "out of pinned memory allocating %zu bytes", nbytes), (void *)NULL;
-  return p;
+/* ---- pinned host memory: one caching host allocator per device type ----
+ * Free blocks sit in one bin per power of two; a freed block that a stream
+ * still uses (events recorded by ct_host_record_stream) waits on the
+ * pending list until every event is complete. Events are pooled per type so
+ * that a steady stream of copies creates none. Under AddressSanitizer a
+ * cached block is poisoned: a pinned tensor's data read after its release
+ * fails loudly. One lock (a stripe of base.h) guards it all. */
+#define CT__HOST_BINS 48 /* sizes 2^0 .. 2^47 */
+typedef struct ct__host_block {
+  void *ptr;
+  size_t size; /* a power of two */
+  void *ctx;   /* the backend's host_alloc context */
+  int type, in_use, nevents, cap;
+  ct_event *events; /* recorded on the streams that use it */
+  struct ct__host_block *next;
+} ct__host_block;
+static struct {
+  ct__host_block *bins[CT_DEVICE_NUM][CT__HOST_BINS];
+  ct__host_block *pending[CT_DEVICE_NUM];
+  ct_event *event_pool[CT_DEVICE_NUM];
+  int pool_n[CT_DEVICE_NUM], pool_cap[CT_DEVICE_NUM];
+  ct_device_stats stats[CT_DEVICE_NUM];
+} ct__host;
+static void ct__host_lock(void) { ct__lock_object(&ct__host); }
+static void ct__host_unlock(void) { ct__unlock_object(&ct__host); }
+
+static int ct__host_bin(size_t nbytes, size_t *size) {
+  int b = 0;
+  while (b < CT__HOST_BINS && ((size_t)1 << b) < nbytes) b++;
+  if (b < CT__HOST_BINS) *size = (size_t)1 << b;
+  return b;
 }
-CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {
+static void ct__host_peak(ct_device_stats *st) {
+  if (st->allocated_bytes > st->peak_allocated_bytes) st->peak_allocated_bytes = st->allocated_bytes;
+  if (st->reserved_bytes > st->peak_reserved_bytes) st->peak_reserved_bytes = st->reserved_bytes;
+}
+static void ct__host_cache_block(ct__host_block *b) {
+  int bin;
+  size_t size = 0;
+  bin = ct__host_bin(b->size, &size);
+  CT__POISON(b->ptr, b->size);
+  b->next = ct__host.bins[b->type][bin];
+  ct__host.bins[b->type][bin] = b;
+  ct__host.stats[b->type].cached_blocks++;
+}
+/* (lock held) pending blocks whose events are all complete become free;
+ * their events go back to the pool. */
+static void ct__host_process_pending(int type) {
+  ct__host_block **p = &ct__host.pending[type];
+  while (*p) {
+    ct__host_block *b = *p;
+    int i, done = 1;
+    for (i = 0; i < b->nevents && done; i++) {
+      bool d = true;
+      if (ct_event_query(&b->events[i], &d) != CT_OK) d = true; /* a failed query: the device is gone or broken */
+      done = d;
+    }
+    if (!done) {
+      p = &b->next;
+      continue;
+    }
+    *p = b->next;
+    for (i = 0; i < b->nevents; i++) {
+      if (ct__host.pool_n[type] < ct__host.pool_cap[type]) ct__host.event_pool[type][ct__host.pool_n[type]++] = b->events[i];
+      else ct_event_destroy(&b->events[i]);
+    }
+    b->nevents = 0;
+    ct__host.stats[type].pending_blocks--;
+    ct__host_cache_block(b);
+  }
+}
+static void ct__host_release_cached(int type, const ct_device_interface *i) {
+  int bin;
+  for (bin = 0; bin < CT__HOST_BINS; bin++)
+    while (ct__host.bins[type][bin]) {
+      ct__host_block *b = ct__host.bins[type][bin];
+      ct__host.bins[type][bin] = b->next;
+      CT__UNPOISON(b->ptr, b->size);
+      i->host_free(b->ptr, b->size, b->ctx);
+      ct__host.stats[type].reserved_bytes -= (int64_t)b->size;
+      ct__host.stats[type].cached_blocks--;
+      ct__host.stats[type].system_frees++;
+      CT_FREE(b->events);
+      CT_FREE(b);
+    }
+}
+static bool ct__host_offered(ct_device_type type) {
   const ct_device_interface *i = ct_device_interface_get(type);
-  if (ptr && i && i->host_free) i->host_free(ptr, nbytes, ctx);
+  return i && i->host_alloc;
+}
+static const ct_device_interface *ct__host_iface(const char *op, ct_device_type type) {
+  const ct_device_interface *i;
+  if ((unsigned)type >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)type), (const ct_device_interface *)NULL;
+  i = ct_device_interface_get(type);
+  if (!i || !i->host_alloc)
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory%s", ct_device_type_name(type),
+                   i ? "" : " (no device interface registered: is its backend linked?)"),
+           (const ct_device_interface *)NULL;
+  return i;
+}
+
+CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
+  static const char *op = "ct_host_alloc";
+  const ct_device_interface *i;
+  ct__host_block *b;
+  ct_device_stats *st;
+  size_t size = 0;
+  int bin;
+  if (!ctx) return ct__fail_null(op, "ctx"), (void *)NULL;
+  *ctx = NULL;
+  if (!(i = ct__host_iface(op, type))) return NULL;
+  bin = ct__host_bin(nbytes ? nbytes : 1, &size);
+  if (bin == CT__HOST_BINS) return ct_fail(CT_ERR_OOM, op, "%zu bytes of pinned memory is more than can be allocated", nbytes), (void *)NULL;
+  st = &ct__host.stats[type];
+  ct__host_lock();
+  ct__host_process_pending(type);
+  b = ct__host.bins[type][bin];
+  if (b) {
+    ct__host.bins[type][bin] = b->next;
+    st->cached_blocks--;
+    CT__UNPOISON(b->ptr, b->size);
+  } else {
+    void *bctx = NULL, *p = i->host_alloc(size, &bctx);
+    if (!p) { /* give the cache back to the system and try once more */
+      ct__host_release_cached(type, i);
+      p = i->host_alloc(size, &bctx);
+    }
+    b = p ? (ct__host_block *)CT_MALLOC(sizeof *b) : NULL;
+    if (!b) {
+      if (p) i->host_free(p, size, bctx);
+      ct__host_unlock();
+      return ct_fail(CT_ERR_OOM, op, "out of pinned memory allocating %zu bytes on '%s'", size, ct_device_type_name(type)),
+             (void *)NULL;
+    }
+    memset(b, 0, sizeof *b);
+    b->ptr = p;
+    b->size = size;
+    b->ctx = bctx;
+    b->type = (int)type;
+    st->reserved_bytes += (int64_t)size;
+    st->system_allocs++;
+  }
+  b->in_use = 1;
+  b->next = NULL;
+  st->allocated_bytes += (int64_t)size;
+  st->allocated_blocks++;
+  st->num_allocs++;
+  ct__host_peak(st);
+  ct__host_unlock();
+  *ctx = b;
+  return b->ptr;
+}
+/* cppcheck-suppress constParameter ; a free function takes the pointer it frees as void *, as free() */
+CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {
+  ct__host_block *b = (ct__host_block *)ctx;
+  (void)nbytes;
+  if (!ptr || !b || b->ptr != ptr || (int)type != b->type) return;
+  ct__host_lock();
+  b->in_use = 0;
+  ct__host.stats[type].allocated_bytes -= (int64_t)b->size;
+  ct__host.stats[type].allocated_blocks--;
+  ct__host.stats[type].num_frees++;
+  if (b->nevents) {
+    b->next = ct__host.pending[type];
+    ct__host.pending[type] = b;
+    ct__host.stats[type].pending_blocks++;
+  } else {
+    ct__host_cache_block(b);
+  }
+  ct__host_unlock();
+}
+CTDEF ct_status ct_host_record_stream(void *ctx, ct_stream s) {
+  static const char *op = "ct_host_record_stream";
+  ct__host_block *b = (ct__host_block *)ctx;
+  const ct_device_interface *i;
+  ct_event e;
+  ct_status st;
+  int type = s.device.type;
+  if (!b) return ct__fail_null(op, "ctx");
+  if (type != b->type)
+    return ct_fail(CT_ERR_DEVICE, op, "pinned memory of '%s' cannot be recorded on a stream of '%s'",
+                   ct_device_type_name((ct_device_type)b->type), ct_device_type_name((ct_device_type)type));
+  if (ct_device_check(op, s.device) != CT_OK) return ct_last_error();
+  i = ct_device_interface_get((ct_device_type)type);
+  if (!i->event_create) return ct_stream_synchronize(s); /* no events: the work is done when this returns */
+  ct__host_lock();
+  e.handle = NULL;
+  if (ct__host.pool_n[type]) { /* a pooled event of the same device, else a new one */
+    int k;
+    for (k = ct__host.pool_n[type] - 1; k >= 0; k--)
+      if (ct_device_eq(ct__host.event_pool[type][k].device, s.device)) {
+        e = ct__host.event_pool[type][k];
+        ct__host.event_pool[type][k] = ct__host.event_pool[type][--ct__host.pool_n[type]];
+        break;
+      }
+  }
+  if (!e.handle && (st = ct_event_create(s.device, 0, &e)) != CT_OK) return ct__host_unlock(), st;
+  if (b->nevents == b->cap) {
+    int cap = b->cap ? 2 * b->cap : 4;
+    ct_event *grown = (ct_event *)CT_REALLOC(b->events, sizeof *grown * (size_t)cap);
+    if (!grown) {
+      ct_event_destroy(&e);
+      ct__host_unlock();
+      return ct_fail(CT_ERR_OOM, op, "out of memory recording a stream");
+    }
+    b->events = grown;
+    b->cap = cap;
+  }
+  if ((st = ct_event_record(&e, s)) != CT_OK) {
+    ct_event_destroy(&e);
+    ct__host_unlock();
+    return st;
+  }
+  b->events[b->nevents++] = e;
+  if (ct__host.pool_cap[type] < b->nevents + ct__host.pool_n[type]) { /* room to pool this block's events later */
+    int cap = 2 * (b->nevents + ct__host.pool_n[type]);
+    ct_event *grown = (ct_event *)CT_REALLOC(ct__host.event_pool[type], sizeof *grown * (size_t)cap);
+    if (grown) ct__host.event_pool[type] = grown, ct__host.pool_cap[type] = cap; /* (else surplus events are destroyed) */
+  }
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_status ct_host_memory_stats(ct_device_type type, ct_device_stats *out) {
+  if (!out) return ct__fail_null("ct_host_memory_stats", "out");
+  if (!ct__host_iface("ct_host_memory_stats", type)) return ct_last_error();
+  ct__host_lock();
+  ct__host_process_pending((int)type);
+  *out = ct__host.stats[type];
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_status ct_host_empty_cache(ct_device_type type) {
+  const ct_device_interface *i = ct__host_iface("ct_host_empty_cache", type);
+  if (!i) return ct_last_error();
+  ct__host_lock();
+  ct__host_process_pending((int)type);
+  ct__host_release_cached((int)type, i);
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_device_type ct_host_pinning_type(void) {
+  static const ct_device_type order[] = {CT_DEVICE_CUDA, CT_DEVICE_PRIVATEUSE1, CT_DEVICE_PRIVATEUSE2, CT_DEVICE_PRIVATEUSE3};
+  size_t k;
+  for (k = 0; k < sizeof order / sizeof order[0]; k++) {
+    const ct_device_interface *i = ct_device_interface_get(order[k]);
+    if (i && i->host_alloc) return order[k];
+  }
+  return CT_DEVICE_CPU;
 }
 
 CT_EXTERN_C_END

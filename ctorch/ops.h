@@ -292,7 +292,8 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
   if (out->offset * (int64_t)ct_dtype_size((ct_dtype)out->dtype) + (int64_t)need > (int64_t)out->storage->nbytes) {
     if (out->storage->refcount != 1 || out->storage->deleter)
       return ct_fail(CT_ERR_SHAPE, op, "out= tensor must be resized but its storage is shared or not resizable");
-    s = ct__storage_new(need, out->device, op);
+    s = out->storage->pinned_by ? ct__storage_new_pinned(need, (ct_device_type)out->storage->pinned_by, op) /* stays pinned */
+                                : ct__storage_new(need, out->device, op);
     if (!s) return ct_last_error();
     s->version = out->storage->version;
     undo = ct__undo_record(out); /* (a failed call gets the old storage back) */
@@ -456,9 +457,21 @@ static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_block
   ct_status st;
   size_t es = ct_dtype_size((ct_dtype)self->dtype);
   if ((st = ct_device_check("copy_", self->device)) != CT_OK || (st = ct_device_check("copy_", src->device)) != CT_OK) return st;
-  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src))
-    return ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es,
-                            non_blocking && self->device.type == src->device.type); /* host buffers: synchronous */
+  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src)) {
+    /* Asynchronous between two devices of one type, or when the host side is
+     * pinned by the device's type; then the host block is recorded on the
+     * copy's stream, so that freeing it at once is safe. From pageable memory
+     * the copy is synchronous (as CUDA makes it). */
+    ct_tensor *host = self->device.type == CT_DEVICE_CPU ? self : src->device.type == CT_DEVICE_CPU ? src : NULL;
+    ct_device dev = host == self ? src->device : self->device;
+    bool async = non_blocking && (host ? host->storage->pinned_by == dev.type : self->device.type == src->device.type);
+    st = ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es, async);
+    if (st == CT_OK && async && host && ct_host_record_stream(host->storage->alloc_ctx, ct_current_stream(dev)) != CT_OK) {
+      ct_clear_error(); /* (could not record: wait for the copy instead) */
+      st = ct_stream_synchronize(ct_current_stream(dev));
+    }
+    return st;
+  }
   if (src->device.type == CT_DEVICE_CPU) hs = ct_retain(src);
   else hs = ct__host_view(src, 1, &hsbuf);
   if (!hs) {
@@ -1292,7 +1305,8 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
 /* The factories' kernels: ctorch/ops/factory.h. Composites allocate by
  * redispatching empty with the call's keys (BackendSelect has chosen the
  * backend already), as c10's composites call at::_ops::empty::redispatch. */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device,
+                                                   bool pin_memory); /* generated */
 /* A factory's result, filled by in-place or out= ops on its fresh storage:
  * version 0, as PyTorch's factories return. */
 static ct_tensor *ct__factory_made(ct_tensor *t) {
@@ -1307,7 +1321,7 @@ static ct_tensor *ct__factory_empty_for_out(ct_keyset ks, ct_dtype dtype, ct_dev
   ct_int_list size;
   if (ct_device_is_none(device)) device = ct_default_device();
   size.data = &zero, size.n = 1;
-  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device, false);
 }
 static ct_tensor *ct__factory_finish(ct_tensor *t, ct_status st) {
   if (t && st != CT_OK) ct_release(t), t = NULL;
@@ -1324,9 +1338,32 @@ static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, c
   (void)ks;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   if (ct_device_is_none(device)) device = self->device; /* (ct__empty checks the device) */
-  c = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, device);
+  if (dtype == CT_DTYPE_NONE) dtype = (ct_dtype)self->dtype;
+  if (non_blocking && device.type == CT_DEVICE_CPU && self->device.type != CT_DEVICE_CPU &&
+      ct__host_offered((ct_device_type)self->device.type)) /* device to host: into pinned memory, as PyTorch */
+    c = ct__empty_pinned(op, self->ndim, self->sizes, dtype, ct_device_make((ct_device_type)self->device.type, 0));
+  else
+    c = ct__empty(op, self->ndim, self->sizes, dtype, device);
   if (c && ct_copy_ex_(c, self, non_blocking) != CT_OK) ct_release(c), c = NULL;
   return c;
+}
+/* pin_memory: self when already pinned (by device's type, if given), else _pin_memory */
+static ct_tensor *ct__k_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  (void)ks;
+  if (ct_is_pinned(self) && (ct_device_is_none(device) || self->storage->pinned_by == device.type)) return ct_retain(self);
+  return ct_pinned_copy_ex(self, device);
+}
+/* _pin_memory: a contiguous copy of a CPU tensor in pinned memory */
+static ct_tensor *ct__k_pinned_copy(ct_keyset ks, ct_tensor *self, ct_device device) {
+  static const char *op = "_pin_memory";
+  ct_tensor *c;
+  (void)ks;
+  if (self->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "cannot pin a tensor on %s:%d: only dense CPU tensors can be pinned",
+                   ct_device_type_name((ct_device_type)self->device.type), self->device.index),
+           (ct_tensor *)NULL;
+  c = ct__empty_pinned(op, self->ndim, self->sizes, (ct_dtype)self->dtype, device);
+  return c ? ct__factory_finish(c, ct_copy_(c, self)) : NULL;
 }
 static ct_tensor *ct__k_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
   (void)ks;

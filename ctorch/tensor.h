@@ -33,10 +33,11 @@ typedef struct ct_storage {
   ct_device device;               /* type and index */
   uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
   uint8_t device_alloc;           /* data came from the device interface's alloc (freed through it) */
+  uint8_t pinned_by;              /* CPU data in pinned memory of this device type's host cache; 0 (CPU): not pinned */
   const ct_allocator *allocator;  /* frees data; NULL when a deleter or the device interface owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
-  void *alloc_ctx;                /* the device allocator's per-block context (device_alloc) */
+  void *alloc_ctx;                /* the device allocator's (or the host cache's) per-block context */
 } ct_storage;
 
 /* A view of a storage: metadata only, so views are cheap. Read the fields;
@@ -106,13 +107,20 @@ CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const 
 /* ct_to_device(t, device) and ct_to_device_ex(t, device, dtype, non_blocking,
  * copy) are the dispatched to.device (generated; differentiable through
  * _to_copy, the gradient goes back to t's device). non_blocking: a copy
- * between two devices of one type may return before it is done (ordered on
- * the current streams); host copies are synchronous. */
+ * between two devices of one type, or between the host and a device with
+ * the host side pinned (ct_pin_memory), may return before it is done
+ * (ordered on the current streams; to the CPU the result is pinned); from
+ * pageable host memory it is synchronous. */
 /* record_stream (c10's): t's memory is in use by work queued on s, so the
  * allocator does not hand it out again before that work is done, even after
  * t is freed. Nothing to do for the CPU or for memory not from a device
  * interface. */
 CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s);
+/* t's data is in pinned host memory (ct_pin_memory, ct_empty_ex with
+ * pin_memory, or a non_blocking copy to the CPU): host copies to and from it may be
+ * asynchronous (device.h). A pinned tensor is also recorded on a stream
+ * of its pinning type with ct_record_stream. */
+CTDEF bool ct_is_pinned(const ct_tensor *t);
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -382,9 +390,33 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->device = device;
   s->inline_data = (uint8_t)inline_data;
   s->device_alloc = (uint8_t)(di != NULL);
+  s->pinned_by = 0;
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
+  s->alloc_ctx = actx;
+  ct__local_add(ct__stats()->live_storages, 1);
+  return s;
+}
+
+/* A CPU storage in pinned memory of `type`'s host cache (ct_pin_memory). */
+static ct_storage *ct__storage_new_pinned(size_t nbytes, ct_device_type type, const char *op) {
+  void *actx = NULL, *data;
+  ct_storage *s;
+  if (type == CT_DEVICE_CPU || type == CT_DEVICE_META)
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory", ct_device_type_name(type)), (ct_storage *)NULL;
+  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL;
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) {
+    ct_host_free(type, data, nbytes, actx);
+    return ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage"), (ct_storage *)NULL;
+  }
+  memset(s, 0, sizeof *s);
+  s->refcount = 1;
+  s->data = data;
+  s->nbytes = nbytes;
+  s->device = CT_CPU;
+  s->pinned_by = (uint8_t)type;
   s->alloc_ctx = actx;
   ct__local_add(ct__stats()->live_storages, 1);
   return s;
@@ -411,8 +443,9 @@ static void ct__storage_release(ct_storage *s) {
     } else if (s->device_alloc) {
       const ct_device_interface *di = ct_device_interface_get((ct_device_type)s->device.type);
       if (di && s->data) di->free(s->device.index, s->data, s->nbytes, s->alloc_ctx);
-    }
-    else if (s->allocator && s->data)
+    } else if (s->pinned_by) {
+      ct_host_free((ct_device_type)s->pinned_by, s->data, s->nbytes, s->alloc_ctx);
+    } else if (s->allocator && s->data)
       s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
     ct__pool_free(s, sizeof(ct_storage));
   }
@@ -485,6 +518,24 @@ static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_d
   }
   s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
   if (!s) return NULL;
+  ct__contiguous_strides(ndim, sizes, strides);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+
+/* A contiguous CPU tensor in pinned memory of pin_device's type (None: the
+ * type ct_host_pinning_type names). */
+static ct_tensor *ct__empty_pinned(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device pin_device) {
+  int64_t strides[CT_MAX_DIMS];
+  int64_t numel;
+  ct_device_type type = ct_device_is_none(pin_device) ? ct_host_pinning_type() : (ct_device_type)pin_device.type;
+  ct_storage *s;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if (type == CT_DEVICE_CPU && ct_device_is_none(pin_device))
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "no device offers pinned host memory (pinning needs a backend with host memory, e.g. CUDA)"),
+           (ct_tensor *)NULL;
+  if (!(s = ct__storage_new_pinned((size_t)numel * ct_dtype_size(dtype), type, op))) return NULL;
   ct__contiguous_strides(ndim, sizes, strides);
   return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
 }
@@ -673,6 +724,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->device = CT_CPU;
   s->inline_data = 0;
   s->device_alloc = 0;
+  s->pinned_by = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
@@ -801,9 +853,17 @@ CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
   return CT_OK;
 }
 
+CTDEF bool ct_is_pinned(const ct_tensor *t) { return t && t->storage->pinned_by != 0; }
 CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s) {
   const ct_device_interface *di;
   if (!t) return ct__fail_null("ct_record_stream", "t");
+  if (t->storage->pinned_by && t->storage->data) {
+    if (s.device.type != t->storage->pinned_by)
+      return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor pinned by '%s' cannot be recorded on a stream of %s:%d",
+                     ct_device_type_name((ct_device_type)t->storage->pinned_by),
+                     ct_device_type_name((ct_device_type)s.device.type), s.device.index);
+    return ct_host_record_stream(t->storage->alloc_ctx, s);
+  }
   if (t->device.type != s.device.type)
     return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor on %s:%d cannot be recorded on a stream of %s:%d",
                    ct_device_type_name((ct_device_type)t->device.type), t->device.index,

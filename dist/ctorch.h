@@ -709,7 +709,8 @@ CT_EXTERN_C_END
  *                       recorded stream; the block is reused only once cudaEventQuery says done
  *   memory_stats        the caching allocator's counters
  *   empty_cache         cudaFree of every cached, unused block
- *   host_alloc/free     cudaHostAlloc / cudaFreeHost (pinned memory), via a caching host allocator
+ *   host_alloc/free     cudaHostAlloc / cudaFreeHost (pinned memory); the core's caching host
+ *                       allocator (below) keeps the blocks and records copies' streams on them
  */
 #ifndef CT_DEVICE_H
 #define CT_DEVICE_H
@@ -900,10 +901,28 @@ CTDEF ct_status ct_device_memcpy(void *dst, ct_device dst_device, const void *sr
                                  bool non_blocking);
 CTDEF ct_status ct_device_memory_stats(ct_device d, ct_device_stats *out);
 CTDEF ct_status ct_device_empty_cache(ct_device d);
-/* Pinned host memory from a device type's backend; NULL and an error where
- * the type offers none (the CPU does not). Free with ct_host_free. */
+
+/* ---- pinned host memory ----
+ * Page-locked host memory that a device type's backend offers (host_alloc;
+ * the CPU offers none), kept by one caching host allocator per type here in
+ * the core (c10's CachingHostAllocator), so a backend writes only the raw
+ * calls. Blocks are rounded up to a power of two and reused. An
+ * asynchronous copy that reads or writes a block records the copy's stream
+ * on it (ct_host_record_stream); a freed block is handed out again only
+ * once that stream's work up to the record is done, so the caller may free
+ * the host side of a non_blocking copy at once. Pinned tensors:
+ * ct_pin_memory, ct_is_pinned, ct_options.pin_memory (tensor.h).
+ * ct_host_alloc: NULL and an error where the type offers no pinned memory;
+ * *ctx is the block's context, given back to free and record_stream. */
 CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx);
 CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx);
+CTDEF ct_status ct_host_record_stream(void *ctx, ct_stream s); /* ctx from ct_host_alloc; s of the same device type */
+CTDEF ct_status ct_host_memory_stats(ct_device_type type, ct_device_stats *out); /* counters of the type's host cache */
+CTDEF ct_status ct_host_empty_cache(ct_device_type type); /* frees every cached block no stream still uses */
+/* The type whose pinned memory a pin_memory without a device uses: CUDA when
+ * it offers pinned memory, else the first PrivateUse type that does;
+ * CT_DEVICE_CPU when none does (PyTorch's current accelerator). */
+CTDEF ct_device_type ct_host_pinning_type(void);
 
 CT_EXTERN_C_END
 
@@ -941,10 +960,11 @@ typedef struct ct_storage {
   ct_device device;               /* type and index */
   uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
   uint8_t device_alloc;           /* data came from the device interface's alloc (freed through it) */
+  uint8_t pinned_by;              /* CPU data in pinned memory of this device type's host cache; 0 (CPU): not pinned */
   const ct_allocator *allocator;  /* frees data; NULL when a deleter or the device interface owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
-  void *alloc_ctx;                /* the device allocator's per-block context (device_alloc) */
+  void *alloc_ctx;                /* the device allocator's (or the host cache's) per-block context */
 } ct_storage;
 
 /* A view of a storage: metadata only, so views are cheap. Read the fields;
@@ -1014,13 +1034,20 @@ CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const 
 /* ct_to_device(t, device) and ct_to_device_ex(t, device, dtype, non_blocking,
  * copy) are the dispatched to.device (generated; differentiable through
  * _to_copy, the gradient goes back to t's device). non_blocking: a copy
- * between two devices of one type may return before it is done (ordered on
- * the current streams); host copies are synchronous. */
+ * between two devices of one type, or between the host and a device with
+ * the host side pinned (ct_pin_memory), may return before it is done
+ * (ordered on the current streams; to the CPU the result is pinned); from
+ * pageable host memory it is synchronous. */
 /* record_stream (c10's): t's memory is in use by work queued on s, so the
  * allocator does not hand it out again before that work is done, even after
  * t is freed. Nothing to do for the CPU or for memory not from a device
  * interface. */
 CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s);
+/* t's data is in pinned host memory (ct_pin_memory, ct_empty_ex with
+ * pin_memory, or a non_blocking copy to the CPU): host copies to and from it may be
+ * asynchronous (device.h). A pinned tensor is also recorded on a stream
+ * of its pinning type with ct_record_stream. */
+CTDEF bool ct_is_pinned(const ct_tensor *t);
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -2171,6 +2198,14 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self);
  * a new tensor: self's values as dtype, on device (None: self's); the gradient goes back to self's dtype and device */
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self);
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking);
+/* _pin_memory(Tensor self, Device? device=None) -> Tensor
+ * a contiguous copy of a CPU tensor in pinned host memory of device's type (None: ct_host_pinning_type) */
+CTDEF ct_tensor *ct_pinned_copy(ct_tensor *self);
+CTDEF ct_tensor *ct_pinned_copy_ex(ct_tensor *self, ct_device device);
+/* pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a)
+ * self itself (a new reference) when already pinned, else _pin_memory; host copies to and from pinned memory may be non_blocking */
+CTDEF ct_tensor *ct_pin_memory(ct_tensor *self);
+CTDEF ct_tensor *ct_pin_memory_ex(ct_tensor *self, ct_device device);
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
  * self itself (a new reference) when the dtype already matches */
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype);
@@ -2227,10 +2262,10 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only, in pinned memory (ct_host_pinning_type); a backend may register its own */
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
 /* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
 CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
 CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
@@ -5655,22 +5690,253 @@ CTDEF ct_status ct_device_empty_cache(ct_device d) {
   if (i->empty_cache) i->empty_cache(d.index);
   return CT_OK;
 }
+/* ---- pinned host memory: one caching host allocator per device type ----
+ * Free blocks sit in one bin per power of two; a freed block that a stream
+ * still uses (events recorded by ct_host_record_stream) waits on the
+ * pending list until every event is complete. Events are pooled per type so
+ * that a steady stream of copies creates none. Under AddressSanitizer a
+ * cached block is poisoned: a pinned tensor's data read after its release
+ * fails loudly. One lock (a stripe of base.h) guards it all. */
+#define CT__HOST_BINS 48 /* sizes 2^0 .. 2^47 */
+typedef struct ct__host_block {
+  void *ptr;
+  size_t size; /* a power of two */
+  void *ctx;   /* the backend's host_alloc context */
+  int type, in_use, nevents, cap;
+  ct_event *events; /* recorded on the streams that use it */
+  struct ct__host_block *next;
+} ct__host_block;
+static struct {
+  ct__host_block *bins[CT_DEVICE_NUM][CT__HOST_BINS];
+  ct__host_block *pending[CT_DEVICE_NUM];
+  ct_event *event_pool[CT_DEVICE_NUM];
+  int pool_n[CT_DEVICE_NUM], pool_cap[CT_DEVICE_NUM];
+  ct_device_stats stats[CT_DEVICE_NUM];
+} ct__host;
+static void ct__host_lock(void) { ct__lock_object(&ct__host); }
+static void ct__host_unlock(void) { ct__unlock_object(&ct__host); }
+
+static int ct__host_bin(size_t nbytes, size_t *size) {
+  int b = 0;
+  while (b < CT__HOST_BINS && ((size_t)1 << b) < nbytes) b++;
+  if (b < CT__HOST_BINS) *size = (size_t)1 << b;
+  return b;
+}
+static void ct__host_peak(ct_device_stats *st) {
+  if (st->allocated_bytes > st->peak_allocated_bytes) st->peak_allocated_bytes = st->allocated_bytes;
+  if (st->reserved_bytes > st->peak_reserved_bytes) st->peak_reserved_bytes = st->reserved_bytes;
+}
+static void ct__host_cache_block(ct__host_block *b) {
+  int bin;
+  size_t size = 0;
+  bin = ct__host_bin(b->size, &size);
+  CT__POISON(b->ptr, b->size);
+  b->next = ct__host.bins[b->type][bin];
+  ct__host.bins[b->type][bin] = b;
+  ct__host.stats[b->type].cached_blocks++;
+}
+/* (lock held) pending blocks whose events are all complete become free;
+ * their events go back to the pool. */
+static void ct__host_process_pending(int type) {
+  ct__host_block **p = &ct__host.pending[type];
+  while (*p) {
+    ct__host_block *b = *p;
+    int i, done = 1;
+    for (i = 0; i < b->nevents && done; i++) {
+      bool d = true;
+      if (ct_event_query(&b->events[i], &d) != CT_OK) d = true; /* a failed query: the device is gone or broken */
+      done = d;
+    }
+    if (!done) {
+      p = &b->next;
+      continue;
+    }
+    *p = b->next;
+    for (i = 0; i < b->nevents; i++) {
+      if (ct__host.pool_n[type] < ct__host.pool_cap[type]) ct__host.event_pool[type][ct__host.pool_n[type]++] = b->events[i];
+      else ct_event_destroy(&b->events[i]);
+    }
+    b->nevents = 0;
+    ct__host.stats[type].pending_blocks--;
+    ct__host_cache_block(b);
+  }
+}
+static void ct__host_release_cached(int type, const ct_device_interface *i) {
+  int bin;
+  for (bin = 0; bin < CT__HOST_BINS; bin++)
+    while (ct__host.bins[type][bin]) {
+      ct__host_block *b = ct__host.bins[type][bin];
+      ct__host.bins[type][bin] = b->next;
+      CT__UNPOISON(b->ptr, b->size);
+      i->host_free(b->ptr, b->size, b->ctx);
+      ct__host.stats[type].reserved_bytes -= (int64_t)b->size;
+      ct__host.stats[type].cached_blocks--;
+      ct__host.stats[type].system_frees++;
+      CT_FREE(b->events);
+      CT_FREE(b);
+    }
+}
+static bool ct__host_offered(ct_device_type type) {
+  const ct_device_interface *i = ct_device_interface_get(type);
+  return i && i->host_alloc;
+}
+static const ct_device_interface *ct__host_iface(const char *op, ct_device_type type) {
+  const ct_device_interface *i;
+  if ((unsigned)type >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)type), (const ct_device_interface *)NULL;
+  i = ct_device_interface_get(type);
+  if (!i || !i->host_alloc)
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory%s", ct_device_type_name(type),
+                   i ? "" : " (no device interface registered: is its backend linked?)"),
+           (const ct_device_interface *)NULL;
+  return i;
+}
+
 CTDEF void *ct_host_alloc(ct_device_type type, size_t nbytes, void **ctx) {
-  const ct_device_interface *i = ct__device_iface("ct_host_alloc", ct_device_make(type, 0));
-  void *p;
-  if (!ctx) return ct__fail_null("ct_host_alloc", "ctx"), (void *)NULL;
+  static const char *op = "ct_host_alloc";
+  const ct_device_interface *i;
+  ct__host_block *b;
+  ct_device_stats *st;
+  size_t size = 0;
+  int bin;
+  if (!ctx) return ct__fail_null(op, "ctx"), (void *)NULL;
   *ctx = NULL;
-  if (!i) return NULL;
-  if (!i->host_alloc)
-    return ct_fail(CT_ERR_UNSUPPORTED, "ct_host_alloc", "'%s' offers no pinned host memory", ct_device_type_name(type)),
-           (void *)NULL;
-  p = i->host_alloc(nbytes, ctx);
-  if (!p) return ct_fail(CT_ERR_OOM, "ct_host_alloc", "out of pinned memory allocating %zu bytes", nbytes), (void *)NULL;
-  return p;
+  if (!(i = ct__host_iface(op, type))) return NULL;
+  bin = ct__host_bin(nbytes ? nbytes : 1, &size);
+  if (bin == CT__HOST_BINS) return ct_fail(CT_ERR_OOM, op, "%zu bytes of pinned memory is more than can be allocated", nbytes), (void *)NULL;
+  st = &ct__host.stats[type];
+  ct__host_lock();
+  ct__host_process_pending(type);
+  b = ct__host.bins[type][bin];
+  if (b) {
+    ct__host.bins[type][bin] = b->next;
+    st->cached_blocks--;
+    CT__UNPOISON(b->ptr, b->size);
+  } else {
+    void *bctx = NULL, *p = i->host_alloc(size, &bctx);
+    if (!p) { /* give the cache back to the system and try once more */
+      ct__host_release_cached(type, i);
+      p = i->host_alloc(size, &bctx);
+    }
+    b = p ? (ct__host_block *)CT_MALLOC(sizeof *b) : NULL;
+    if (!b) {
+      if (p) i->host_free(p, size, bctx);
+      ct__host_unlock();
+      return ct_fail(CT_ERR_OOM, op, "out of pinned memory allocating %zu bytes on '%s'", size, ct_device_type_name(type)),
+             (void *)NULL;
+    }
+    memset(b, 0, sizeof *b);
+    b->ptr = p;
+    b->size = size;
+    b->ctx = bctx;
+    b->type = (int)type;
+    st->reserved_bytes += (int64_t)size;
+    st->system_allocs++;
+  }
+  b->in_use = 1;
+  b->next = NULL;
+  st->allocated_bytes += (int64_t)size;
+  st->allocated_blocks++;
+  st->num_allocs++;
+  ct__host_peak(st);
+  ct__host_unlock();
+  *ctx = b;
+  return b->ptr;
 }
 CTDEF void ct_host_free(ct_device_type type, void *ptr, size_t nbytes, void *ctx) {
-  const ct_device_interface *i = ct_device_interface_get(type);
-  if (ptr && i && i->host_free) i->host_free(ptr, nbytes, ctx);
+  ct__host_block *b = (ct__host_block *)ctx;
+  (void)nbytes;
+  if (!ptr || !b || b->ptr != ptr || (int)type != b->type) return;
+  ct__host_lock();
+  b->in_use = 0;
+  ct__host.stats[type].allocated_bytes -= (int64_t)b->size;
+  ct__host.stats[type].allocated_blocks--;
+  ct__host.stats[type].num_frees++;
+  if (b->nevents) {
+    b->next = ct__host.pending[type];
+    ct__host.pending[type] = b;
+    ct__host.stats[type].pending_blocks++;
+  } else {
+    ct__host_cache_block(b);
+  }
+  ct__host_unlock();
+}
+CTDEF ct_status ct_host_record_stream(void *ctx, ct_stream s) {
+  static const char *op = "ct_host_record_stream";
+  ct__host_block *b = (ct__host_block *)ctx;
+  const ct_device_interface *i;
+  ct_event e;
+  ct_status st;
+  int type = s.device.type;
+  if (!b) return ct__fail_null(op, "ctx");
+  if (type != b->type)
+    return ct_fail(CT_ERR_DEVICE, op, "pinned memory of '%s' cannot be recorded on a stream of '%s'",
+                   ct_device_type_name((ct_device_type)b->type), ct_device_type_name((ct_device_type)type));
+  if (ct_device_check(op, s.device) != CT_OK) return ct_last_error();
+  i = ct_device_interface_get((ct_device_type)type);
+  if (!i->event_create) return ct_stream_synchronize(s); /* no events: the work is done when this returns */
+  ct__host_lock();
+  e.handle = NULL;
+  if (ct__host.pool_n[type]) { /* a pooled event of the same device, else a new one */
+    int k;
+    for (k = ct__host.pool_n[type] - 1; k >= 0; k--)
+      if (ct_device_eq(ct__host.event_pool[type][k].device, s.device)) {
+        e = ct__host.event_pool[type][k];
+        ct__host.event_pool[type][k] = ct__host.event_pool[type][--ct__host.pool_n[type]];
+        break;
+      }
+  }
+  if (!e.handle && (st = ct_event_create(s.device, 0, &e)) != CT_OK) return ct__host_unlock(), st;
+  if (b->nevents == b->cap) {
+    int cap = b->cap ? 2 * b->cap : 4;
+    ct_event *grown = (ct_event *)CT_REALLOC(b->events, sizeof *grown * (size_t)cap);
+    if (!grown) {
+      ct_event_destroy(&e);
+      ct__host_unlock();
+      return ct_fail(CT_ERR_OOM, op, "out of memory recording a stream");
+    }
+    b->events = grown;
+    b->cap = cap;
+  }
+  if ((st = ct_event_record(&e, s)) != CT_OK) {
+    ct_event_destroy(&e);
+    ct__host_unlock();
+    return st;
+  }
+  b->events[b->nevents++] = e;
+  if (ct__host.pool_cap[type] < b->nevents + ct__host.pool_n[type]) { /* room to pool this block's events later */
+    int cap = 2 * (b->nevents + ct__host.pool_n[type]);
+    ct_event *grown = (ct_event *)CT_REALLOC(ct__host.event_pool[type], sizeof *grown * (size_t)cap);
+    if (grown) ct__host.event_pool[type] = grown, ct__host.pool_cap[type] = cap; /* (else surplus events are destroyed) */
+  }
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_status ct_host_memory_stats(ct_device_type type, ct_device_stats *out) {
+  if (!out) return ct__fail_null("ct_host_memory_stats", "out");
+  if (!ct__host_iface("ct_host_memory_stats", type)) return ct_last_error();
+  ct__host_lock();
+  ct__host_process_pending((int)type);
+  *out = ct__host.stats[type];
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_status ct_host_empty_cache(ct_device_type type) {
+  const ct_device_interface *i = ct__host_iface("ct_host_empty_cache", type);
+  if (!i) return ct_last_error();
+  ct__host_lock();
+  ct__host_process_pending((int)type);
+  ct__host_release_cached((int)type, i);
+  ct__host_unlock();
+  return CT_OK;
+}
+CTDEF ct_device_type ct_host_pinning_type(void) {
+  static const ct_device_type order[] = {CT_DEVICE_CUDA, CT_DEVICE_PRIVATEUSE1, CT_DEVICE_PRIVATEUSE2, CT_DEVICE_PRIVATEUSE3};
+  size_t k;
+  for (k = 0; k < sizeof order / sizeof order[0]; k++) {
+    const ct_device_interface *i = ct_device_interface_get(order[k]);
+    if (i && i->host_alloc) return order[k];
+  }
+  return CT_DEVICE_CPU;
 }
 
 CT_EXTERN_C_END
@@ -5905,9 +6171,33 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->device = device;
   s->inline_data = (uint8_t)inline_data;
   s->device_alloc = (uint8_t)(di != NULL);
+  s->pinned_by = 0;
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
+  s->alloc_ctx = actx;
+  ct__local_add(ct__stats()->live_storages, 1);
+  return s;
+}
+
+/* A CPU storage in pinned memory of `type`'s host cache (ct_pin_memory). */
+static ct_storage *ct__storage_new_pinned(size_t nbytes, ct_device_type type, const char *op) {
+  void *actx = NULL, *data;
+  ct_storage *s;
+  if (type == CT_DEVICE_CPU || type == CT_DEVICE_META)
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory", ct_device_type_name(type)), (ct_storage *)NULL;
+  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL;
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) {
+    ct_host_free(type, data, nbytes, actx);
+    return ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage"), (ct_storage *)NULL;
+  }
+  memset(s, 0, sizeof *s);
+  s->refcount = 1;
+  s->data = data;
+  s->nbytes = nbytes;
+  s->device = CT_CPU;
+  s->pinned_by = (uint8_t)type;
   s->alloc_ctx = actx;
   ct__local_add(ct__stats()->live_storages, 1);
   return s;
@@ -5934,8 +6224,9 @@ static void ct__storage_release(ct_storage *s) {
     } else if (s->device_alloc) {
       const ct_device_interface *di = ct_device_interface_get((ct_device_type)s->device.type);
       if (di && s->data) di->free(s->device.index, s->data, s->nbytes, s->alloc_ctx);
-    }
-    else if (s->allocator && s->data)
+    } else if (s->pinned_by) {
+      ct_host_free((ct_device_type)s->pinned_by, s->data, s->nbytes, s->alloc_ctx);
+    } else if (s->allocator && s->data)
       s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
     ct__pool_free(s, sizeof(ct_storage));
   }
@@ -6008,6 +6299,24 @@ static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_d
   }
   s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
   if (!s) return NULL;
+  ct__contiguous_strides(ndim, sizes, strides);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+
+/* A contiguous CPU tensor in pinned memory of pin_device's type (None: the
+ * type ct_host_pinning_type names). */
+static ct_tensor *ct__empty_pinned(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device pin_device) {
+  int64_t strides[CT_MAX_DIMS];
+  int64_t numel;
+  ct_device_type type = ct_device_is_none(pin_device) ? ct_host_pinning_type() : (ct_device_type)pin_device.type;
+  ct_storage *s;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if (type == CT_DEVICE_CPU && ct_device_is_none(pin_device))
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "no device offers pinned host memory (pinning needs a backend with host memory, e.g. CUDA)"),
+           (ct_tensor *)NULL;
+  if (!(s = ct__storage_new_pinned((size_t)numel * ct_dtype_size(dtype), type, op))) return NULL;
   ct__contiguous_strides(ndim, sizes, strides);
   return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
 }
@@ -6196,6 +6505,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->device = CT_CPU;
   s->inline_data = 0;
   s->device_alloc = 0;
+  s->pinned_by = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
@@ -6324,9 +6634,17 @@ CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
   return CT_OK;
 }
 
+CTDEF bool ct_is_pinned(const ct_tensor *t) { return t && t->storage->pinned_by != 0; }
 CTDEF ct_status ct_record_stream(ct_tensor *t, ct_stream s) {
   const ct_device_interface *di;
   if (!t) return ct__fail_null("ct_record_stream", "t");
+  if (t->storage->pinned_by && t->storage->data) {
+    if (s.device.type != t->storage->pinned_by)
+      return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor pinned by '%s' cannot be recorded on a stream of %s:%d",
+                     ct_device_type_name((ct_device_type)t->storage->pinned_by),
+                     ct_device_type_name((ct_device_type)s.device.type), s.device.index);
+    return ct_host_record_stream(t->storage->alloc_ctx, s);
+  }
   if (t->device.type != s.device.type)
     return ct_fail(CT_ERR_DEVICE, "ct_record_stream", "a tensor on %s:%d cannot be recorded on a stream of %s:%d",
                    ct_device_type_name((ct_device_type)t->device.type), t->device.index,
@@ -8918,7 +9236,8 @@ static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const 
   if (out->offset * (int64_t)ct_dtype_size((ct_dtype)out->dtype) + (int64_t)need > (int64_t)out->storage->nbytes) {
     if (out->storage->refcount != 1 || out->storage->deleter)
       return ct_fail(CT_ERR_SHAPE, op, "out= tensor must be resized but its storage is shared or not resizable");
-    s = ct__storage_new(need, out->device, op);
+    s = out->storage->pinned_by ? ct__storage_new_pinned(need, (ct_device_type)out->storage->pinned_by, op) /* stays pinned */
+                                : ct__storage_new(need, out->device, op);
     if (!s) return ct_last_error();
     s->version = out->storage->version;
     undo = ct__undo_record(out); /* (a failed call gets the old storage back) */
@@ -9082,9 +9401,21 @@ static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_block
   ct_status st;
   size_t es = ct_dtype_size((ct_dtype)self->dtype);
   if ((st = ct_device_check("copy_", self->device)) != CT_OK || (st = ct_device_check("copy_", src->device)) != CT_OK) return st;
-  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src))
-    return ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es,
-                            non_blocking && self->device.type == src->device.type); /* host buffers: synchronous */
+  if (self->dtype == src->dtype && ct_same_shape(self, src) && ct_is_contiguous(self) && ct_is_contiguous(src)) {
+    /* Asynchronous between two devices of one type, or when the host side is
+     * pinned by the device's type; then the host block is recorded on the
+     * copy's stream, so that freeing it at once is safe. From pageable memory
+     * the copy is synchronous (as CUDA makes it). */
+    ct_tensor *host = self->device.type == CT_DEVICE_CPU ? self : src->device.type == CT_DEVICE_CPU ? src : NULL;
+    ct_device dev = host == self ? src->device : self->device;
+    bool async = non_blocking && (host ? host->storage->pinned_by == dev.type : self->device.type == src->device.type);
+    st = ct_device_memcpy(ct_data_ptr(self), self->device, ct_data_ptr(src), src->device, (size_t)self->numel * es, async);
+    if (st == CT_OK && async && host && ct_host_record_stream(host->storage->alloc_ctx, ct_current_stream(dev)) != CT_OK) {
+      ct_clear_error(); /* (could not record: wait for the copy instead) */
+      st = ct_stream_synchronize(ct_current_stream(dev));
+    }
+    return st;
+  }
   if (src->device.type == CT_DEVICE_CPU) hs = ct_retain(src);
   else hs = ct__host_view(src, 1, &hsbuf);
   if (!hs) {
@@ -9918,7 +10249,8 @@ static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
 /* The factories' kernels: ctorch/ops/factory.h. Composites allocate by
  * redispatching empty with the call's keys (BackendSelect has chosen the
  * backend already), as c10's composites call at::_ops::empty::redispatch. */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device); /* generated */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device,
+                                                   bool pin_memory); /* generated */
 /* A factory's result, filled by in-place or out= ops on its fresh storage:
  * version 0, as PyTorch's factories return. */
 static ct_tensor *ct__factory_made(ct_tensor *t) {
@@ -9933,7 +10265,7 @@ static ct_tensor *ct__factory_empty_for_out(ct_keyset ks, ct_dtype dtype, ct_dev
   ct_int_list size;
   if (ct_device_is_none(device)) device = ct_default_device();
   size.data = &zero, size.n = 1;
-  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device, false);
 }
 static ct_tensor *ct__factory_finish(ct_tensor *t, ct_status st) {
   if (t && st != CT_OK) ct_release(t), t = NULL;
@@ -9950,9 +10282,32 @@ static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, c
   (void)ks;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   if (ct_device_is_none(device)) device = self->device; /* (ct__empty checks the device) */
-  c = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, device);
+  if (dtype == CT_DTYPE_NONE) dtype = (ct_dtype)self->dtype;
+  if (non_blocking && device.type == CT_DEVICE_CPU && self->device.type != CT_DEVICE_CPU &&
+      ct__host_offered((ct_device_type)self->device.type)) /* device to host: into pinned memory, as PyTorch */
+    c = ct__empty_pinned(op, self->ndim, self->sizes, dtype, ct_device_make((ct_device_type)self->device.type, 0));
+  else
+    c = ct__empty(op, self->ndim, self->sizes, dtype, device);
   if (c && ct_copy_ex_(c, self, non_blocking) != CT_OK) ct_release(c), c = NULL;
   return c;
+}
+/* pin_memory: self when already pinned (by device's type, if given), else _pin_memory */
+static ct_tensor *ct__k_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  (void)ks;
+  if (ct_is_pinned(self) && (ct_device_is_none(device) || self->storage->pinned_by == device.type)) return ct_retain(self);
+  return ct_pinned_copy_ex(self, device);
+}
+/* _pin_memory: a contiguous copy of a CPU tensor in pinned memory */
+static ct_tensor *ct__k_pinned_copy(ct_keyset ks, ct_tensor *self, ct_device device) {
+  static const char *op = "_pin_memory";
+  ct_tensor *c;
+  (void)ks;
+  if (self->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "cannot pin a tensor on %s:%d: only dense CPU tensors can be pinned",
+                   ct_device_type_name((ct_device_type)self->device.type), self->device.index),
+           (ct_tensor *)NULL;
+  c = ct__empty_pinned(op, self->ndim, self->sizes, (ct_dtype)self->dtype, device);
+  return c ? ct__factory_finish(c, ct_copy_(c, self)) : NULL;
 }
 static ct_tensor *ct__k_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
   (void)ks;
@@ -10212,9 +10567,16 @@ CT_EXTERN_C_BEGIN
 /* ---- kernels: BackendSelect has put the call on its device's backend and resolved a None device ---- */
 static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
 static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
-static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   (void)ks;
   if (ct_device_is_none(device)) device = ct_default_device();
+  if (pin_memory) {
+    if (device.type != CT_DEVICE_CPU)
+      return ct_fail(CT_ERR_DEVICE, "empty", "Only dense CPU tensors can be pinned (device %s:%d)",
+                     ct_device_type_name((ct_device_type)device.type), device.index),
+             (ct_tensor *)NULL;
+    return ct__empty_pinned("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), CT_NO_DEVICE);
+  }
   return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
 }
 /* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
@@ -10225,7 +10587,7 @@ static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list s
   ct_tensor *t;
   if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
   if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device, false);
   return t ? ct__factory_finish(t, ct_fill_(t, value)) : NULL;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
@@ -10311,7 +10673,7 @@ static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_
 
 /* ---- the hand-written factories (options, host data, _like) ---- */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device, false);
 }
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
   static const char *op = "ct_empty_strided";
@@ -10348,7 +10710,7 @@ CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, c
 /* The _like factories: t's sizes (contiguous), dtype and device, through the dispatched factories. */
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
   if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
-  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device, false);
 }
 CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
   if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
@@ -19468,6 +19830,8 @@ static struct {
   ct_op *clone;
   ct_op *contiguous;
   ct_op *_to_copy;
+  ct_op *_pin_memory;
+  ct_op *pin_memory;
   ct_op *to_dtype;
   ct_op *to_device;
   ct_op *view;
@@ -20488,6 +20852,42 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* _pin_memory(Tensor self, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  const ct_op *ct__o = ct__op._pin_memory;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))ct__k->unboxed)(ks, self, device);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
+static ct_tensor *ct__dispatch_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  const ct_op *ct__o = ct__op.pin_memory;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))ct__k->unboxed)(ks, self, device);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
 static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__op.to_dtype;
@@ -20882,21 +21282,22 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__op.empty_memory_format;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, size, dtype, device, pin_memory);
   } else {
-    ct_value ct__v[3];
+    ct_value ct__v[4];
     ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__v[1] = ct_value_dtype(dtype);
     ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+    ct__v[3] = ct_value_bool(pin_memory);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -30738,9 +31139,9 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
 }
 
 /* ---- BackendSelect: a factory goes to its device's backend ---- */
-static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   if (!(ks = ct__backend_select("empty.memory_format", ks, &device))) return (ct_tensor *)NULL;
-  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device, pin_memory);
 }
 static ct_tensor *ct__backend_select_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("zeros", ks, &device))) return (ct_tensor *)NULL;
@@ -31091,6 +31492,28 @@ CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
   return ct_to_copy_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
 }
+CTDEF ct_tensor *ct_pinned_copy_ex(ct_tensor *self, ct_device device) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_pin_memory", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_pin_memory", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch__pin_memory(ct__call_keys(ct__keys), self, device));
+}
+CTDEF ct_tensor *ct_pinned_copy(ct_tensor *self) {
+  return ct_pinned_copy_ex(self, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_pin_memory_ex(ct_tensor *self, ct_device device) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pin_memory", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pin_memory", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_pin_memory(ct__call_keys(ct__keys), self, device));
+}
+CTDEF ct_tensor *ct_pin_memory(ct_tensor *self) {
+  return ct_pin_memory_ex(self, CT_NO_DEVICE);
+}
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
@@ -31319,7 +31742,7 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
@@ -31328,10 +31751,10 @@ CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, 
     return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
   size_l.data = size;
   size_l.n = size_len;
-  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device, pin_memory));
 }
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE, false);
 }
 CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
   ct_int_list size_l;
@@ -38983,6 +39406,41 @@ static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype, device, non_blocking);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _pin_memory(Tensor self, Device? device=None) -> Tensor ---- */
+typedef struct ct__node__pin_memory {
+  ct_node base;
+} ct__node__pin_memory;
+
+static ct_status ct__backward__pin_memory(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__pin_memory *ct__nd = (ct__node__pin_memory *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__pin_memory = {"PinMemoryBackward0", ct__backward__pin_memory, NULL};
+
+static ct_tensor *ct__autograd__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  ct__node__pin_memory *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node__pin_memory *)ct__node_new(&ct__kind__pin_memory, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__pin_memory(ks & CT__BELOW_AUTOGRAD, self, device);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -53825,6 +54283,16 @@ static ct_status ct__adapt_TDVb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,V->T */
+static ct_status ct__adapt_TV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.device);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -53931,6 +54399,16 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   ct_tensor *r;
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,D,V,b?->T */
+static ct_status ct__adapt_IDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
@@ -55991,6 +56469,7 @@ static const struct {
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
+    {"T,V->T", ct__adapt_TV_T},
     {"T,D->T", ct__adapt_TD_T},
     {"T,V,D,b,b->T", ct__adapt_TVDbb_T},
     {"T,I->T", ct__adapt_TI_T},
@@ -56002,6 +56481,7 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"I,D,V,b?->T", ct__adapt_IDVbo_T},
     {"I,D,V->T", ct__adapt_IDV_T},
     {"I,S,D,V->T", ct__adapt_ISDV_T},
     {"S,D,V->T", ct__adapt_SDV_T},
@@ -56307,6 +56787,14 @@ static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
   *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend__pin_memory(const ct_value *a, ct_tensor **r) {
+  *r = ct_pinned_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pin_memory(const ct_value *a, ct_tensor **r) {
+  *r = ct_pin_memory_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
   *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -56392,7 +56880,7 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
@@ -58728,6 +59216,8 @@ static const struct {
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
     {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
     {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor", ct__frontend__to_copy, 0},
+    {&ct__op._pin_memory, "_pin_memory(Tensor self, Device? device=None) -> Tensor", ct__frontend__pin_memory, 0},
+    {&ct__op.pin_memory, "pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a)", ct__frontend_pin_memory, 0},
     {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype, 0},
     {&ct__op.to_device, "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)", ct__frontend_to_device, 0},
     {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view, 0},
@@ -58749,7 +59239,7 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor", ct__frontend_empty_memory_format, 0},
     {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
     {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
     {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
@@ -59349,6 +59839,9 @@ static const struct {
     {"contiguous", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_contiguous), "composite"},
     {"_to_copy", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_to_copy), "composite"},
     {"_to_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__to_copy), "autograd"},
+    {"_pin_memory", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_pinned_copy), "composite"},
+    {"_pin_memory", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__pin_memory), "autograd"},
+    {"pin_memory", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pin_memory), "composite"},
     {"to.dtype", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_dtype), "composite"},
     {"to.device", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_device), "composite"},
     {"view", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_view), "composite"},

@@ -142,6 +142,149 @@ TEST(device_tdev_allocator_and_stats) {
 
 static void dev_noop(void *ctx) { ++*(int *)ctx; }
 
+/* Pinned host memory: the core's caching host allocator over tdev's
+ * host_alloc, pinned tensors, and non_blocking copies to and from them
+ * (tdev's streams run queued work only on synchronize, so a copy still in
+ * flight is observable). */
+TEST(device_pinned_memory) {
+  ct_device_stats a, b;
+  ct_tensor *x, *p, *q, *e;
+  tdev_init();
+  CHECK(ct_host_pinning_type() == CT_DEVICE_PRIVATEUSE1); /* (no CUDA backend in the test binary) */
+  CHECK_ERR(ct_host_memory_stats(CT_DEVICE_CPU, &a), CT_ERR_UNSUPPORTED, "'cpu' offers no pinned host memory");
+  CHECK_OK(ct_host_empty_cache(CT_DEVICE_PRIVATEUSE1));
+  CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &a));
+  x = dev_arange(10, CT_F32);
+  CHECK(x && !ct_is_pinned(x));
+  p = ct_pin_memory(x);
+  CHECK(p && ct_is_pinned(p) && p->device.type == CT_DEVICE_CPU && p->storage != x->storage && p->storage->version == 0);
+  CHECK(p && ct_get(p, 7) == 7);
+  q = ct_pin_memory(p); /* already pinned: itself */
+  CHECK(q == p);
+  ct_release(q);
+  CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &b));
+  CHECK(b.allocated_blocks == a.allocated_blocks + 1 && b.allocated_bytes == a.allocated_bytes + 64); /* 40 B: 64 */
+  CHECK(b.system_allocs == a.system_allocs + 1 && b.num_allocs == a.num_allocs + 1);
+  { /* freed: cached, then handed out again without a system allocation */
+    void *data = p->storage->data;
+    ct_release(p);
+    CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &b));
+    CHECK(b.allocated_blocks == a.allocated_blocks && b.cached_blocks == a.cached_blocks + 1);
+    p = ct_empty_ex(CT_DIMS(16), CT_F32, CT_CPU, true); /* 64 B: the same size class */
+    CHECK(p && ct_is_pinned(p) && p->storage->data == data);
+    CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &b));
+    CHECK(b.system_allocs == a.system_allocs + 1);
+    ct_release(p);
+  }
+  /* errors: not a CPU tensor, not a CPU device, no pinned memory on the type asked for */
+  e = ct_to_device(x, TDEV(0));
+  CHECK_ERR(ct_pin_memory(e), CT_ERR_DEVICE, "only dense CPU tensors can be pinned");
+  CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, TDEV(0), true), CT_ERR_DEVICE, "Only dense CPU tensors can be pinned");
+  CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, CT_META, true), CT_ERR_DEVICE, "Only dense CPU tensors can be pinned");
+  CHECK_ERR(ct_pin_memory_ex(x, ct_device_make(CT_DEVICE_CUDA, 0)), CT_ERR_UNSUPPORTED, "'cuda' offers no pinned host memory");
+  CHECK_ERR(ct_pin_memory_ex(x, CT_CPU), CT_ERR_UNSUPPORTED, "'cpu' offers no pinned host memory");
+  CHECK_ERR(ct_pin_memory(NULL), CT_ERR_NULL, "self");
+  { /* a pinned out= keeps pinned memory when it grows */
+    ct_tensor *f = ct_empty_ex(CT_DIMS(3), CT_I64, CT_NO_DEVICE, true);
+    ct_tensor *big = dev_arange(1000, CT_I64);
+    CHECK(f && ct_is_pinned(f) && f->dtype == CT_I64);
+    CHECK(f && ct_neg_out(f, big) == CT_OK && f->numel == 1000 && ct_is_pinned(f) && ct_get(f, 999) == -999);
+    ct_release(f);
+    ct_release(big);
+  }
+  { /* autograd: the gradient flows through the pinned copy */
+    ct_tensor *w = ct_ones(CT_DIMS(3), CT_F32), *pw, *l;
+    ct_set_requires_grad(w, true);
+    pw = ct_pin_memory(w);
+    ct_tensor *m = pw ? ct_mul_scalar(pw, ct_float(3)) : NULL;
+    l = m ? ct_sum(m) : NULL;
+    CHECK(l && ct_backward(l) == CT_OK);
+    ct_release(m);
+    CHECK(ct_grad(w) && ct_get(ct_grad(w), 0) == 3 && ct_get(ct_grad(w), 2) == 3);
+    ct_release(l);
+    ct_release(pw);
+    ct_release(w);
+  }
+  ct_release(e);
+  ct_release(x);
+}
+
+/* non_blocking copies: from pinned memory they are queued on the device's
+ * stream and the host block waits for them; from pageable memory they are
+ * synchronous. */
+TEST(device_non_blocking_copies) {
+  ct_stream s0 = ct_default_stream(TDEV(0));
+  ct_device_stats st;
+  ct_tensor *x, *p, *d, *back, *r;
+  void *data;
+  int i;
+  tdev_init();
+  CHECK_OK(ct_device_synchronize(TDEV(0)));
+  x = dev_arange(256, CT_F32);
+  p = ct_pin_memory(x);
+  d = ct_empty_opts(CT_DIMS(256), ct_opts(CT_F32, TDEV(0)));
+  CHECK(p && d);
+  CHECK_OK(ct_copy_ex_(d, p, true)); /* host to device, queued */
+  CHECK(tdev_pending(s0) >= 2);      /* the copy and the host block's event */
+  data = p->storage->data;
+  ct_release(p); /* freeing the host side at once is safe: the block waits for the copy */
+  CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &st));
+  CHECK(st.pending_blocks == 1);
+  r = ct_empty_ex(CT_DIMS(256), CT_F32, CT_CPU, true); /* same size class: not the pending block */
+  CHECK(r && r->storage->data != data);
+  if (r) memset(r->storage->data, 0xFF, r->storage->nbytes);
+  CHECK_OK(ct_stream_synchronize(s0));
+  back = ct_to_device(d, CT_CPU);
+  for (i = 0; back && i < 256; i += 51) CHECK(ct_get(back, i) == i);
+  CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &st));
+  CHECK(st.pending_blocks == 0);
+  ct_release(back);
+  { /* device to host non_blocking: the result is pinned and filled once the stream is synchronized */
+    ct_tensor *h = ct_to_device_ex(d, CT_CPU, CT_DTYPE_NONE, true, false);
+    CHECK(h && ct_is_pinned(h) && tdev_pending(s0) >= 1);
+    CHECK_OK(ct_device_synchronize(TDEV(0)));
+    for (i = 0; h && i < 256; i += 51) CHECK(ct_get(h, i) == i);
+    /* into a pinned out with copy_: queued too */
+    CHECK_OK(ct_fill_(r, ct_int(0)));
+    CHECK_OK(ct_copy_ex_(r, d, true));
+    CHECK(tdev_pending(s0) >= 1);
+    CHECK_OK(ct_stream_synchronize(s0));
+    CHECK(ct_get(r, 255) == 255);
+    ct_release(h);
+  }
+  { /* pageable memory: synchronous even when non_blocking is asked for */
+    CHECK_OK(ct_copy_ex_(d, x, true));
+    CHECK(tdev_pending(s0) == 0);
+    back = ct_to_device_ex(d, CT_CPU, CT_DTYPE_NONE, false, false);
+    CHECK(back && !ct_is_pinned(back) && tdev_pending(s0) == 0 && ct_get(back, 100) == 100);
+    ct_release(back);
+  }
+  { /* record_stream on a pinned tensor: another stream of the type; a stream of another type is refused */
+    ct_stream side;
+    int ran = 0;
+    void *q;
+    CHECK_OK(ct_stream_create(TDEV(1), 0, &side));
+    q = r->storage->data;
+    CHECK_OK(tdev_enqueue(side, dev_noop, &ran));
+    CHECK_OK(ct_record_stream(r, side));
+    CHECK_ERR(ct_record_stream(r, ct_default_stream(CT_CPU)), CT_ERR_DEVICE, "pinned by 'privateuseone'");
+    ct_release(r);
+    r = ct_empty_ex(CT_DIMS(256), CT_F32, CT_CPU, true);
+    CHECK(r && r->storage->data != q && ran == 0);
+    CHECK_OK(ct_stream_synchronize(side));
+    ct_release(r);
+    r = ct_empty_ex(CT_DIMS(256), CT_F32, CT_CPU, true);
+    CHECK(r && (r->storage->data == q || ran == 1)); /* free again once the side stream ran */
+    CHECK_OK(ct_stream_destroy(side));
+  }
+  ct_release(r);
+  ct_release(d);
+  ct_release(x);
+  CHECK_OK(ct_host_empty_cache(CT_DEVICE_PRIVATEUSE1));
+  CHECK_OK(ct_host_memory_stats(CT_DEVICE_PRIVATEUSE1, &st));
+  CHECK(st.cached_blocks == 0 && st.pending_blocks == 0 && st.reserved_bytes == st.allocated_bytes);
+}
+
 TEST(device_tdev_record_stream) {
   ct_stream side;
   ct_tensor *t, *u, *v;
@@ -711,8 +854,8 @@ TEST(device_factories_backend_select) {
     CHECK((t = ct_zeros_ex(CT_DIMS(2, 3), CT_F64, TDEV(1))) && ct_device_eq(t->device, TDEV(1)) && t->dtype == CT_F64 && ct_get(t, 5) == 0);
     CHECK((t = ct_full_ex(CT_DIMS(2), ct_int(7), CT_DTYPE_NONE, TDEV(0))) && t->dtype == CT_I64 && ct_get(t, 1) == 7); /* the value's dtype */
     CHECK((t = ct_full(CT_DIMS(2), ct_bool(true), CT_DTYPE_NONE)) && t->dtype == CT_BOOL && ct_device_eq(t->device, CT_CPU));
-    CHECK((t = ct_empty_ex(CT_DIMS(4), CT_DTYPE_NONE, CT_META)) && t->dtype == CT_F32 && t->device.type == CT_DEVICE_META);
-    CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, ct_device_make(CT_DEVICE_CUDA, 0)), CT_ERR_DEVICE, "no allocator for device 'cuda'");
+    CHECK((t = ct_empty_ex(CT_DIMS(4), CT_DTYPE_NONE, CT_META, false)) && t->dtype == CT_F32 && t->device.type == CT_DEVICE_META);
+    CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, ct_device_make(CT_DEVICE_CUDA, 0), false), CT_ERR_DEVICE, "no allocator for device 'cuda'");
     /* a backend's own empty kernel serves every factory on its device */
     CHECK_OK(ct_impl_remove("empty.memory_format", CT_KEY_PRIVATEUSE1)); /* (the registry refuses a second kernel) */
     CHECK_OK(ct_impl("empty.memory_format", CT_KEY_PRIVATEUSE1, ct_kernel_unboxed(CT_FN(tdev_counting_empty))));
@@ -746,6 +889,7 @@ TEST(device_factories_backend_select) {
     ct_stack_push(&st, ct_value_int_list((const int64_t[]){2, 2}, 2));
     ct_stack_push(&st, ct_value_none());
     ct_stack_push(&st, ct_value_none());
+    ct_stack_push(&st, ct_value_none()); /* pin_memory */
     CHECK_OK(ct_call_boxed(empty, &st));
     CHECK(st.size == 1 && st.items[0].v.tensor && ct_device_eq(st.items[0].v.tensor->device, TDEV(1)));
     ct_stack_free(&st);

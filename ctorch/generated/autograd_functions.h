@@ -959,6 +959,41 @@ static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   return r;
 }
 
+/* ---- _pin_memory(Tensor self, Device? device=None) -> Tensor ---- */
+typedef struct ct__node__pin_memory {
+  ct_node base;
+} ct__node__pin_memory;
+
+static ct_status ct__backward__pin_memory(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__pin_memory *ct__nd = (ct__node__pin_memory *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__pin_memory = {"PinMemoryBackward0", ct__backward__pin_memory, NULL};
+
+static ct_tensor *ct__autograd__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  ct__node__pin_memory *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node__pin_memory *)ct__node_new(&ct__kind__pin_memory, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__pin_memory(ks & CT__BELOW_AUTOGRAD, self, device);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- view(Tensor(a) self, int[] size) -> Tensor(a) ---- */
 typedef struct ct__node_view {
   ct_node base;

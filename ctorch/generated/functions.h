@@ -83,6 +83,14 @@ CTDEF ct_tensor *ct_contiguous(ct_tensor *self);
  * a new tensor: self's values as dtype, on device (None: self's); the gradient goes back to self's dtype and device */
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self);
 CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking);
+/* _pin_memory(Tensor self, Device? device=None) -> Tensor
+ * a contiguous copy of a CPU tensor in pinned host memory of device's type (None: ct_host_pinning_type) */
+CTDEF ct_tensor *ct_pinned_copy(ct_tensor *self);
+CTDEF ct_tensor *ct_pinned_copy_ex(ct_tensor *self, ct_device device);
+/* pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a)
+ * self itself (a new reference) when already pinned, else _pin_memory; host copies to and from pinned memory may be non_blocking */
+CTDEF ct_tensor *ct_pin_memory(ct_tensor *self);
+CTDEF ct_tensor *ct_pin_memory_ex(ct_tensor *self, ct_device device);
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
  * self itself (a new reference) when the dtype already matches */
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype);
@@ -139,10 +147,10 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); a backend may register its own */
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only, in pinned memory (ct_host_pinning_type); a backend may register its own */
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
 /* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
 CTDEF ct_tensor *ct_zeros(int size_len, const int64_t *size, ct_dtype dtype);
 CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device);
@@ -1488,6 +1496,8 @@ static struct {
   ct_op *clone;
   ct_op *contiguous;
   ct_op *_to_copy;
+  ct_op *_pin_memory;
+  ct_op *pin_memory;
   ct_op *to_dtype;
   ct_op *to_device;
   ct_op *view;
@@ -2508,6 +2518,42 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* _pin_memory(Tensor self, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  const ct_op *ct__o = ct__op._pin_memory;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))ct__k->unboxed)(ks, self, device);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
+static ct_tensor *ct__dispatch_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+  const ct_op *ct__o = ct__op.pin_memory;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))ct__k->unboxed)(ks, self, device);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_device(device);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
 static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__op.to_dtype;
@@ -2902,21 +2948,22 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+/* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__op.empty_memory_format;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device ))ct__k->unboxed)(ks, size, dtype, device);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, size, dtype, device, pin_memory);
   } else {
-    ct_value ct__v[3];
+    ct_value ct__v[4];
     ct__v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__v[1] = ct_value_dtype(dtype);
     ct__v[2] = ct_value_device(device);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+    ct__v[3] = ct_value_bool(pin_memory);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -12758,9 +12805,9 @@ static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p,
 }
 
 /* ---- BackendSelect: a factory goes to its device's backend ---- */
-static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static ct_tensor *ct__backend_select_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   if (!(ks = ct__backend_select("empty.memory_format", ks, &device))) return (ct_tensor *)NULL;
-  return ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  return ct__dispatch_empty_memory_format(ks, size, dtype, device, pin_memory);
 }
 static ct_tensor *ct__backend_select_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("zeros", ks, &device))) return (ct_tensor *)NULL;
@@ -13111,6 +13158,28 @@ CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype, ct_device device
 CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
   return ct_to_copy_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
 }
+CTDEF ct_tensor *ct_pinned_copy_ex(ct_tensor *self, ct_device device) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_pin_memory", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_pin_memory", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch__pin_memory(ct__call_keys(ct__keys), self, device));
+}
+CTDEF ct_tensor *ct_pinned_copy(ct_tensor *self) {
+  return ct_pinned_copy_ex(self, CT_NO_DEVICE);
+}
+CTDEF ct_tensor *ct_pin_memory_ex(ct_tensor *self, ct_device device) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pin_memory", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "pin_memory", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_pin_memory(ct__call_keys(ct__keys), self, device));
+}
+CTDEF ct_tensor *ct_pin_memory(ct_tensor *self) {
+  return ct_pin_memory_ex(self, CT_NO_DEVICE);
+}
 CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
@@ -13339,7 +13408,7 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "detach", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_detach(ct__call_keys(ct__keys), self));
 }
-CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
+CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
   ct_int_list size_l;
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
@@ -13348,10 +13417,10 @@ CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, 
     return ct_fail(CT_ERR_INVALID, "empty.memory_format", "size: negative length %d", size_len), (ct_tensor *)NULL;
   size_l.data = size;
   size_l.n = size_len;
-  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device));
+  return ct__track(ct__dispatch_empty_memory_format(ct__call_keys(ct__keys), size_l, dtype, device, pin_memory));
 }
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype) {
-  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE);
+  return ct_empty_ex(size_len, size, dtype, CT_NO_DEVICE, false);
 }
 CTDEF ct_tensor *ct_zeros_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device) {
   ct_int_list size_l;

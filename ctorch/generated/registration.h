@@ -149,6 +149,16 @@ static ct_status ct__adapt_TDVb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,V->T */
+static ct_status ct__adapt_TV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_device ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.device);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -255,6 +265,16 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   ct_tensor *r;
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,D,V,b?->T */
+static ct_status ct__adapt_IDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_int_list , ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
@@ -2315,6 +2335,7 @@ static const struct {
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
     {"T,D,V,b->T", ct__adapt_TDVb_T},
+    {"T,V->T", ct__adapt_TV_T},
     {"T,D->T", ct__adapt_TD_T},
     {"T,V,D,b,b->T", ct__adapt_TVDbb_T},
     {"T,I->T", ct__adapt_TI_T},
@@ -2326,6 +2347,7 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"I,D,V,b?->T", ct__adapt_IDVbo_T},
     {"I,D,V->T", ct__adapt_IDV_T},
     {"I,S,D,V->T", ct__adapt_ISDV_T},
     {"S,D,V->T", ct__adapt_SDV_T},
@@ -2631,6 +2653,14 @@ static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
   *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend__pin_memory(const ct_value *a, ct_tensor **r) {
+  *r = ct_pinned_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pin_memory(const ct_value *a, ct_tensor **r) {
+  *r = ct_pin_memory_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
   *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -2716,7 +2746,7 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
@@ -5052,6 +5082,8 @@ static const struct {
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone, 0},
     {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous, 0},
     {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor", ct__frontend__to_copy, 0},
+    {&ct__op._pin_memory, "_pin_memory(Tensor self, Device? device=None) -> Tensor", ct__frontend__pin_memory, 0},
+    {&ct__op.pin_memory, "pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a)", ct__frontend_pin_memory, 0},
     {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype, 0},
     {&ct__op.to_device, "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a)", ct__frontend_to_device, 0},
     {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view, 0},
@@ -5073,7 +5105,7 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided, 0},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias, 0},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_empty_memory_format, 0},
+    {&ct__op.empty_memory_format, "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor", ct__frontend_empty_memory_format, 0},
     {&ct__op.zeros, "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_zeros, 0},
     {&ct__op.ones, "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_ones, 0},
     {&ct__op.full, "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", ct__frontend_full, 0},
@@ -5673,6 +5705,9 @@ static const struct {
     {"contiguous", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_contiguous), "composite"},
     {"_to_copy", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_to_copy), "composite"},
     {"_to_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__to_copy), "autograd"},
+    {"_pin_memory", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_pinned_copy), "composite"},
+    {"_pin_memory", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__pin_memory), "autograd"},
+    {"pin_memory", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pin_memory), "composite"},
     {"to.dtype", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_dtype), "composite"},
     {"to.device", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_device), "composite"},
     {"view", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_view), "composite"},

@@ -54,9 +54,16 @@ CT_EXTERN_C_BEGIN
 /* ---- kernels: BackendSelect has put the call on its device's backend and resolved a None device ---- */
 static ct_dtype ct__factory_dtype(ct_dtype dtype) { return dtype == CT_DTYPE_NONE ? CT_F32 : dtype; }
 static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (int)l.n; } /* (-1 and > 8: ct__checked_numel's error) */
-static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   (void)ks;
   if (ct_device_is_none(device)) device = ct_default_device();
+  if (pin_memory) {
+    if (device.type != CT_DEVICE_CPU)
+      return ct_fail(CT_ERR_DEVICE, "empty", "Only dense CPU tensors can be pinned (device %s:%d)",
+                     ct_device_type_name((ct_device_type)device.type), device.index),
+             (ct_tensor *)NULL;
+    return ct__empty_pinned("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), CT_NO_DEVICE);
+  }
   return ct__empty("empty", ct__factory_rank(size), size.data, ct__factory_dtype(dtype), device);
 }
 /* empty + fill_; the size and dtype checked first, so that errors name the op called. empty is
@@ -67,7 +74,7 @@ static ct_tensor *ct__factory_filled(const char *op, ct_keyset ks, ct_int_list s
   ct_tensor *t;
   if (ct__checked_numel(op, ct__factory_rank(size), size.data, ct__factory_dtype(dtype)) < 0) return NULL;
   if (ct_device_is_none(device)) device = ct_default_device(); /* (a direct call: BackendSelect resolves it) */
-  t = ct__dispatch_empty_memory_format(ks, size, dtype, device);
+  t = ct__dispatch_empty_memory_format(ks, size, dtype, device, false);
   return t ? ct__factory_finish(t, ct_fill_(t, value)) : NULL;
 }
 static ct_tensor *ct__k_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
@@ -153,7 +160,7 @@ static ct_tensor *ct__k_arange(ct_keyset ks, ct_scalar start, ct_scalar end, ct_
 
 /* ---- the hand-written factories (options, host data, _like) ---- */
 CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
-  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device);
+  return ct_empty_ex(ndim, sizes, opts.dtype, opts.device, false);
 }
 CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
   static const char *op = "ct_empty_strided";
@@ -190,7 +197,7 @@ CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, c
 /* The _like factories: t's sizes (contiguous), dtype and device, through the dispatched factories. */
 CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
   if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
-  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
+  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device, false);
 }
 CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
   if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
