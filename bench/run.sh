@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/run.sh - build and run the benchmarks (make bench).
-# For each NAME in $BENCH_NAMES (default "dispatch autograd blis") it builds
+# For each NAME in $BENCH_NAMES (default "dispatch autograd blis startup") it builds
 # build/bench_NAME from bench/NAME.c (ctorch, $CC) and, when libtorch is
 # installed, bench/NAME_torch.cpp ($CXX), linked together so one run measures
 # both side by side; then it runs the programs in turn. The libtorch object is
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 BUILD=${BUILD:-build}
-BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis}
+BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis startup}
 TORCH_INC=${TORCH_INC:-/usr/include}
 if [ -z "${TORCH_LIB:-}" ]; then
   TORCH_LIB=/usr/lib/x86_64-linux-gnu

@@ -129,18 +129,18 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
     if (e->signature && strcmp(e->signature, op->schema.signature) != 0) continue; /* another C signature */
     /* A composite op (no kernel of its own at this key) stays composite: a
      * backend kernel there would cut it off from autograd. */
-    if (!ct__has(&op->registered[e->key]) && ct__has(&op->registered[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) continue;
+    if (!ct__has(ct__registered_at(op, e->key)) && ct__has(ct__registered_at(op, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD))) continue;
     slot = ct__backend_slot_for(op, (int)e->key, 0);
     if (slot && slot->priority >= b->priority) continue; /* an equal or stronger backend holds it */
     if (!slot && !(slot = ct__backend_slot_for(op, (int)e->key, 1)))
       return ct_fail(CT_ERR_OOM, "ct_register_backend", "out of memory");
-    e->replaced = op->registered[e->key];
+    e->replaced = *ct__registered_at(op, e->key);
     k = ct_kernel_unboxed(e->fn);
     k.source = b->name;
-    op->registered[e->key] = k;
+    if (ct__set_registered(op, e->key, k, "ct_register_backend") != CT_OK) return CT_ERR_OOM;
     slot->priority = b->priority;
     if (ct__recompute(op) != CT_OK) {
-      op->registered[e->key] = e->replaced; /* as it was */
+      ct__set_registered(op, e->key, e->replaced, "ct_register_backend"); /* as it was (an existing entry: no allocation) */
       return CT_ERR_OOM;
     }
     e->installed = 1;

@@ -155,9 +155,16 @@ typedef struct ct_dispatch_table {
   struct ct_dispatch_table *retired;      /* the registry's list of replaced tables */
 } ct_dispatch_table;
 
+/* A kernel as registered at one key (alias keys included). */
+typedef struct ct_registered_kernel {
+  int key;
+  ct_kernel kernel;
+} ct_registered_kernel;
+
 struct ct_op {
   const ct_dispatch_table *dispatch;        /* read with ct_op_table(); never NULL once defined */
-  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included (registry lock) */
+  ct_registered_kernel *registered;         /* the kernels as registered, one per key, in no order (registry lock; */
+  int nregistered, registered_cap;          /* most ops have 2-4, so a list, not an array over every key) */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
   /* The op's typed frontend called with boxed arguments (checked against the
@@ -174,6 +181,8 @@ CTDEF ct_op *ct_def(const char *schema);
 /* The op's current dispatch table (an acquire load: safe while others register). */
 static inline const ct_dispatch_table *ct_op_table(const ct_op *op) { return ct__atomic_load(&op->dispatch); }
 CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
+/* The kernel registered for op at key (alias keys too); a zeroed kernel if none. */
+CTDEF ct_kernel ct_op_registered(const ct_op *op, ct_key key);
 CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
 CTDEF ct_status ct_impl_remove(const char *op, ct_key key);
 CTDEF ct_status ct_fallthrough(const char *op, ct_key key); /* op NULL: for every op */
@@ -472,6 +481,53 @@ static ct_int_list ct__value_int_list(ct_value *v) {
 }
 
 /* ---- registry ---- */
+/* A name index: open addressing over a power-of-two table of positions + 1
+ * (0: empty) into an array the caller owns, hashed with FNV-1a; it holds at
+ * most half its slots. Registration looks names up under the registry lock;
+ * start-up registers every built-in, so lookups must not be linear. */
+typedef struct ct__name_index {
+  int *slots;
+  int cap, n;
+} ct__name_index;
+static uint32_t ct__hash_name(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+  return h;
+}
+static int ct__name_index_find(const ct__name_index *ix, const char *name, const char *(*key)(int)) {
+  uint32_t m, h;
+  if (!ix->cap) return -1;
+  m = (uint32_t)ix->cap - 1;
+  for (h = ct__hash_name(name) & m; ix->slots[h]; h = (h + 1) & m)
+    if (!strcmp(key(ix->slots[h] - 1), name)) return ix->slots[h] - 1;
+  return -1;
+}
+static void ct__name_index_put(ct__name_index *ix, int pos, const char *name) {
+  uint32_t m = (uint32_t)ix->cap - 1, h;
+  for (h = ct__hash_name(name) & m; ix->slots[h]; h = (h + 1) & m) {
+  }
+  ix->slots[h] = pos + 1;
+  ix->n++;
+}
+/* Adds position pos (whose name is key(pos)), growing the table first. */
+static ct_status ct__name_index_add(ct__name_index *ix, int pos, const char *(*key)(int), const char *fn) {
+  if (2 * (ix->n + 1) > ix->cap) {
+    ct__name_index grown;
+    int i;
+    grown.cap = ix->cap ? 2 * ix->cap : 1024;
+    grown.n = 0;
+    grown.slots = (int *)CT_MALLOC(sizeof(int) * (size_t)grown.cap);
+    if (!grown.slots) return ct_fail(CT_ERR_OOM, fn, "out of memory growing the registry's index");
+    memset(grown.slots, 0, sizeof(int) * (size_t)grown.cap);
+    for (i = 0; i < ix->cap; i++)
+      if (ix->slots[i]) ct__name_index_put(&grown, ix->slots[i] - 1, key(ix->slots[i] - 1));
+    CT_FREE(ix->slots);
+    *ix = grown;
+  }
+  ct__name_index_put(ix, pos, key(pos));
+  return CT_OK;
+}
+
 typedef struct ct__adapter_entry {
   char signature[96];
   ct_boxed_fn fn;
@@ -485,32 +541,62 @@ static struct {
   ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
   ct_keyset fallthrough; /* global fallthrough keys */
   ct_dispatch_table *retired; /* tables replaced after start-up (see ct__recompute) */
+  ct__name_index op_index, adapter_index; /* full names and signatures to positions in ops / adapters */
+  int building; /* ct__init is registering the built-ins: tables are computed once, at its end */
 } ct__registry;
 
+/* An op by full name ("add.Tensor"), or by bare name for the default
+ * overload ("add"), whose full name is the bare name. */
+static const char *ct__op_key(int i) { return ct__registry.ops[i]->full_name; }
 static ct_op *ct__find_locked(const char *name) {
-  int i;
-  const char *dot = strchr(name, '.');
-  for (i = 0; i < ct__registry.nops; i++) {
-    ct_op *op = ct__registry.ops[i];
-    if (dot ? !strcmp(op->full_name, name) : (!strcmp(op->schema.name, name) && !op->schema.overload[0])) return op;
-  }
-  return NULL;
+  int i = ct__name_index_find(&ct__registry.op_index, name, ct__op_key);
+  return i < 0 ? NULL : ct__registry.ops[i];
 }
 
+static const char *ct__adapter_key(int i) { return ct__registry.adapters[i].signature; }
 static ct_boxed_fn ct__adapter_for(const char *signature) {
-  int i;
-  for (i = 0; i < ct__registry.nadapters; i++)
-    if (!strcmp(ct__registry.adapters[i].signature, signature)) return ct__registry.adapters[i].fn;
-  return NULL;
+  int i = ct__name_index_find(&ct__registry.adapter_index, signature, ct__adapter_key);
+  return i < 0 ? NULL : ct__registry.adapters[i].fn;
 }
 
 static int ct__has(const ct_kernel *k) { return k->unboxed || k->boxed; }
 
+/* ---- an op's registered kernels (registry lock held) ---- */
+static const ct_kernel ct__kernel_none = {NULL, NULL, NULL, NULL};
+static const ct_kernel *ct__registered_at(const ct_op *op, int key) {
+  int i;
+  for (i = 0; i < op->nregistered; i++)
+    if (op->registered[i].key == key) return &op->registered[i].kernel;
+  return &ct__kernel_none;
+}
+/* Sets (or, with a zeroed kernel, removes) the kernel at key. */
+static ct_status ct__set_registered(ct_op *op, int key, ct_kernel kernel, const char *fn) {
+  int i;
+  for (i = 0; i < op->nregistered && op->registered[i].key != key; i++) {
+  }
+  if (!ct__has(&kernel)) {
+    if (i < op->nregistered) op->registered[i] = op->registered[--op->nregistered];
+    return CT_OK;
+  }
+  if (i == op->nregistered) {
+    if (op->nregistered == op->registered_cap) {
+      int cap = op->registered_cap ? 2 * op->registered_cap : 4;
+      ct_registered_kernel *grown = (ct_registered_kernel *)CT_REALLOC(op->registered, sizeof *grown * (size_t)cap);
+      if (!grown) return ct_fail(CT_ERR_OOM, fn, "out of memory registering a kernel for '%s'", op->full_name);
+      op->registered = grown;
+      op->registered_cap = cap;
+    }
+    op->nregistered++;
+  }
+  op->registered[i].key = key;
+  op->registered[i].kernel = kernel;
+  return CT_OK;
+}
+
 /* Which kernel serves runtime key k: direct registration, then alias keys,
  * then the key's fallback (see Note [Key set layout] in keys.h). */
-static ct_kernel ct__resolve(const ct_op *op, int k) {
+static ct_kernel ct__resolve(const ct_op *op, const ct_kernel *r, int k) {
   ct_kernel none;
-  const ct_kernel *r = op->registered;
   memset(&none, 0, sizeof none);
   if (!ct_key_valid((ct_key)k) || (op->fallthrough & ct_keyset_of((ct_key)k))) return none;
   if (ct__has(&r[k])) return r[k];
@@ -544,10 +630,13 @@ static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved)
  * updated in place; after, a changed table is published as a new one. */
 static ct_status ct__recompute(ct_op *op) {
   ct_dispatch_table next, *t;
+  ct_kernel dense[CT_NUM_KEYS];
   int k;
   memset(&next, 0, sizeof next);
+  memset(dense, 0, sizeof dense);
+  for (k = 0; k < op->nregistered; k++) dense[op->registered[k].key] = op->registered[k].kernel;
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
-    ct_kernel kern = ct__resolve(op, k);
+    ct_kernel kern = ct__resolve(op, dense, k);
     if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
     next.kernels[k] = kern;
     if (!ct__is_fallthrough(op, k, &kern)) next.mask |= ct_keyset_of((ct_key)k);
@@ -578,17 +667,23 @@ static ct_status ct__recompute_all(void) {
   return st;
 }
 
+/* "name.overload", or "name" for the default overload (both fit: 64 + 32 < 100) */
+static void ct__full_name(const ct_schema *s, char *out) {
+  size_t n = strlen(s->name), m = strlen(s->overload);
+  memcpy(out, s->name, n);
+  if (m) out[n++] = '.', memcpy(out + n, s->overload, m);
+  out[n + m] = 0;
+}
+
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
   ct_schema parsed;
   ct_op *op;
+  char full[100];
   if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
-  {
-    char full[100];
-    snprintf(full, sizeof full, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
-    if (ct__find_locked(full)) {
-      ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
-      return NULL;
-    }
+  ct__full_name(&parsed, full);
+  if (ct__find_locked(full)) {
+    ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
+    return NULL;
   }
   if (ct__registry.nops == ct__registry.cap) {
     int cap = ct__registry.cap ? ct__registry.cap * 2 : 64;
@@ -601,13 +696,19 @@ static ct_op *ct__def_locked(const char *schema, const char *fn) {
   if (!op) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
   memset(op, 0, sizeof *op);
   op->schema = parsed;
-  snprintf(op->full_name, sizeof op->full_name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+  memcpy(op->full_name, full, sizeof full);
   op->adapter = ct__adapter_for(parsed.signature);
-  if (ct__recompute(op) != CT_OK) {
+  if (!ct__registry.building && ct__recompute(op) != CT_OK) {
     CT_FREE(op);
     return NULL;
   }
-  ct__registry.ops[ct__registry.nops++] = op;
+  ct__registry.ops[ct__registry.nops] = op;
+  if (ct__name_index_add(&ct__registry.op_index, ct__registry.nops, ct__op_key, fn) != CT_OK) {
+    CT_FREE((void *)op->dispatch);
+    CT_FREE(op);
+    return NULL;
+  }
+  ct__registry.nops++;
   return op;
 }
 
@@ -634,6 +735,14 @@ CTDEF ct_op *ct_op_find(const char *name) {
   if (!op) ct_fail(CT_ERR_INVALID, "ct_op_find", "no operator named '%s'", name);
   return op;
 }
+CTDEF ct_kernel ct_op_registered(const ct_op *op, ct_key key) {
+  ct_kernel k;
+  if (!op) return ct__fail_null("ct_op_registered", "op"), ct__kernel_none;
+  ct__lock();
+  k = *ct__registered_at(op, (int)key);
+  ct__unlock();
+  return k;
+}
 
 static ct_status ct__check_key(const char *fn, ct_key key, int allow_alias) {
   if (!ct_key_valid(key) || (!allow_alias && (int)key >= CT_NUM_RUNTIME_KEYS))
@@ -648,15 +757,15 @@ static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel,
   if (!kernel.unboxed && !kernel.boxed) return ct_fail(CT_ERR_NULL, fn, "kernel for '%s' at key %s has no function", name, ct_key_name(key));
   op = ct__find_locked(name);
   if (!op) return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is not defined (call ct_def first)", name);
-  if (ct__has(&op->registered[key]))
+  if (ct__has(ct__registered_at(op, key)))
     return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' already has a kernel at key %s", op->full_name, ct_key_name(key));
   if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key)))
     return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is registered as fallthrough at key %s", op->full_name,
                    ct_key_name(key));
   if (!kernel.source) kernel.source = "user";
-  op->registered[key] = kernel;
-  if (ct__recompute(op) != CT_OK) {
-    memset(&op->registered[key], 0, sizeof(ct_kernel)); /* as it was */
+  if (ct__set_registered(op, key, kernel, fn) != CT_OK) return CT_ERR_OOM;
+  if (!ct__registry.building && ct__recompute(op) != CT_OK) {
+    ct__set_registered(op, key, ct__kernel_none, fn); /* as it was */
     return CT_ERR_OOM;
   }
   return CT_OK;
@@ -684,10 +793,10 @@ CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
   } else if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key))) {
     op->fallthrough &= ~ct_keyset_of(key);
     st = ct__recompute(op);
-  } else if (!ct__has(&op->registered[key])) {
+  } else if (!ct__has(ct__registered_at(op, key))) {
     st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' has no kernel at key %s", op->full_name, ct_key_name(key));
   } else {
-    memset(&op->registered[key], 0, sizeof(ct_kernel));
+    ct__set_registered(op, key, ct__kernel_none, "ct_impl_remove"); /* (a removal allocates nothing) */
     st = ct__recompute(op);
   }
   ct__unlock();
@@ -710,7 +819,7 @@ CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
     ct_op *op = ct__find_locked(name);
     if (!op)
       st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' is not defined", name);
-    else if (ct__has(&op->registered[key]))
+    else if (ct__has(ct__registered_at(op, key)))
       st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' already has a kernel at key %s", op->full_name,
                    ct_key_name(key));
     else {
@@ -756,12 +865,10 @@ CTDEF ct_status ct_fallback_remove(ct_key key) {
 }
 
 static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn adapter) {
-  int i;
-  for (i = 0; i < ct__registry.nadapters; i++) {
-    if (!strcmp(ct__registry.adapters[i].signature, signature)) {
-      if (ct__registry.adapters[i].fn == adapter) return CT_OK;
-      return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
-    }
+  int i = ct__name_index_find(&ct__registry.adapter_index, signature, ct__adapter_key);
+  if (i >= 0) {
+    if (ct__registry.adapters[i].fn == adapter) return CT_OK;
+    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
   }
   if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
     return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
@@ -773,12 +880,15 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
     ct__registry.adapters_cap = cap;
   }
   strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
-  ct__registry.adapters[ct__registry.nadapters++].fn = adapter;
+  ct__registry.adapters[ct__registry.nadapters].fn = adapter;
+  if (ct__name_index_add(&ct__registry.adapter_index, ct__registry.nadapters, ct__adapter_key, "ct_register_adapter") != CT_OK)
+    return CT_ERR_OOM;
+  ct__registry.nadapters++;
   for (i = 0; i < ct__registry.nops; i++) {
     ct_op *op = ct__registry.ops[i];
     if (!op->adapter && !strcmp(op->schema.signature, signature)) {
       op->adapter = adapter;
-      if (ct__recompute(op) != CT_OK) return CT_ERR_OOM;
+      if (!ct__registry.building && ct__recompute(op) != CT_OK) return CT_ERR_OOM;
     }
   }
   return CT_OK;
@@ -806,8 +916,9 @@ CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
   n = snprintf(buf, cap, "%s [%s]\n", op->full_name, op->schema.signature);
   if (n < 0 || (size_t)n >= cap) return buf;
   len = (size_t)n;
+  ct__lock(); /* the registered list belongs to the registry (another thread may be registering) */
   for (k = 0; k < CT_NUM_KEYS; k++) {
-    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &table->kernels[k] : &op->registered[k];
+    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &table->kernels[k] : ct__registered_at(op, k); /* (aliases: as registered) */
     const char *what;
     if (!ct_key_valid((ct_key)k)) continue;
     if (k < CT_NUM_RUNTIME_KEYS && !(table->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
@@ -819,6 +930,7 @@ CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
     if (n < 0 || (size_t)n >= cap - len) break;
     len += (size_t)n;
   }
+  ct__unlock();
   return buf;
 }
 
@@ -832,7 +944,7 @@ static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
   reg[0] = '\0';
   ct__lock(); /* registered[] belongs to the registry (another thread may be registering) */
   for (k = 0; k < CT_NUM_KEYS; k++) {
-    if (ct__has(&op->registered[k])) {
+    if (ct__has(ct__registered_at(op, k))) {
       int n = snprintf(reg + len, sizeof reg - len, "%s%s", len ? ", " : "", ct_key_name((ct_key)k));
       if (n < 0 || (size_t)n >= sizeof reg - len) break;
       len += (size_t)n;

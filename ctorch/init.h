@@ -64,6 +64,7 @@ static void ct__init(void) {
     ct__unlock();
     return;
   }
+  ct__registry.building = 1; /* no table is computed until every kernel is in: one pass at the end */
   for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
     ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
@@ -85,6 +86,7 @@ static void ct__init(void) {
       ct__registry.fallbacks[k].source = "autograd fallback";
     }
   ct__autograd_release_hook = ct__autograd_release; /* the tensor layer frees autograd metadata through it */
+  ct__registry.building = 0;
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();

@@ -170,7 +170,18 @@ CTDEF const char *ct_key_name(ct_key k) {
     return "?";
   }
 }
-CTDEF bool ct_key_valid(ct_key k) { return k != CT_KEY_UNDEFINED && ct_key_name(k)[0] != '?'; }
+/* The named keys as two bit masks (runtime keys < 64, alias keys from 64), so
+ * that validity is a test, not a name lookup: dispatch tables test every key. */
+#define CT__X(name, bit, str) | ((bit) < 64 ? (uint64_t)1 << ((bit) & 63) : 0)
+static const uint64_t ct__named_keys_lo = 0 CT_KEY_TABLE(CT__X);
+#undef CT__X
+#define CT__X(name, bit, str) | ((bit) >= 64 && (bit) < 128 ? (uint64_t)1 << (((bit) - 64) & 63) : 0)
+static const uint64_t ct__named_keys_hi = 0 CT_KEY_TABLE(CT__X);
+#undef CT__X
+CTDEF bool ct_key_valid(ct_key k) {
+  unsigned b = (unsigned)k;
+  return k != CT_KEY_UNDEFINED && (b < 64 ? (ct__named_keys_lo >> b) & 1 : b < 128 ? (ct__named_keys_hi >> (b - 64)) & 1 : 0);
+}
 
 CTDEF char *ct_keyset_format(ct_keyset ks, char *buf, size_t cap) {
   size_t len = 0;

@@ -846,7 +846,7 @@ TEST(device_factories_backend_select) {
   tdev_init();
   CHECK(empty != NULL);
   if (!empty) return;
-  builtin = empty->registered[CT_KEY_PRIVATEUSE1];
+  builtin = ct_op_registered(empty, CT_KEY_PRIVATEUSE1);
   CT_SCOPE {
     ct_tensor *t;
     ct_value buf[4];
