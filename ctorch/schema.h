@@ -470,6 +470,15 @@ static const char *ct__type_code(const ct_arg *a) {
 }
 
 static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out);
+/* Appends sep and code to buf (holding *len chars) if both fit with the terminator. */
+static int ct__sig_append(char *buf, size_t cap, size_t *len, const char *sep, const char *code) {
+  size_t a = strlen(sep), b = strlen(code);
+  if (*len + a + b >= cap) return 0;
+  memcpy(buf + *len, sep, a);
+  memcpy(buf + *len + a, code, b + 1);
+  *len += a + b;
+  return 1;
+}
 CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
 static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
   ct__parser ps;
@@ -611,17 +620,12 @@ static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *o
       goto fail;
     }
   }
-  /* C signature code: argument codes, "->", return codes */
-  for (i = 0; i < out->nargs; i++) {
-    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "", ct__type_code(&out->args[i]));
-    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
-    len += (size_t)n;
-  }
-  for (i = 0; i < out->nrets; i++) {
-    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "->", ct__type_code(&out->rets[i]));
-    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
-    len += (size_t)n;
-  }
+  /* C signature code: argument codes, "->", return codes (appended by hand:
+   * every op's schema is parsed at start-up, and snprintf was half its cost) */
+  for (i = 0; i < out->nargs; i++)
+    if (!ct__sig_append(out->signature, sizeof out->signature, &len, i ? "," : "", ct__type_code(&out->args[i]))) break;
+  for (i = 0; i < out->nrets; i++)
+    if (!ct__sig_append(out->signature, sizeof out->signature, &len, i ? "," : "->", ct__type_code(&out->rets[i]))) break;
   if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
   return CT_OK;
 fail: {
