@@ -5134,9 +5134,11 @@ static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *o
 /* Appends sep and code to buf (holding *len chars) if both fit with the terminator. */
 static int ct__sig_append(char *buf, size_t cap, size_t *len, const char *sep, const char *code) {
   size_t a = strlen(sep), b = strlen(code);
+  char *d = buf + *len;
   if (*len + a + b >= cap) return 0;
-  memcpy(buf + *len, sep, a);
-  memcpy(buf + *len + a, code, b + 1);
+  while (*sep) *d++ = *sep++;
+  while (*code) *d++ = *code++;
+  *d = 0;
   *len += a + b;
   return 1;
 }
