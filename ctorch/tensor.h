@@ -403,9 +403,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
 static ct_storage *ct__storage_new_pinned(size_t nbytes, ct_device_type type, const char *op) {
   void *actx = NULL, *data;
   ct_storage *s;
-  if (type == CT_DEVICE_CPU || type == CT_DEVICE_META)
-    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory", ct_device_type_name(type)), (ct_storage *)NULL;
-  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL;
+  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL; /* (a type without pinned memory: its error) */
   s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
   if (!s) {
     ct_host_free(type, data, nbytes, actx);

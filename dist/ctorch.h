@@ -2272,7 +2272,7 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
 /* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only, in pinned memory (ct_host_pinning_type); a backend may register its own */
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only (ignored on meta), in pinned memory (ct_host_pinning_type); a backend may register its own */
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
 CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
 /* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
@@ -6211,9 +6211,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
 static ct_storage *ct__storage_new_pinned(size_t nbytes, ct_device_type type, const char *op) {
   void *actx = NULL, *data;
   ct_storage *s;
-  if (type == CT_DEVICE_CPU || type == CT_DEVICE_META)
-    return ct_fail(CT_ERR_UNSUPPORTED, op, "'%s' offers no pinned host memory", ct_device_type_name(type)), (ct_storage *)NULL;
-  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL;
+  if (!(data = ct_host_alloc(type, nbytes, &actx))) return NULL; /* (a type without pinned memory: its error) */
   s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
   if (!s) {
     ct_host_free(type, data, nbytes, actx);
@@ -10700,7 +10698,7 @@ static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (
 static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   (void)ks;
   if (ct_device_is_none(device)) device = ct_default_device();
-  if (pin_memory) {
+  if (pin_memory && device.type != CT_DEVICE_META) { /* (meta has no memory to pin: ignored, as PyTorch's empty_meta) */
     if (device.type != CT_DEVICE_CPU)
       return ct_fail(CT_ERR_DEVICE, "empty", "Only dense CPU tensors can be pinned (device %s:%d)",
                      ct_device_type_name((ct_device_type)device.type), device.index),

@@ -148,7 +148,7 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
 /* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
- * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only, in pinned memory (ct_host_pinning_type); a backend may register its own */
+ * uninitialised, on device (None: the thread's default device; dtype None: float32); pin_memory: CPU only (ignored on meta), in pinned memory (ct_host_pinning_type); a backend may register its own */
 CTDEF ct_tensor *ct_empty(int size_len, const int64_t *size, ct_dtype dtype);
 CTDEF ct_tensor *ct_empty_ex(int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
 /* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */

@@ -57,7 +57,7 @@ static int ct__factory_rank(ct_int_list l) { return l.n < 0 || l.n > 64 ? -1 : (
 static ct_tensor *ct__k_empty(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   (void)ks;
   if (ct_device_is_none(device)) device = ct_default_device();
-  if (pin_memory) {
+  if (pin_memory && device.type != CT_DEVICE_META) { /* (meta has no memory to pin: ignored, as PyTorch's empty_meta) */
     if (device.type != CT_DEVICE_CPU)
       return ct_fail(CT_ERR_DEVICE, "empty", "Only dense CPU tensors can be pinned (device %s:%d)",
                      ct_device_type_name((ct_device_type)device.type), device.index),
