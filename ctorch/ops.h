@@ -252,15 +252,6 @@ static const char *ct__dtype_torch_name(ct_dtype d) {
   }
 }
 
-static int ct__same_device(const char *op, const ct_tensor *a, const ct_tensor *b) {
-  /* a CPU 0-dim tensor (or number) may join tensors of any device */
-  if (ct_device_eq(a->device, b->device)) return 1;
-  if ((a->ndim == 0 && a->device.type == CT_DEVICE_CPU) || (b->ndim == 0 && b->device.type == CT_DEVICE_CPU)) return 1;
-  ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
-          ct_device_type_name((ct_device_type)a->device.type), a->device.index,
-          ct_device_type_name((ct_device_type)b->device.type), b->device.index);
-  return 0;
-}
 
 /* The tensor a kernel writes (out=, or self in place) must be on the op's
  * device: the CPU 0-dim exception is for inputs only, as PyTorch's
@@ -562,55 +553,13 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   return CT_OK;
 }
 
-/* ---- binary arithmetic ----
- * One loop per (op, dtype), each with a contiguous fast path the compiler
- * vectorises, a tensor-op-scalar path and the general strided path.
- * Integer arithmetic runs in unsigned types: wrap-around, never UB. */
-enum { CT__ADD, CT__SUB, CT__MUL, CT__DIV, CT__THRESHOLD_BW, CT__NUM_BINARY };
-typedef struct ct__binary_ctx {
-  double alpha_f;
-  int64_t alpha_i;
-} ct__binary_ctx;
-
+/* ---- typed loops: element loads and stores, and the dtype lists they expand over ---- */
 #define CT__LOAD_ID(x) (x)
 #define CT__LOAD_F16(x) ct_f16_to_f32(x)
 #define CT__LOAD_BF16(x) ct_bf16_to_f32(x)
 #define CT__STORE_ID(x) (x)
 #define CT__STORE_F16(x) ct_f32_to_f16(x)
 #define CT__STORE_BF16(x) ct_f32_to_bf16(x)
-
-#define CT__BINARY_LOOP(NAME, T, ACC, ALPHA, LOAD, STORE, EXPR)                                   \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                            \
-    const ct__binary_ctx *ctx = (const ct__binary_ctx *)vctx;                                      \
-    const ACC alpha = (ACC)(ALPHA);                                                                \
-    (void)ctx;                                                                                     \
-    int64_t i;                                                                                     \
-    (void)alpha;                                                                                   \
-    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
-      T *o = (T *)d[0];                                                                \
-      const T *x = (const T *)d[1];                                                    \
-      const T *y = (const T *)d[2];                                                    \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(x[i]), b = (ACC)LOAD(y[i]);                                              \
-        o[i] = STORE(EXPR);                                                                        \
-      }                                                                                            \
-    } else if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {          \
-      T *o = (T *)d[0];                                                                \
-      const T *x = (const T *)d[1];                                                    \
-      const ACC b = (ACC)LOAD(*(const T *)d[2]);                                                   \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(x[i]);                                                                   \
-        o[i] = STORE(EXPR);                                                                        \
-      }                                                                                            \
-    } else {                                                                                       \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(*(const T *)(d[1] + i * s[1]));                                          \
-        ACC b = (ACC)LOAD(*(const T *)(d[2] + i * s[2]));                                          \
-        *(T *)(d[0] + i * s[0]) = STORE(EXPR);                                                     \
-      }                                                                                            \
-    }                                                                                              \
-  }
-
 /* floating types: T, accumulation type, load/store conversions */
 #define CT__FLOAT_TYPES(X)                                     \
   X(f32, float, float, CT__LOAD_ID, CT__STORE_ID)              \
@@ -622,35 +571,6 @@ typedef struct ct__binary_ctx {
   X(i64, int64_t, uint64_t)       \
   X(i32, int32_t, uint32_t)       \
   X(u8, uint8_t, uint8_t)
-
-#define CT__DEF_FLOAT_BINARY(sfx, T, ACC, LOAD, STORE)                                          \
-  CT__BINARY_LOOP(ct__add_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a + alpha * b))       \
-  CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
-  CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
-  CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))                          \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b <= alpha ? 0 : a))
-CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
-
-#define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
-  CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
-  CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
-  CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))                         \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b <= alpha ? 0 : a))
-CT__INT_TYPES(CT__DEF_INT_BINARY)
-
-/* bool: add is "or" (alpha must be true to count), mul is "and" */
-CT__BINARY_LOOP(ct__add_bool, bool, int, ctx->alpha_i != 0, CT__LOAD_ID, CT__STORE_ID, (a || (alpha && b)))
-CT__BINARY_LOOP(ct__mul_bool, bool, int, 0, CT__LOAD_ID, CT__STORE_ID, (a && b))
-
-/* [op][dtype], in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
-static const ct_loop_fn ct__binary_loops[CT__NUM_BINARY][CT_DTYPE_NUM] = {
-    {ct__add_f32, ct__add_f64, ct__add_f16, ct__add_bf16, ct__add_i64, ct__add_i32, ct__add_u8, ct__add_bool},
-    {ct__sub_f32, ct__sub_f64, ct__sub_f16, ct__sub_bf16, ct__sub_i64, ct__sub_i32, ct__sub_u8, NULL},
-    {ct__mul_f32, ct__mul_f64, ct__mul_f16, ct__mul_bf16, ct__mul_i64, ct__mul_i32, ct__mul_u8, ct__mul_bool},
-    {ct__div_f32, ct__div_f64, ct__div_f16, ct__div_bf16, NULL, NULL, NULL, NULL},
-    {ct__thbw_f32, ct__thbw_f64, ct__thbw_f16, ct__thbw_bf16, ct__thbw_i64, ct__thbw_i32, ct__thbw_u8, NULL},
-};
-static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul", "div", "threshold_backward"};
 
 /* A tensor of `dtype` with a's values: a itself when it already is one. */
 static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
@@ -679,163 +599,6 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
   return c;
 }
 
-/* out = a (op) b. `out` NULL: allocate and return it in *result. For
- * in-place, out == a. Handles promotion, broadcasting, alpha, meta. */
-static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result,
-                            ct__wrapped *wa, ct__wrapped *wb) {
-  const char *op = ct__binary_names[kind];
-  int64_t bshape[CT_MAX_DIMS];
-  const int64_t *shape;
-  int ndim;
-  ct_dtype common, out_dtype;
-  ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
-  ct__binary_ctx ctx;
-  ct_status st = CT_OK;
-  ct__wrapped unused_a, unused_b; /* wrapped numbers arrive with their container; others never use it */
-
-  if (!wa) wa = &unused_a;
-  if (!wb) wb = &unused_b;
-  if (out) { /* PyTorch's TensorIterator checks overlaps first */
-    ct_tensor *in[2];
-    in[0] = a, in[1] = b;
-    if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
-  }
-  if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct__out_device_ok(op, out, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device))
-    return ct_last_error();
-  ndim = a->ndim;
-  shape = a->sizes; /* the common case: equal shapes, no broadcasting */
-  if (!ct__same_sizes(a, b)) {
-    if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, bshape)) < 0) return ct_last_error();
-    shape = bshape;
-  }
-  common = a->dtype == b->dtype ? (ct_dtype)a->dtype : ct__result_type(a, b);
-  if (kind == CT__DIV && !ct_dtype_is_floating(common)) common = CT_F32;
-  if (kind == CT__SUB && (a->dtype == CT_BOOL || b->dtype == CT_BOOL))
-    return ct_fail(CT_ERR_DTYPE, op,
-                   a->dtype == CT_BOOL && b->dtype == CT_BOOL
-                       ? "subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or logical_xor() operator instead"
-                       : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
-  if (kind == CT__ADD || kind == CT__SUB) {
-    if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
-    if (alpha.kind == CT_SCALAR_FLOAT && ct_dtype_is_integral(common, true))
-      return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
-    if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
-      return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
-    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error(); /* alpha converts checked, as in PyTorch */
-  }
-  out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out_dtype != common && !ct_can_cast(common, out_dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
-                   ct__dtype_torch_name(out_dtype));
-  if (out) { /* in-place (out == a) and out= alike: an out that is an input keeps its shape */
-    ct_tensor *in[2];
-    in[0] = a, in[1] = b;
-    if ((st = ct__prepare_out(op, out, ndim, shape, 2, in)) != CT_OK) return st;
-  }
-  if (!ct__binary_loops[kind][common])
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
-
-  if (!out) {
-    dst = ct__empty(op, ndim, shape, common, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device);
-    if (!dst) return ct_last_error();
-  } else if (out_dtype != common) {
-    dst = ct__empty(op, ndim, shape, common, out->device); /* compute, then cast into out */
-    if (!dst) return ct_last_error();
-  } else {
-    dst = out; /* borrowed: written in place */
-  }
-  if (ct__is_meta(dst) || dst->numel == 0) goto done;
-  ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
-  cb = !ca ? NULL : b->dtype == common ? b : ct__as_dtype(op, b, common, wb);
-  if (!ca || !cb) {
-    st = ct_last_error();
-    goto done;
-  }
-  ctx.alpha_f = ct_scalar_to_double(alpha);
-  ctx.alpha_i = ct_scalar_to_int(alpha);
-  ops[0] = dst;
-  ops[1] = ca;
-  ops[2] = cb;
-  ct_iter_foreach(ct__binary_loops[kind][common], &ctx, 3, ops, ndim, shape);
-  if (out && dst != out) st = ct__copy_impl(out, dst);
-done:
-  if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
-  if (cb != b && cb != &wb->t) ct_release(cb);
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  if (dst != out) ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-/* kernels in schema order; the frontends reach them through the table */
-#define CT__BINARY_KERNELS(name, KIND)                                                                   \
-  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {            \
-    ct_tensor *r = NULL;                                                                                 \
-    (void)ks;                                                                                            \
-    ct__binary(KIND, NULL, a, b, alpha, &r, NULL, NULL);                                                 \
-    return r;                                                                                            \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b, ct_scalar alpha) {       \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, self, self, b, alpha, NULL, NULL, NULL);                                     \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor *out) { \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, out, a, b, alpha, NULL, NULL, NULL);                                         \
-  }                                                                                                      \
-  static ct_tensor *ct__k_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other, ct_scalar alpha) { \
-    ct__wrapped w;                                                                                       \
-    ct_tensor *r = NULL;                                                                                 \
-    (void)ks;                                                                                            \
-    ct__binary(KIND, NULL, a, ct__wrap_scalar(&w, other), alpha, &r, NULL, &w);                          \
-    return r;                                                                                            \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) { \
-    ct__wrapped w;                                                                                       \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, self, self, ct__wrap_scalar(&w, other), alpha, NULL, NULL, &w);              \
-  }
-/* alpha-free forms for mul and div */
-#define CT__NOALPHA_KERNELS(name) \
-  static ct_tensor *ct__k2_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                            \
-    return ct__k_##name(ks, a, b, ct_int(1));                                                            \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                       \
-    return ct__k_##name##_(ks, self, b, ct_int(1));                                                      \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {       \
-    return ct__k_##name##_out(ks, a, b, ct_int(1), out);                                                 \
-  }                                                                                                      \
-  static ct_tensor *ct__k2_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other) {                \
-    return ct__k_##name##_scalar(ks, a, other, ct_int(1));                                               \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other) {             \
-    return ct__k_##name##_scalar_(ks, self, other, ct_int(1));                                           \
-  }
-CT__BINARY_KERNELS(add, CT__ADD)
-CT__BINARY_KERNELS(sub, CT__SUB)
-CT__BINARY_KERNELS(mul, CT__MUL)
-CT__BINARY_KERNELS(div, CT__DIV)
-CT__NOALPHA_KERNELS(mul)
-CT__NOALPHA_KERNELS(div)
-
-/* ---- unary ops: ctorch/ops/unary.h ---- */
-
-/* ---- threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
- * grad_output through, as PyTorch's kernel and the BLIS backend) ---- */
-static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__binary(CT__THRESHOLD_BW, NULL, grad, self, threshold, &r, NULL, NULL);
-  return r;
-}
-
-/* ---- views: the metadata of every view op (sizes, strides, offset over self's storage) ----
- * ct__make_view (tensor.h) makes the view; these compute its geometry and check the arguments. */
 #define CT__CHECK_T(op, t)                                            \
   do {                                                                \
     if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \

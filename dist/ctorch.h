@@ -45,6 +45,9 @@
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
  *   ops       kernel plumbing, copy_ and fill_, the views' geometry and
  *             kernels, derivative helpers
+ *   ops/pointwise the pointwise engine: every elementwise op's meta step
+ *             (checks, promotion, broadcasting, output layout) and impl
+ *             step, through a loop per device type (ct_set_pointwise_loop)
  *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
  *   ops/conv ops/random
  *             the operator library's reference kernels, one area each
@@ -179,12 +182,14 @@
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CT__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define CT__COLD __attribute__((cold)) /* error paths: kept out of the hot code layout */
+#define CT__HOT_INLINE __attribute__((always_inline)) inline /* steps of one hot path, written apart for reading */
 #define CT_HAVE_CLEANUP 1 /* guards run their exit action on every exit path */
 #else
 #define CT_LIKELY(x) (x)
 #define CT_UNLIKELY(x) (x)
 #define CT__PRINTF(f, a)
 #define CT__COLD
+#define CT__HOT_INLINE inline
 #define CT_HAVE_CLEANUP 0
 #endif
 
@@ -1787,6 +1792,72 @@ CT_EXTERN_C_END
 
 #endif /* CT_OPS_H */
 
+/* ---- ctorch/ops/pointwise.h ---- */
+/* ctorch/ops/pointwise.h - the pointwise engine: one meta step and one impl step for every elementwise op, and the per-device loop entry.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Every elementwise op (arithmetic, comparisons, logical ops, where,
+ * masked_fill, lerp, addcmul, clamp, the unary functions) runs through this
+ * engine, as PyTorch's structured TensorIterator ops:
+ *   meta  ct__pw_meta: checks, broadcasting, PyTorch's type promotion (0-dim
+ *         tensors and numbers rank below dimensioned tensors), devices (a
+ *         CPU 0-dim tensor joins any device), the output's sizes, strides
+ *         (those of the inputs, as TensorIterator lays them out), dtype and
+ *         device, the out= resize and the in-place rules. It never reads
+ *         tensor data. On the meta device this is all that runs.
+ *   impl  ct__pw_impl: casts inputs to the computing dtype, then calls the
+ *         loop of the output's device type with a ct_pointwise_call, and
+ *         casts into an out= of another dtype.
+ * The loop entry is per device type (PyTorch's DispatchStub): the CPU's
+ * runs the op's host loop; a device registers its own with
+ * ct_set_pointwise_loop and every op of the engine then runs on it
+ * (ct_pointwise_ops lists the ops and their kernels). Checks that must read
+ * data (an integer divisor's zeros) are flags of the call, done by the
+ * loop, so a GPU can check them on the device without a sync.
+ */
+#ifndef CT_OPS_POINTWISE_H
+#define CT_OPS_POINTWISE_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* One elementwise computation, as the engine hands it to a device's loop:
+ * out[i] = op(in[0][i], ..., in[ninputs-1][i]) over the broadcast shape.
+ * Every input has `dtype` (the computing dtype) unless the op reads any
+ * dtype (CT_POINTWISE_ANY_INPUT); out has `dtype`, or bool for comparisons.
+ * All operands live on out's device (inputs may also be 0-dim CPU tensors,
+ * whose value the loop broadcasts). */
+#define CT_POINTWISE_CHECK_DIVISOR 1 /* integer division: a zero in in[1] is an error ("ZeroDivisionError") */
+#define CT_POINTWISE_ANY_INPUT 2     /* the op converts its input itself (the unary functions) */
+#define CT_POINTWISE_FLAT 4          /* every operand is contiguous in the shape: one flat loop of out->numel */
+typedef struct ct_pointwise_call {
+  int op;                  /* the op's id in its family (ct__pw_ops, or the unary table) */
+  const char *name;        /* the op, for messages */
+  ct_dtype dtype;          /* the computing dtype */
+  int ninputs, flags;      /* CT_POINTWISE_* */
+  ct_tensor *out;          /* written */
+  ct_tensor *in[3];        /* read */
+  int ndim;                /* the broadcast shape */
+  const int64_t *shape;
+  double param;            /* the op's Scalar parameter (alpha, weight, value, threshold), as double and */
+  int64_t iparam;          /* as integer */
+  ct_loop_fn host_loop;    /* the op's loop over host memory (ct_iter_foreach's form) and its context */
+  void *host_ctx;
+} ct_pointwise_call;
+typedef ct_status (*ct_pointwise_loop_fn)(const ct_pointwise_call *call);
+
+/* The loop of a device type: the CPU's runs host_loop; other types have
+ * none until a backend sets one, and their pointwise ops go through the
+ * CPU fallback. Setting a loop also registers every engine op's kernel at
+ * the type's backend key (ops a backend already has a kernel for keep it). */
+CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop);
+CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type);
+/* The CPU's loop, for host-memory devices: checks the divisor, runs host_loop. */
+CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call);
+
+CT_EXTERN_C_END
+#endif /* CT_OPS_POINTWISE_H */
+
 /* ---- ctorch/ops/factory.h ---- */
 /* ctorch/ops/factory.h - factories: empty, zeros, ones, full, scalar_tensor, arange; host data in.
  * Component of ctorch.h; see there for the overview and licence.
@@ -1876,13 +1947,10 @@ CT_EXTERN_C_END
  * The ops are declared in gen/ops/binary.spec and their derivatives in
  * gen/derivatives/binary.spec; the frontends are generated (docs/ops.md).
  *
- * One mechanism serves them all: an X-macro table of scalar expressions
- * (one per dtype class: floating, integer, bool) expands into one strided
- * loop per (op, dtype), and one driver, ct__pw_run, does what every op
- * shares: device checks, broadcasting, PyTorch's type promotion (0-dim
- * tensors and numbers rank below dimensioned tensors), the out= and
- * in-place rules, casts, the meta device, and integer division by zero.
- * where and masked_fill select bytes, whatever the dtype.
+ * Every kernel here is a schema form (functional, in-place, out=, Scalar
+ * overloads) of an op of the pointwise engine (ops/pointwise.h): it wraps
+ * numbers as 0-dim tensors and calls ct__pw_run, which runs the op's meta
+ * step and its impl step through the device's loop.
  */
 #ifndef CT_OPS_BINARY_H
 #define CT_OPS_BINARY_H
@@ -6328,6 +6396,25 @@ static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_d
   return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
 }
 
+/* Fresh tensor with the given strides, a permutation of a dense layout
+ * (numel elements of storage; kernels give their outputs their inputs'
+ * layout with it). */
+static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                                    ct_device device) {
+  int64_t numel;
+  ct_storage *s;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if ((unsigned)device.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
+    return NULL;
+  }
+  s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
+  if (!s) return NULL;
+  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+
 /* A contiguous CPU tensor in pinned memory of pin_device's type (None: the
  * type ct_host_pinning_type names). */
 static ct_tensor *ct__empty_pinned(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device pin_device) {
@@ -9324,15 +9411,6 @@ static const char *ct__dtype_torch_name(ct_dtype d) {
   }
 }
 
-static int ct__same_device(const char *op, const ct_tensor *a, const ct_tensor *b) {
-  /* a CPU 0-dim tensor (or number) may join tensors of any device */
-  if (ct_device_eq(a->device, b->device)) return 1;
-  if ((a->ndim == 0 && a->device.type == CT_DEVICE_CPU) || (b->ndim == 0 && b->device.type == CT_DEVICE_CPU)) return 1;
-  ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
-          ct_device_type_name((ct_device_type)a->device.type), a->device.index,
-          ct_device_type_name((ct_device_type)b->device.type), b->device.index);
-  return 0;
-}
 
 /* The tensor a kernel writes (out=, or self in place) must be on the op's
  * device: the CPU 0-dim exception is for inputs only, as PyTorch's
@@ -9634,55 +9712,13 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   return CT_OK;
 }
 
-/* ---- binary arithmetic ----
- * One loop per (op, dtype), each with a contiguous fast path the compiler
- * vectorises, a tensor-op-scalar path and the general strided path.
- * Integer arithmetic runs in unsigned types: wrap-around, never UB. */
-enum { CT__ADD, CT__SUB, CT__MUL, CT__DIV, CT__THRESHOLD_BW, CT__NUM_BINARY };
-typedef struct ct__binary_ctx {
-  double alpha_f;
-  int64_t alpha_i;
-} ct__binary_ctx;
-
+/* ---- typed loops: element loads and stores, and the dtype lists they expand over ---- */
 #define CT__LOAD_ID(x) (x)
 #define CT__LOAD_F16(x) ct_f16_to_f32(x)
 #define CT__LOAD_BF16(x) ct_bf16_to_f32(x)
 #define CT__STORE_ID(x) (x)
 #define CT__STORE_F16(x) ct_f32_to_f16(x)
 #define CT__STORE_BF16(x) ct_f32_to_bf16(x)
-
-#define CT__BINARY_LOOP(NAME, T, ACC, ALPHA, LOAD, STORE, EXPR)                                   \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                            \
-    const ct__binary_ctx *ctx = (const ct__binary_ctx *)vctx;                                      \
-    const ACC alpha = (ACC)(ALPHA);                                                                \
-    (void)ctx;                                                                                     \
-    int64_t i;                                                                                     \
-    (void)alpha;                                                                                   \
-    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
-      T *o = (T *)d[0];                                                                \
-      const T *x = (const T *)d[1];                                                    \
-      const T *y = (const T *)d[2];                                                    \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(x[i]), b = (ACC)LOAD(y[i]);                                              \
-        o[i] = STORE(EXPR);                                                                        \
-      }                                                                                            \
-    } else if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {          \
-      T *o = (T *)d[0];                                                                \
-      const T *x = (const T *)d[1];                                                    \
-      const ACC b = (ACC)LOAD(*(const T *)d[2]);                                                   \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(x[i]);                                                                   \
-        o[i] = STORE(EXPR);                                                                        \
-      }                                                                                            \
-    } else {                                                                                       \
-      for (i = 0; i < n; i++) {                                                                    \
-        ACC a = (ACC)LOAD(*(const T *)(d[1] + i * s[1]));                                          \
-        ACC b = (ACC)LOAD(*(const T *)(d[2] + i * s[2]));                                          \
-        *(T *)(d[0] + i * s[0]) = STORE(EXPR);                                                     \
-      }                                                                                            \
-    }                                                                                              \
-  }
-
 /* floating types: T, accumulation type, load/store conversions */
 #define CT__FLOAT_TYPES(X)                                     \
   X(f32, float, float, CT__LOAD_ID, CT__STORE_ID)              \
@@ -9694,35 +9730,6 @@ typedef struct ct__binary_ctx {
   X(i64, int64_t, uint64_t)       \
   X(i32, int32_t, uint32_t)       \
   X(u8, uint8_t, uint8_t)
-
-#define CT__DEF_FLOAT_BINARY(sfx, T, ACC, LOAD, STORE)                                          \
-  CT__BINARY_LOOP(ct__add_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a + alpha * b))       \
-  CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
-  CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
-  CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))                          \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b <= alpha ? 0 : a))
-CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
-
-#define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
-  CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
-  CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
-  CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))                         \
-  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b <= alpha ? 0 : a))
-CT__INT_TYPES(CT__DEF_INT_BINARY)
-
-/* bool: add is "or" (alpha must be true to count), mul is "and" */
-CT__BINARY_LOOP(ct__add_bool, bool, int, ctx->alpha_i != 0, CT__LOAD_ID, CT__STORE_ID, (a || (alpha && b)))
-CT__BINARY_LOOP(ct__mul_bool, bool, int, 0, CT__LOAD_ID, CT__STORE_ID, (a && b))
-
-/* [op][dtype], in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
-static const ct_loop_fn ct__binary_loops[CT__NUM_BINARY][CT_DTYPE_NUM] = {
-    {ct__add_f32, ct__add_f64, ct__add_f16, ct__add_bf16, ct__add_i64, ct__add_i32, ct__add_u8, ct__add_bool},
-    {ct__sub_f32, ct__sub_f64, ct__sub_f16, ct__sub_bf16, ct__sub_i64, ct__sub_i32, ct__sub_u8, NULL},
-    {ct__mul_f32, ct__mul_f64, ct__mul_f16, ct__mul_bf16, ct__mul_i64, ct__mul_i32, ct__mul_u8, ct__mul_bool},
-    {ct__div_f32, ct__div_f64, ct__div_f16, ct__div_bf16, NULL, NULL, NULL, NULL},
-    {ct__thbw_f32, ct__thbw_f64, ct__thbw_f16, ct__thbw_bf16, ct__thbw_i64, ct__thbw_i32, ct__thbw_u8, NULL},
-};
-static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul", "div", "threshold_backward"};
 
 /* A tensor of `dtype` with a's values: a itself when it already is one. */
 static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
@@ -9751,163 +9758,6 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
   return c;
 }
 
-/* out = a (op) b. `out` NULL: allocate and return it in *result. For
- * in-place, out == a. Handles promotion, broadcasting, alpha, meta. */
-static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result,
-                            ct__wrapped *wa, ct__wrapped *wb) {
-  const char *op = ct__binary_names[kind];
-  int64_t bshape[CT_MAX_DIMS];
-  const int64_t *shape;
-  int ndim;
-  ct_dtype common, out_dtype;
-  ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
-  ct__binary_ctx ctx;
-  ct_status st = CT_OK;
-  ct__wrapped unused_a, unused_b; /* wrapped numbers arrive with their container; others never use it */
-
-  if (!wa) wa = &unused_a;
-  if (!wb) wb = &unused_b;
-  if (out) { /* PyTorch's TensorIterator checks overlaps first */
-    ct_tensor *in[2];
-    in[0] = a, in[1] = b;
-    if ((st = ct__check_overlaps(op, out, 2, in)) != CT_OK) return st;
-  }
-  if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct__out_device_ok(op, out, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device))
-    return ct_last_error();
-  ndim = a->ndim;
-  shape = a->sizes; /* the common case: equal shapes, no broadcasting */
-  if (!ct__same_sizes(a, b)) {
-    if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, bshape)) < 0) return ct_last_error();
-    shape = bshape;
-  }
-  common = a->dtype == b->dtype ? (ct_dtype)a->dtype : ct__result_type(a, b);
-  if (kind == CT__DIV && !ct_dtype_is_floating(common)) common = CT_F32;
-  if (kind == CT__SUB && (a->dtype == CT_BOOL || b->dtype == CT_BOOL))
-    return ct_fail(CT_ERR_DTYPE, op,
-                   a->dtype == CT_BOOL && b->dtype == CT_BOOL
-                       ? "subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or logical_xor() operator instead"
-                       : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
-  if (kind == CT__ADD || kind == CT__SUB) {
-    if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
-    if (alpha.kind == CT_SCALAR_FLOAT && ct_dtype_is_integral(common, true))
-      return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
-    if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
-      return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
-    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error(); /* alpha converts checked, as in PyTorch */
-  }
-  out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out_dtype != common && !ct_can_cast(common, out_dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
-                   ct__dtype_torch_name(out_dtype));
-  if (out) { /* in-place (out == a) and out= alike: an out that is an input keeps its shape */
-    ct_tensor *in[2];
-    in[0] = a, in[1] = b;
-    if ((st = ct__prepare_out(op, out, ndim, shape, 2, in)) != CT_OK) return st;
-  }
-  if (!ct__binary_loops[kind][common])
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
-
-  if (!out) {
-    dst = ct__empty(op, ndim, shape, common, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device);
-    if (!dst) return ct_last_error();
-  } else if (out_dtype != common) {
-    dst = ct__empty(op, ndim, shape, common, out->device); /* compute, then cast into out */
-    if (!dst) return ct_last_error();
-  } else {
-    dst = out; /* borrowed: written in place */
-  }
-  if (ct__is_meta(dst) || dst->numel == 0) goto done;
-  ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
-  cb = !ca ? NULL : b->dtype == common ? b : ct__as_dtype(op, b, common, wb);
-  if (!ca || !cb) {
-    st = ct_last_error();
-    goto done;
-  }
-  ctx.alpha_f = ct_scalar_to_double(alpha);
-  ctx.alpha_i = ct_scalar_to_int(alpha);
-  ops[0] = dst;
-  ops[1] = ca;
-  ops[2] = cb;
-  ct_iter_foreach(ct__binary_loops[kind][common], &ctx, 3, ops, ndim, shape);
-  if (out && dst != out) st = ct__copy_impl(out, dst);
-done:
-  if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
-  if (cb != b && cb != &wb->t) ct_release(cb);
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  if (dst != out) ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-/* kernels in schema order; the frontends reach them through the table */
-#define CT__BINARY_KERNELS(name, KIND)                                                                   \
-  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {            \
-    ct_tensor *r = NULL;                                                                                 \
-    (void)ks;                                                                                            \
-    ct__binary(KIND, NULL, a, b, alpha, &r, NULL, NULL);                                                 \
-    return r;                                                                                            \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b, ct_scalar alpha) {       \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, self, self, b, alpha, NULL, NULL, NULL);                                     \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor *out) { \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, out, a, b, alpha, NULL, NULL, NULL);                                         \
-  }                                                                                                      \
-  static ct_tensor *ct__k_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other, ct_scalar alpha) { \
-    ct__wrapped w;                                                                                       \
-    ct_tensor *r = NULL;                                                                                 \
-    (void)ks;                                                                                            \
-    ct__binary(KIND, NULL, a, ct__wrap_scalar(&w, other), alpha, &r, NULL, &w);                          \
-    return r;                                                                                            \
-  }                                                                                                      \
-  static ct_status ct__k_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) { \
-    ct__wrapped w;                                                                                       \
-    (void)ks;                                                                                            \
-    return ct__binary(KIND, self, self, ct__wrap_scalar(&w, other), alpha, NULL, NULL, &w);              \
-  }
-/* alpha-free forms for mul and div */
-#define CT__NOALPHA_KERNELS(name) \
-  static ct_tensor *ct__k2_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                            \
-    return ct__k_##name(ks, a, b, ct_int(1));                                                            \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                       \
-    return ct__k_##name##_(ks, self, b, ct_int(1));                                                      \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {       \
-    return ct__k_##name##_out(ks, a, b, ct_int(1), out);                                                 \
-  }                                                                                                      \
-  static ct_tensor *ct__k2_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other) {                \
-    return ct__k_##name##_scalar(ks, a, other, ct_int(1));                                               \
-  }                                                                                                      \
-  static ct_status ct__k2_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other) {             \
-    return ct__k_##name##_scalar_(ks, self, other, ct_int(1));                                           \
-  }
-CT__BINARY_KERNELS(add, CT__ADD)
-CT__BINARY_KERNELS(sub, CT__SUB)
-CT__BINARY_KERNELS(mul, CT__MUL)
-CT__BINARY_KERNELS(div, CT__DIV)
-CT__NOALPHA_KERNELS(mul)
-CT__NOALPHA_KERNELS(div)
-
-/* ---- unary ops: ctorch/ops/unary.h ---- */
-
-/* ---- threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
- * grad_output through, as PyTorch's kernel and the BLIS backend) ---- */
-static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__binary(CT__THRESHOLD_BW, NULL, grad, self, threshold, &r, NULL, NULL);
-  return r;
-}
-
-/* ---- views: the metadata of every view op (sizes, strides, offset over self's storage) ----
- * ct__make_view (tensor.h) makes the view; these compute its geometry and check the arguments. */
 #define CT__CHECK_T(op, t)                                            \
   do {                                                                \
     if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
@@ -10685,6 +10535,641 @@ static ct_tensor *ct__as_strided_backward(ct_tensor *grad, const ct__geometry *i
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_IMPL */
+/* ---- ctorch/ops/pointwise.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__OPS_POINTWISE_IMPL)
+#define CT__OPS_POINTWISE_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- scalar functions ---- */
+typedef struct ct__pw_ctx {
+  double v;    /* a Scalar parameter: alpha, addcmul's value, lerp's weight, the threshold */
+  int64_t vi;  /* the same, for integer dtypes */
+  ct_scalar s; /* the same as given (CT__PW_FIT and CT__PW_ALPHA check it) */
+} ct__pw_ctx;
+
+/* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
+static double ct__pw_floordiv(double a, double b, int f32) {
+  double mod, div, fl;
+  if (b == 0) return a / b;
+  mod = fmod(a, b);
+  div = a - mod;
+  if (f32) div = (float)div;
+  div /= b;
+  if (f32) div = (float)div;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div != 0) {
+    fl = floor(div);
+    if (div - fl > 0.5) fl += 1;
+  } else {
+    fl = copysign(0.0, a / b);
+  }
+  return fl;
+}
+static double ct__pw_fremainder(double a, double b) {
+  double m = fmod(a, b);
+  if (m != 0 && (b < 0) != (m < 0)) m += b;
+  return m;
+}
+/* integers: INT64_MIN / -1 wraps. A zero divisor is refused before the
+ * loop (ZeroDivisionError); one that appears during it (the op writing its
+ * own divisor through a geometry whose overlap PyTorch does not decide, such
+ * as an expanded divisor read after an element it aliases was written)
+ * gives 0 here instead of trapping: the test costs nothing measurable next
+ * to the division. */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b; }
+static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
+  int64_t q, r;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  if (b == 0) return 0;
+  q = a / b, r = a % b;
+  return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
+}
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
+static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
+  int64_t r = ct__pw_imod(a, b);
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+/* integer power with wrap-around; negative exponents give 1, -1 or 0 as PyTorch */
+static int64_t ct__pw_ipow(int64_t a, int64_t b) {
+  uint64_t r = 1, x = (uint64_t)a;
+  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  while (b) {
+    if (b & 1) r *= x;
+    x *= x;
+    b >>= 1;
+  }
+  return (int64_t)r;
+}
+static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
+  return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
+}
+/* x rounded to the storage dtype dt, as PyTorch's Half / BFloat16 operators round */
+static double ct__pw_rt(double x, ct_dtype dt) {
+  return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
+}
+/* std::max / std::min (a NaN second operand loses); CT__PW_NAN: a NaN operand wins */
+#define CT__PW_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define CT__PW_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
+
+/* Flags of an op: dtype classes it runs on, and its dtype rules. */
+enum {
+  CT__PW_FL = 1,       /* floating dtypes */
+  CT__PW_IN = 2,       /* integer dtypes */
+  CT__PW_BO = 4,       /* bool */
+  CT__PW_TOF = 8,      /* integer and bool inputs compute in float32 (int_to_float) */
+  CT__PW_LOGIC = 16,   /* inputs are truth values: compute in bool */
+  CT__PW_ZDIV = 32,    /* integer division: input 1 must have no zeros */
+  CT__PW_BOOLOUT = 64, /* the result is bool */
+  CT__PW_FIT = 128,    /* numbers and the Scalar parameter must fit the computing dtype (c10::checked_convert) */
+  CT__PW_ALPHA = 256,  /* add/sub: the Scalar parameter is alpha (checked as PyTorch's alpha_check) */
+  CT__PW_SELECT = 512, /* where / masked_fill: input 0 is a condition, the others are selected whatever their dtype */
+  CT__PW_ANYIN = 1024  /* the loop reads inputs of any dtype (the unary functions): no casts */
+};
+#define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
+#define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
+
+/* X(ID, name, inputs, flags, floating expression, integer expression, bool expression):
+ * results in the computing dtype. The expressions see a, b, c (the inputs:
+ * float or double for floating dtypes, int64_t otherwise), v (the op's
+ * Scalar parameter in that type; vt: the integer parameter converted to the
+ * storage type) and dt (the computing dtype); those of
+ * the dtype classes an op does not run on are 0. */
+#define CT__PW_VALUE_OPS(X)                                                                                                   \
+  /* arithmetic: integers wrap (computed in uint64_t), bool add is "or" (alpha must be true to count), mul "and" */         \
+  X(ADD, "add", 2, CT__PW_ALL | CT__PW_ALPHA, a + v * b, (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b), a || (v && b))  \
+  X(SUB, "sub", 2, CT__PW_NUM | CT__PW_ALPHA, a - v * b, (int64_t)((uint64_t)a - (uint64_t)v * (uint64_t)b), 0)             \
+  X(MUL, "mul", 2, CT__PW_ALL, a * b, (int64_t)((uint64_t)a * (uint64_t)b), a && b)                                       \
+  X(DIV, "div", 2, CT__PW_FL | CT__PW_TOF, a / b, 0, 0)                                                                    \
+  /* threshold_backward(grad, self, threshold): 0 where self <= threshold (in self's dtype), else grad (a NaN self passes) */ \
+  X(THRESHOLD_BW, "threshold_backward", 2, CT__PW_NUM, b <= v ? 0 : a, b <= (int64_t)vt ? 0 : a, 0)                        \
+  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
+  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0)   \
+  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)               \
+  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                              \
+  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                                \
+  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), a | b)                           \
+  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), a & b)                           \
+  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                              \
+  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                        \
+  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)                      \
+  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                            \
+  X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
+  /* number bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored; no bool results (as torch.clamp) */            \
+  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c), 0)        \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MAX(a, b), CT__PW_MAX(a, b), 0)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(a, b), CT__PW_MIN(a, b), 0)                              \
+  /* tensor bounds: a NaN bound propagates */                                                                                \
+  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, CT__PW_MIN(CT__PW_MAX(a, b), c)),                          \
+    CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c))                                                         \
+  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), CT__PW_MAX(a, b))          \
+  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), CT__PW_MIN(a, b))
+
+/* Ops with bool results (the same expression for every dtype class). */
+#define CT__PW_BOOL_OPS(X)                                          \
+  X(EQ, "eq", 2, CT__PW_ALL | CT__PW_BOOLOUT, a == b)               \
+  X(NE, "ne", 2, CT__PW_ALL | CT__PW_BOOLOUT, a != b)               \
+  X(LT, "lt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a < b)                \
+  X(LE, "le", 2, CT__PW_ALL | CT__PW_BOOLOUT, a <= b)               \
+  X(GT, "gt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a > b)                \
+  X(GE, "ge", 2, CT__PW_ALL | CT__PW_BOOLOUT, a >= b)               \
+  X(AND, "logical_and", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a && b) \
+  X(OR, "logical_or", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a || b)   \
+  X(XOR, "logical_xor", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a != b) \
+  X(NOT, "logical_not", 1, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, !a)
+
+/* ---- loops ----
+ * One per (op, dtype): contiguous operands get typed pointers (the compiler
+ * vectorises), a tensor and a broadcast number load the number once, the
+ * rest walk byte strides. Inputs beyond NIN read input 1 again and are
+ * unused. The context is the ct_pointwise_call. */
+#define CT__PW_BODY(ACC, LOAD, STORE, EXPR, LA, LB, LC, ST)                                            \
+  for (i = 0; i < n; i++) {                                                                         \
+    ACC a = (ACC)LOAD(LA), b = (ACC)LOAD(LB), c = (ACC)LOAD(LC);                                    \
+    (void)a, (void)b, (void)c;                                                                      \
+    ST = STORE(EXPR);                                                                               \
+  }
+#define CT__PW_LOOP(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
+    const ct_pointwise_call *ctx = (const ct_pointwise_call *)vctx;                                      \
+    const ct_dtype dt = DT; /* the computing dtype */                                                    \
+    const int k1 = (NIN) > 1 ? 2 : 1, k2 = (NIN) > 2 ? 3 : 1;                                           \
+    const ACC v = (ACC)0.5 == 0 ? (ACC)ctx->iparam : (ACC)ctx->param; /* the Scalar parameter */         \
+    const TI vt = (TI)ctx->iparam;                                                                        \
+    int64_t i;                                                                                            \
+    (void)v, (void)vt, (void)dt;                                                                          \
+    if (s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[k1] == (int64_t)sizeof(TI) &&    \
+        s[k2] == (int64_t)sizeof(TI)) {                                                                   \
+      TO *o = (TO *)d[0];                                                                                 \
+      const TI *x = (const TI *)d[1], *y = (const TI *)d[k1], *z = (const TI *)d[k2];                     \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, x[i], y[i], z[i], o[i])                                        \
+    } else if ((NIN) == 2 && s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[2] == 0) {  \
+      TO *o = (TO *)d[0]; /* tensor (op) number: the number is loaded once */                            \
+      const TI *x = (const TI *)d[1];                                                                     \
+      const TI y = *(const TI *)d[2];                                                                     \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, x[i], y, x[i], o[i])                                           \
+    } else {                                                                                              \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, *(const TI *)(d[1] + i * s[1]), *(const TI *)(d[k1] + i * s[k1]), \
+                  *(const TI *)(d[k2] + i * s[k2]), *(TO *)(d[0] + i * s[0]))                            \
+    }                                                                                                     \
+  }
+
+#define CT__PW_ST_F16(x) ct_f32_to_f16((float)(x))
+#define CT__PW_ST_BF16(x) ct_f32_to_bf16((float)(x))
+#define CT__PW_ST_BOOL(x) ((x) != 0)
+#define CT__PW_ST_F32(x) ((float)(x))
+#define CT__PW_ST_F64(x) ((double)(x))
+#define CT__PW_ST_I64(x) ((int64_t)(x))
+#define CT__PW_ST_I32(x) ((int32_t)(x))
+#define CT__PW_ST_U8(x) ((uint8_t)(x))
+#define CT__PW_LD_I(x) ((int64_t)(x))
+
+/* value ops: the output has the input dtype */
+#define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
+/* bool ops: any input dtype, bool output */
+#define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
+/* pow, atan2, fmod on float operands run in double and round once: deliberate (the reference result) */
+CT__PW_VALUE_OPS(CT__PW_DEF_VALUE) /* NOLINT(performance-type-promotion-in-math-fn) */
+CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
+
+#define CT__PW_ENUM_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_##ID,
+#define CT__PW_ENUM_B(ID, name, NIN, FLAGS, E) CT__PW_##ID,
+enum { CT__PW_VALUE_OPS(CT__PW_ENUM_V) CT__PW_BOOL_OPS(CT__PW_ENUM_B) CT__PW_NOPS };
+
+typedef struct ct__pw_desc {
+  const char *name;
+  int nin, flags;
+  ct_loop_fn loops[CT_DTYPE_NUM]; /* by computing dtype, in ct_dtype order */
+} ct__pw_desc;
+#define CT__PW_ROW(ID, name, NIN, FLAGS)                                                                          \
+  {name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16,              \
+                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}},
+#define CT__PW_ROW_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_ROW(ID, name, NIN, FLAGS)
+#define CT__PW_ROW_B(ID, name, NIN, FLAGS, E) CT__PW_ROW(ID, name, NIN, FLAGS)
+static const ct__pw_desc ct__pw_ops[CT__PW_NOPS] = {CT__PW_VALUE_OPS(CT__PW_ROW_V) CT__PW_BOOL_OPS(CT__PW_ROW_B)};
+
+/* ---- where / masked_fill: select bytes by a bool condition ---- */
+#define CT__PW_SELECT_LOOP(NAME, T)                                                          \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                       \
+    int64_t i;                                                                               \
+    (void)ctx;                                                                               \
+    for (i = 0; i < n; i++)                                                                  \
+      *(T *)(d[0] + i * s[0]) = *(const bool *)(d[1] + i * s[1]) ? *(const T *)(d[2] + i * s[2]) \
+                                                                  : *(const T *)(d[3] + i * s[3]); \
+  }
+CT__PW_SELECT_LOOP(ct__pw_select1, uint8_t)
+CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
+CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
+CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
+enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL, CT__PW_UNARY }; /* CT__PW_UNARY: a unary function (ops/unary.h) */
+
+
+/* ---- the meta step ---- */
+static const char *ct__pw_name(int id) {
+  return id == CT__PW_WHERE ? "where" : id == CT__PW_MASKED_FILL ? "masked_fill" : ct__pw_ops[id].name;
+}
+
+/* What the meta step decided; the impl step computes it. */
+typedef struct ct__pw_plan {
+  const char *op;
+  int flags, nin;
+  ct_tensor *in[3];
+  ct_tensor *out;        /* out= or self in place, as given (NULL: functional) */
+  ct_tensor *result;     /* functional: the new output (a reference the caller takes) */
+  ct_dtype common;       /* the computing dtype */
+  ct_dtype res_dtype;    /* the result's dtype (bool for comparisons) */
+  ct_device device;
+  int ndim, same_shape;  /* same_shape: every input has the broadcast shape */
+  int flat;              /* and every operand is contiguous: CT_POINTWISE_FLAT */
+  const int64_t *shape;  /* the broadcast shape: an input's sizes, or bshape */
+  int64_t bshape[CT_MAX_DIMS];
+} ct__pw_plan;
+
+/* The strides of a new output, as TensorIterator lays it out: dimensions
+ * ordered by the operands' strides (outputs first, then inputs; broadcast
+ * dimensions do not vote, equal strides put the smaller size inside), so an
+ * op on transposed or channels-last inputs gives an output of that layout.
+ * Returns 0 when that is the contiguous layout. */
+static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, const int64_t *shape, int64_t *strides) {
+  int perm[CT_MAX_DIMS], i, j, k, contiguous = 1;
+  int64_t st[CT_MAX_DIMS][CT_ITER_MAX_OPERANDS], acc;
+  if (ndim < 2) return 0;
+  for (k = 0; k < nops; k++) /* each operand's strides over the broadcast shape, 0 where it broadcasts */
+    for (i = 0; i < ndim; i++) {
+      int d = ops[k]->ndim - ndim + i;
+      st[i][k] = d < 0 || (ops[k]->sizes[d] == 1 && shape[i] != 1) ? 0 : ops[k]->strides[d];
+    }
+  for (i = 0; i < ndim; i++) perm[i] = ndim - 1 - i; /* perm[0] is the innermost dimension */
+  for (i = 1; i < ndim; i++) { /* insertion sort, as TensorIterator::reorder_dimensions */
+    int d1 = i;
+    for (j = i - 1; j >= 0; j--) {
+      int a = perm[j], b = perm[d1], cmp = 0;
+      for (k = 0; k < nops && !cmp; k++) {
+        int64_t s0 = st[a][k], s1 = st[b][k];
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 < s1) cmp = -1;
+        else if (s0 > s1) cmp = 1;
+        else if (shape[a] > shape[b]) cmp = 1;
+      }
+      if (cmp > 0) {
+        perm[j] = b, perm[d1] = a;
+        d1 = j;
+      } else if (cmp < 0) {
+        break;
+      }
+    }
+  }
+  for (i = 0; i < ndim; i++) contiguous &= perm[i] == ndim - 1 - i;
+  if (contiguous) return 0;
+  for (i = 0, acc = 1; i < ndim; i++) {
+    strides[perm[i]] = acc;
+    acc *= shape[perm[i]];
+  }
+  return 1;
+}
+/* Is t row-major contiguous (size-1 dimensions aside)? Inline: the hot path asks. */
+static inline int ct__pw_contiguous(const ct_tensor *t) {
+  int64_t expected = 1;
+  int i;
+  for (i = t->ndim - 1; i >= 0; i--) {
+    if (t->sizes[i] != 1 && t->strides[i] != expected) return 0;
+    expected *= t->sizes[i];
+  }
+  return 1;
+}
+/* A new output of the plan's shape, dtype and device, laid out as its inputs. */
+static ct_tensor *ct__pw_new_output(ct__pw_plan *pl, ct_dtype dtype, ct_device device) {
+  int64_t strides[CT_MAX_DIMS];
+  ct_tensor *ops[3];
+  int i, n = 0, same = pl->same_shape;
+  for (i = 0; i < pl->nin; i++) { /* the common case first: inputs of the output's shape, all contiguous */
+    const ct_tensor *t = pl->in[i];
+    if (t->flags & CT_TENSOR_WRAPPED_NUMBER || t->ndim == 0) continue;
+    same = same && ct__pw_contiguous(t);
+    ops[n++] = pl->in[i];
+  }
+  pl->flat = same; /* (then the new output is contiguous too) */
+  if (same || !ct__pw_output_strides(n, ops, pl->ndim, pl->shape, strides))
+    return ct__empty(pl->op, pl->ndim, pl->shape, dtype, device);
+  return ct__empty_strided(pl->op, pl->ndim, pl->shape, strides, dtype, device);
+}
+/* Are the inputs and out all contiguous in the (common) shape? */
+static int ct__pw_flat(const ct__pw_plan *pl, const ct_tensor *out) {
+  int i, flat = pl->same_shape && ct__pw_contiguous(out);
+  for (i = 0; flat && i < pl->nin; i++) flat = ct__pw_contiguous(pl->in[i]);
+  return flat;
+}
+
+/* Checks, sizes, dtypes, device; resizes out=, allocates a functional
+ * output (pl->result). Reads no tensor data. out: out= or self in place
+ * (self is then in[0], or in[2] for masked_fill). fixed: the computing
+ * dtype when the caller decides it (the unary functions), else NONE. */
+static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, int id, int flags, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
+                             ct_dtype fixed) {
+  const char *op = pl->op = id < 0 ? pl->op : ct__pw_name(id);
+  int i, first = (flags & CT__PW_SELECT) ? 1 : 0;
+  ct_dtype common;
+  ct_status st;
+  pl->flags = flags, pl->nin = nin, pl->out = out, pl->result = NULL;
+  for (i = 0; i < nin; i++)
+    if (!(pl->in[i] = in[i])) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
+  /* devices: a CPU 0-dim tensor (or number) joins any device */
+  pl->device = in[0]->device;
+  for (i = 0; i < nin; i++)
+    if (!(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU)) {
+      pl->device = in[i]->device;
+      break;
+    }
+  for (i = 0; i < nin; i++)
+    if (CT_UNLIKELY(!ct_device_eq(in[i]->device, pl->device)) && !(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
+                     ct_device_type_name((ct_device_type)pl->device.type), pl->device.index,
+                     ct_device_type_name((ct_device_type)in[i]->device.type), in[i]->device.index);
+  if (out && !ct__out_device_ok(op, out, pl->device)) return ct_last_error();
+  /* the broadcast shape (equal shapes, the common case, need no work) */
+  pl->ndim = in[0]->ndim;
+  pl->shape = in[0]->sizes;
+  pl->same_shape = 1;
+  for (i = 1; i < nin; i++)
+    if (!ct__same_sizes(in[0], in[i])) {
+      pl->same_shape = 0;
+      int64_t tmp[CT_MAX_DIMS];
+      memcpy(tmp, pl->shape, sizeof(int64_t) * (size_t)pl->ndim);
+      if ((pl->ndim = ct_broadcast_shapes(op, pl->ndim, tmp, in[i]->ndim, in[i]->sizes, pl->bshape)) < 0) return ct_last_error();
+      pl->shape = pl->bshape;
+    }
+  /* dtypes */
+  if (flags & CT__PW_SELECT) {
+    ct_dtype cd = (ct_dtype)in[0]->dtype;
+    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL && cd != CT_U8) /* uint8: deprecated in PyTorch, still accepted */
+      return ct_fail(CT_ERR_DTYPE, op, "masked_fill_ only supports boolean masks, but got mask with dtype %s", ct_dtype_name(cd));
+    if (id == CT__PW_WHERE && cd != CT_BOOL && cd != CT_U8)
+      return ct_fail(CT_ERR_DTYPE, op, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     ct__dtype_torch_name(cd));
+  }
+  if (fixed != CT_DTYPE_NONE) {
+    common = fixed;
+  } else if (id == CT__PW_MASKED_FILL) {
+    common = (ct_dtype)in[2]->dtype;
+  } else if (flags & CT__PW_LOGIC) {
+    common = CT_BOOL;
+  } else if (nin == 2 && !first && in[0]->dtype == in[1]->dtype) {
+    common = (ct_dtype)in[0]->dtype;
+  } else {
+    ct__result_state rs;
+    rs.dim = rs.zero = rs.wrapped = CT_DTYPE_NONE;
+    for (i = first; i < nin; i++) ct__result_update(&rs, in[i]);
+    common = ct__combine_categories(rs.dim, ct__combine_categories(rs.zero, rs.wrapped));
+  }
+  if ((flags & CT__PW_TOF) && !ct_dtype_is_floating(common)) common = CT_F32;
+  if (id == CT__PW_SUB && (in[0]->dtype == CT_BOOL || in[1]->dtype == CT_BOOL))
+    return ct_fail(CT_ERR_DTYPE, op,
+                   in[0]->dtype == CT_BOOL && in[1]->dtype == CT_BOOL
+                       ? "subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or logical_xor() operator instead"
+                       : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
+  if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
+        (common == CT_BOOL && (flags & CT__PW_BO))))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
+  if (flags & CT__PW_ALPHA) { /* PyTorch's alpha_check, then the checked conversion */
+    ct_scalar alpha = pctx->s;
+    if (alpha.kind == CT_SCALAR_FLOAT && ct_dtype_is_integral(common, true))
+      return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
+    if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
+      return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
+    if (ct__check_scalar(op, alpha, common) != CT_OK) return ct_last_error();
+  }
+  if (flags & CT__PW_FIT) { /* numbers convert checked (masked_fill's value tensor: in the impl, which may read it) */
+    for (i = first; i < nin; i++)
+      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && ct__check_scalar(op, ct__tensor_scalar(in[i]), common) != CT_OK)
+        return ct_last_error();
+    if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
+  }
+  pl->common = common;
+  pl->res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
+  if (out) {
+    ct_dtype od = (ct_dtype)out->dtype;
+    int resized;
+    if (od != pl->res_dtype && !ct_can_cast(pl->res_dtype, od))
+      return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                     ct__dtype_torch_name(pl->res_dtype), ct__dtype_torch_name(od));
+    resized = !ct__out_has_shape(out, pl->ndim, pl->shape);
+    /* self in place, or an out that is an input, keeps its shape */
+    if ((st = ct__prepare_out(op, out, pl->ndim, pl->shape, nin, in)) != CT_OK) return st;
+    pl->flat = 0;
+    if (resized) { /* a resized out= takes the layout a new output would have, as PyTorch's resize_out */
+      int64_t strides[CT_MAX_DIMS];
+      ct_tensor *ops[3];
+      int n = 0;
+      for (i = 0; i < nin; i++)
+        if (!(in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && in[i]->ndim) ops[n++] = in[i];
+      if (ct__pw_output_strides(n, ops, pl->ndim, pl->shape, strides))
+        memcpy(out->strides, strides, sizeof(int64_t) * (size_t)pl->ndim);
+    }
+    pl->flat = ct__pw_flat(pl, out);
+    return CT_OK;
+  }
+  pl->result = ct__pw_new_output(pl, pl->res_dtype, pl->device);
+  return pl->result ? CT_OK : ct_last_error();
+}
+
+/* ---- the loop entry of each device type (DispatchStub) ---- */
+static ct_pointwise_loop_fn ct__pw_loops[CT_DEVICE_NUM] = {ct_host_pointwise_loop};
+
+/* Is any element of integer tensor t (i64, i32 or u8) zero? */
+static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  int *found = (int *)ctx + 1;
+  int es = *(int *)ctx;
+  int64_t i;
+  for (i = 0; i < n && !*found; i++) {
+    const char *p = d[0] + i * s[0];
+    *found = es == 8 ? *(const int64_t *)p == 0 : es == 4 ? *(const int32_t *)p == 0 : *(const uint8_t *)p == 0;
+  }
+}
+static int ct__pw_has_zero(ct_tensor *t) {
+  int ctx[2];
+  ctx[0] = (int)ct_dtype_size((ct_dtype)t->dtype);
+  ctx[1] = 0;
+  ct_iter_foreach(ct__pw_zero_loop, ctx, 1, &t, t->ndim, t->sizes);
+  return ctx[1];
+}
+
+CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call) {
+  ct_tensor *ops[4];
+  if ((call->flags & CT_POINTWISE_CHECK_DIVISOR) && ct__pw_has_zero(call->in[1]))
+    return ct_fail(CT_ERR_INVALID, call->name, "ZeroDivisionError: integer division by zero");
+  if (call->flags & CT_POINTWISE_FLAT) { /* one flat loop: no iterator */
+    char *data[4];
+    int64_t strides[4];
+    int k;
+    data[0] = ct__iter_base(call->out), strides[0] = (int64_t)ct_dtype_size((ct_dtype)call->out->dtype);
+    for (k = 0; k < call->ninputs; k++)
+      data[k + 1] = ct__iter_base(call->in[k]), strides[k + 1] = (int64_t)ct_dtype_size((ct_dtype)call->in[k]->dtype);
+    call->host_loop(data, strides, call->out->numel, call->host_ctx);
+    return CT_OK;
+  }
+  ops[0] = call->out; /* (written out: a loop here becomes a memcpy call) */
+  ops[1] = call->in[0];
+  ops[2] = call->in[1];
+  ops[3] = call->in[2];
+  ct_iter_foreach(call->host_loop, call->host_ctx, call->ninputs + 1, ops, call->ndim, call->shape);
+  return CT_OK;
+}
+
+CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type) {
+  ct_pointwise_loop_fn f;
+  if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
+  f = ct__atomic_load(&ct__pw_loops[type]);
+  return f;
+}
+static inline ct_pointwise_loop_fn ct__pw_loop_of(const ct_tensor *t) { /* (t's device type is valid) */
+  return ct__atomic_load(&ct__pw_loops[t->device.type]);
+}
+
+/* ---- the impl step ---- */
+/* Computes the plan: into out (or the new result), through the loop of its
+ * device type. call: the op's loop and parameters, filled by the caller. */
+static CT__HOT_INLINE ct_status ct__pw_impl(ct__pw_plan *pl, ct_pointwise_call *call) {
+  ct_tensor *dst = pl->out ? pl->out : pl->result, *cin[3] = {NULL, NULL, NULL};
+  ct_pointwise_loop_fn loop;
+  ct_status st = CT_OK;
+  int i, cast = 0;
+  if (ct__is_meta(dst) || dst->numel == 0) return CT_OK; /* meta: the meta step is all */
+  for (i = 0; i < pl->nin; i++)
+    if (CT_UNLIKELY(ct__is_meta(pl->in[i])))
+      return ct_fail(CT_ERR_DEVICE, pl->op, "cannot compute into a %s tensor from a meta tensor",
+                     ct_device_type_name((ct_device_type)dst->device.type));
+  if (CT_UNLIKELY(!(loop = ct__pw_loop_of(dst))))
+    return ct_fail(CT_ERR_UNSUPPORTED, pl->op, "no pointwise loop for device type %s",
+                   ct_device_type_name((ct_device_type)dst->device.type));
+  if (dst->dtype != pl->res_dtype) { /* out= of another dtype: compute, then cast into it (a workspace tensor) */
+    if (!(dst = ct__pw_new_output(pl, pl->res_dtype, dst->device))) return ct_last_error();
+  }
+  call->in[1] = call->in[2] = NULL;
+  for (i = 0; i < pl->nin; i++) {
+    ct_tensor *t = pl->in[i];
+    ct_dtype want = (pl->flags & CT__PW_SELECT) && i == 0 ? CT_BOOL : pl->common;
+    if (t->dtype != want && !(pl->flags & CT__PW_ANYIN)) {
+      ct__wrapped *w = (t->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)t : NULL;
+      cast = 1;
+      if (!(t = cin[i] = ct__as_dtype(pl->op, t, want, w))) {
+        st = ct_last_error();
+        goto done;
+      }
+    }
+    call->in[i] = t;
+  }
+  if (pl->flat && !cast && dst == (pl->out ? pl->out : pl->result)) call->flags |= CT_POINTWISE_FLAT;
+  call->name = pl->op;
+  call->dtype = pl->common;
+  call->ninputs = pl->nin;
+  call->out = dst;
+  call->ndim = pl->ndim;
+  call->shape = pl->shape;
+  if ((st = loop(call)) == CT_OK && dst != (pl->out ? pl->out : pl->result)) st = ct__copy_impl(pl->out, dst);
+done:
+  for (i = 0; cast && i < pl->nin; i++)
+    if (cin[i] && !(cin[i]->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(cin[i]); /* wrapped numbers live on a stack */
+  if (dst != pl->out && dst != pl->result) ct_release(dst);
+  return st;
+}
+
+/* masked_fill's value tensor converts checked, as PyTorch reads it with
+ * item(): a check of data, so an impl-step check (through the device). */
+static ct_status ct__pw_check_value(const char *op, const ct_tensor *v, ct_dtype d) {
+  char buf[16];
+  const char *p = ct__element_read(op, v, 0, buf);
+  ct_scalar s;
+  if (!p) return ct_last_error();
+  if (ct_dtype_is_floating((ct_dtype)v->dtype)) s = ct_float(ct__load_double(p, (ct_dtype)v->dtype));
+  else if (v->dtype == CT_BOOL) s = ct_bool(*(const bool *)p);
+  else if (v->dtype == CT_I64) s = ct_int(*(const int64_t *)p);
+  else s = ct_int((int64_t)ct__load_double(p, (ct_dtype)v->dtype));
+  return ct__check_scalar(op, s, d);
+}
+
+/* out = op(in[0..nin)): meta, then impl. out NULL: a new tensor in *result;
+ * otherwise out= or self in place (self is in[0], masked_fill's in[2]; an
+ * out that is an input keeps its shape). Inputs may be wrapped numbers
+ * (ct__wrap_scalar): their container is cast in place when needed.
+ * where: in = condition, self, other. masked_fill: in = mask, value, self.
+ * pctx: the op's Scalar parameter (alpha, weight, value), or NULL. */
+static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx, ct_tensor **result) {
+  static const ct_loop_fn select_loops[9] = {NULL, ct__pw_select1, ct__pw_select2, NULL, ct__pw_select4, NULL, NULL, NULL, ct__pw_select8};
+  const int flags = id >= CT__PW_NOPS ? CT__PW_ALL | CT__PW_FIT | CT__PW_SELECT : ct__pw_ops[id].flags;
+  ct__pw_plan pl;
+  ct_pointwise_call call;
+  ct_status st;
+  pl.op = NULL; /* (the meta step names it from id) */
+  if ((st = ct__pw_meta(&pl, id, flags, out, nin, in, pctx, CT_DTYPE_NONE)) != CT_OK) return st;
+  if (id == CT__PW_MASKED_FILL && !(in[1]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__is_meta(in[1]) && !ct__is_meta(in[2]))
+    st = ct__pw_check_value(pl.op, in[1], pl.common);
+  if (st == CT_OK) {
+    call.op = id;
+    call.flags = (flags & CT__PW_ZDIV) && ct_dtype_is_integral(pl.common, false) ? CT_POINTWISE_CHECK_DIVISOR : 0;
+    call.param = pctx ? pctx->v : 0;
+    call.iparam = pctx ? pctx->vi : 0;
+    call.host_loop = (flags & CT__PW_SELECT) ? select_loops[ct_dtype_size(pl.common)] : ct__pw_ops[id].loops[pl.common];
+    call.host_ctx = &call;
+    st = ct__pw_impl(&pl, &call);
+  }
+  if (out) {
+    if (st == CT_OK) ct__bump_version(out);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(pl.result);
+    return st;
+  }
+  *result = pl.result;
+  return CT_OK;
+}
+static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
+  ct_tensor *r = NULL;
+  ct__pw_run(id, NULL, nin, in, ctx, &r);
+  return r;
+}
+static ct_tensor *ct__pw_new2(int id, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_new(id, 2, in, NULL);
+}
+static ct_status ct__pw_mut2(int id, ct_tensor *out, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_run(id, out, 2, in, NULL, NULL);
+}
+/* add / sub (alpha) and threshold_backward (the threshold) */
+static CT__HOT_INLINE ct_status ct__pw_run_alpha(int id, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result) {
+  ct_tensor *in[2];
+  ct__pw_ctx ctx;
+  if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
+  in[0] = a, in[1] = b;
+  ctx.v = ct_scalar_to_double(alpha);
+  ctx.vi = ct_scalar_to_int(alpha);
+  ctx.s = alpha;
+  return ct__pw_run(id, out, 2, in, &ctx, result);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__OPS_POINTWISE_IMPL */
 /* ---- ctorch/ops/factory.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_FACTORY_IMPL)
 #define CT__OPS_FACTORY_IMPL
@@ -11140,51 +11625,47 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
 }
 
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
- * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
+ * The pointwise engine's meta and impl steps with the dtype rules above;
+ * the loop converts the input itself. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
                                ct_tensor **result) {
   const char *op = d->name;
   ct_dtype common, out_dtype;
   ct__unary_ctx c;
-  ct_tensor *dst, *ops[2];
+  ct__pw_plan pl;
+  ct_pointwise_call call;
   ct_status st = CT_OK;
+  if (!a) return ct_fail(CT_ERR_INVALID, op, "input 0 is NULL");
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
-  if (out_dtype != common && !ct_can_cast(common, out_dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
-                   ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && out != a && !ct__out_device_ok(op, out, a->device)) return ct_last_error();
-  if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
-  dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
-                                      : ct_retain(out);
-  if (!dst) return ct_last_error();
-  if (!ct__is_meta(dst) && dst->numel) {
-    if (ct__is_meta(a)) {
-      st = ct_fail(CT_ERR_DEVICE, op, "cannot compute into a %s tensor from a meta tensor",
-                   ct_device_type_name((ct_device_type)dst->device.type));
-    } else {
-      c.def = d;
-      c.p = *p;
-      c.p.dtype = common;
-      c.in = (ct_dtype)a->dtype;
-      c.out = common;
-      ops[0] = dst;
-      ops[1] = a;
-      ct_iter_foreach(ct__unary_loop, &c, 2, ops, a->ndim, a->sizes);
-      if (out && dst != out) st = ct__copy_impl(out, dst);
-    }
+  pl.op = op;
+  if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 1, &a, NULL, common)) != CT_OK) return st;
+  c.def = d;
+  c.p = *p;
+  c.p.dtype = common;
+  c.in = (ct_dtype)a->dtype;
+  c.out = common;
+  call.op = CT__PW_UNARY;
+  call.flags = CT_POINTWISE_ANY_INPUT;
+  call.param = 0;
+  call.iparam = 0;
+  call.host_loop = ct__unary_loop;
+  call.host_ctx = &c;
+  st = ct__pw_impl(&pl, &call);
+  if (out) {
+    if (st == CT_OK) ct__bump_version(out);
+    return st;
   }
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
+  if (st != CT_OK) {
+    ct_release(pl.result);
+    return st;
   }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
+  *result = pl.result;
+  return CT_OK;
 }
 
 static ct_tensor *ct__unary_new(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *a) {
@@ -11484,399 +11965,70 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
-/* ---- scalar functions ---- */
-typedef struct ct__pw_ctx {
-  double v;    /* a Scalar parameter: addcmul's value, lerp's weight */
-  int64_t vi;  /* the same, for integer dtypes */
-  ct_scalar s; /* the same as given (CT__PW_FIT checks it) */
-} ct__pw_ctx;
-
-/* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
-static double ct__pw_floordiv(double a, double b, int f32) {
-  double mod, div, fl;
-  if (b == 0) return a / b;
-  mod = fmod(a, b);
-  div = a - mod;
-  if (f32) div = (float)div;
-  div /= b;
-  if (f32) div = (float)div;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-  if (div != 0) {
-    fl = floor(div);
-    if (div - fl > 0.5) fl += 1;
-  } else {
-    fl = copysign(0.0, a / b);
+/* ---- add, sub (alpha), mul, div: kernels in schema order ---- */
+#define CT__PW_K_ALPHA(name, ID)                                                                          \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {            \
+    ct_tensor *r = NULL;                                                                                 \
+    (void)ks;                                                                                            \
+    ct__pw_run_alpha(ID, NULL, a, b, alpha, &r);                                                         \
+    return r;                                                                                            \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b, ct_scalar alpha) {       \
+    (void)ks;                                                                                            \
+    return ct__pw_run_alpha(ID, self, self, b, alpha, NULL);                                             \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor *out) { \
+    (void)ks;                                                                                            \
+    return ct__pw_run_alpha(ID, out, a, b, alpha, NULL);                                                 \
+  }                                                                                                      \
+  static ct_tensor *ct__k_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other, ct_scalar alpha) { \
+    ct__wrapped w;                                                                                       \
+    ct_tensor *r = NULL;                                                                                 \
+    (void)ks;                                                                                            \
+    ct__pw_run_alpha(ID, NULL, a, ct__wrap_scalar(&w, other), alpha, &r);                                \
+    return r;                                                                                            \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) { \
+    ct__wrapped w;                                                                                       \
+    (void)ks;                                                                                            \
+    return ct__pw_run_alpha(ID, self, self, ct__wrap_scalar(&w, other), alpha, NULL);                    \
   }
-  return fl;
-}
-static double ct__pw_fremainder(double a, double b) {
-  double m = fmod(a, b);
-  if (m != 0 && (b < 0) != (m < 0)) m += b;
-  return m;
-}
-/* integers: INT64_MIN / -1 wraps. A zero divisor is refused before the
- * loop (ZeroDivisionError); one that appears during it (the op writing its
- * own divisor through a geometry whose overlap PyTorch does not decide, such
- * as an expanded divisor read after an element it aliases was written)
- * gives 0 here instead of trapping: the test costs nothing measurable next
- * to the division. */
-static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b; }
-static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
-  int64_t q, r;
-  if (b == -1) return (int64_t)(0 - (uint64_t)a);
-  if (b == 0) return 0;
-  q = a / b, r = a % b;
-  return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
-}
-static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
-static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
-  int64_t r = ct__pw_imod(a, b);
-  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
-}
-/* integer power with wrap-around; negative exponents give 1, -1 or 0 as PyTorch */
-static int64_t ct__pw_ipow(int64_t a, int64_t b) {
-  uint64_t r = 1, x = (uint64_t)a;
-  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
-  while (b) {
-    if (b & 1) r *= x;
-    x *= x;
-    b >>= 1;
+/* mul and div have no alpha */
+#define CT__PW_K_NOALPHA(name, ID)                                                                        \
+  static ct_tensor *ct__k2_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                            \
+    (void)ks;                                                                                            \
+    return ct__pw_new2(ID, a, b);                                                                        \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                       \
+    (void)ks;                                                                                            \
+    return ct__pw_mut2(ID, self, self, b);                                                               \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {       \
+    (void)ks;                                                                                            \
+    return ct__pw_mut2(ID, out, a, b);                                                                   \
+  }                                                                                                      \
+  static ct_tensor *ct__k2_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other) {                \
+    ct__wrapped w;                                                                                       \
+    (void)ks;                                                                                            \
+    return ct__pw_new2(ID, a, ct__wrap_scalar(&w, other));                                               \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other) {             \
+    ct__wrapped w;                                                                                       \
+    (void)ks;                                                                                            \
+    return ct__pw_mut2(ID, self, self, ct__wrap_scalar(&w, other));                                      \
   }
-  return (int64_t)r;
-}
-static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
-  return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
-}
-/* x rounded to the storage dtype dt, as PyTorch's Half / BFloat16 operators round */
-static double ct__pw_rt(double x, ct_dtype dt) {
-  return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
-}
-/* std::max / std::min (a NaN second operand loses); CT__PW_NAN: a NaN operand wins */
-#define CT__PW_MAX(a, b) ((a) < (b) ? (b) : (a))
-#define CT__PW_MIN(a, b) ((b) < (a) ? (b) : (a))
-#define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
+CT__PW_K_ALPHA(add, CT__PW_ADD)
+CT__PW_K_ALPHA(sub, CT__PW_SUB)
+CT__PW_K_NOALPHA(mul, CT__PW_MUL)
+CT__PW_K_NOALPHA(div, CT__PW_DIV)
 
-/* Flags of an op: dtype classes it runs on, and its dtype rules. */
-enum {
-  CT__PW_FL = 1,       /* floating dtypes */
-  CT__PW_IN = 2,       /* integer dtypes */
-  CT__PW_BO = 4,       /* bool */
-  CT__PW_TOF = 8,      /* integer and bool inputs compute in float32 (int_to_float) */
-  CT__PW_LOGIC = 16,   /* inputs are truth values: compute in bool */
-  CT__PW_ZDIV = 32,    /* integer division: input 1 must have no zeros */
-  CT__PW_BOOLOUT = 64, /* the result is bool */
-  CT__PW_FIT = 128     /* numbers and the Scalar parameter must fit the computing dtype (c10::checked_convert) */
-};
-#define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
-#define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
-
-/* X(ID, name, inputs, flags, floating expression, integer expression, bool expression):
- * results in the computing dtype. The expressions see a, b, c (the inputs:
- * float or double for floating dtypes, int64_t otherwise), v (the op's
- * Scalar parameter in that type) and dt (the computing dtype); those of
- * the dtype classes an op does not run on are 0. */
-#define CT__PW_VALUE_OPS(X)                                                                                                   \
-  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
-  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0)   \
-  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)               \
-  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                              \
-  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                                \
-  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), a | b)                           \
-  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), a & b)                           \
-  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                              \
-  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                        \
-  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)                      \
-  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                            \
-  X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
-  /* number bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored; no bool results (as torch.clamp) */            \
-  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c), 0)        \
-  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MAX(a, b), CT__PW_MAX(a, b), 0)                              \
-  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(a, b), CT__PW_MIN(a, b), 0)                              \
-  /* tensor bounds: a NaN bound propagates */                                                                                \
-  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, CT__PW_MIN(CT__PW_MAX(a, b), c)),                          \
-    CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c))                                                         \
-  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), CT__PW_MAX(a, b))          \
-  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), CT__PW_MIN(a, b))
-
-/* Ops with bool results (the same expression for every dtype class). */
-#define CT__PW_BOOL_OPS(X)                                          \
-  X(EQ, "eq", 2, CT__PW_ALL | CT__PW_BOOLOUT, a == b)               \
-  X(NE, "ne", 2, CT__PW_ALL | CT__PW_BOOLOUT, a != b)               \
-  X(LT, "lt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a < b)                \
-  X(LE, "le", 2, CT__PW_ALL | CT__PW_BOOLOUT, a <= b)               \
-  X(GT, "gt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a > b)                \
-  X(GE, "ge", 2, CT__PW_ALL | CT__PW_BOOLOUT, a >= b)               \
-  X(AND, "logical_and", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a && b) \
-  X(OR, "logical_or", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a || b)   \
-  X(XOR, "logical_xor", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a != b) \
-  X(NOT, "logical_not", 1, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, !a)
-
-/* ---- loops ----
- * One per (op, dtype): contiguous operands get typed pointers (the compiler
- * vectorises), the rest walk byte strides. Inputs beyond NIN read input 1
- * again and are unused. */
-#define CT__PW_BODY(ACC, LOAD, STORE, EXPR, LA, LB, LC, ST)                                            \
-  for (i = 0; i < n; i++) {                                                                         \
-    ACC a = (ACC)LOAD(LA), b = (ACC)LOAD(LB), c = (ACC)LOAD(LC);                                    \
-    (void)a, (void)b, (void)c;                                                                      \
-    ST = STORE(EXPR);                                                                               \
-  }
-#define CT__PW_LOOP(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
-    const ct__pw_ctx *ctx = (const ct__pw_ctx *)vctx;                                                    \
-    const ct_dtype dt = DT; /* the computing dtype */                                                    \
-    const int k1 = (NIN) > 1 ? 2 : 1, k2 = (NIN) > 2 ? 3 : 1;                                           \
-    const ACC v = (ACC)0.5 == 0 ? (ACC)ctx->vi : (ACC)ctx->v; /* the Scalar parameter */                 \
-    int64_t i;                                                                                            \
-    (void)v, (void)dt;                                                                                    \
-    if (s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[k1] == (int64_t)sizeof(TI) &&    \
-        s[k2] == (int64_t)sizeof(TI)) {                                                                   \
-      TO *o = (TO *)d[0];                                                                                 \
-      const TI *x = (const TI *)d[1], *y = (const TI *)d[k1], *z = (const TI *)d[k2];                     \
-      CT__PW_BODY(ACC, LOAD, STORE, EXPR, x[i], y[i], z[i], o[i])                                        \
-    } else {                                                                                              \
-      CT__PW_BODY(ACC, LOAD, STORE, EXPR, *(const TI *)(d[1] + i * s[1]), *(const TI *)(d[k1] + i * s[k1]), \
-                  *(const TI *)(d[k2] + i * s[k2]), *(TO *)(d[0] + i * s[0]))                            \
-    }                                                                                                     \
-  }
-
-#define CT__PW_ST_F16(x) ct_f32_to_f16((float)(x))
-#define CT__PW_ST_BF16(x) ct_f32_to_bf16((float)(x))
-#define CT__PW_ST_BOOL(x) ((x) != 0)
-#define CT__PW_ST_F32(x) ((float)(x))
-#define CT__PW_ST_F64(x) ((double)(x))
-#define CT__PW_ST_I64(x) ((int64_t)(x))
-#define CT__PW_ST_I32(x) ((int32_t)(x))
-#define CT__PW_ST_U8(x) ((uint8_t)(x))
-#define CT__PW_LD_I(x) ((int64_t)(x))
-
-/* value ops: the output has the input dtype */
-#define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
-  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
-  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
-  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
-  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
-  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
-  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
-  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
-  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
-/* bool ops: any input dtype, bool output */
-#define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
-  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
-  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
-  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
-  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
-  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
-/* pow, atan2, fmod on float operands run in double and round once: deliberate (the reference result) */
-CT__PW_VALUE_OPS(CT__PW_DEF_VALUE) /* NOLINT(performance-type-promotion-in-math-fn) */
-CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
-
-#define CT__PW_ENUM_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_##ID,
-#define CT__PW_ENUM_B(ID, name, NIN, FLAGS, E) CT__PW_##ID,
-enum { CT__PW_VALUE_OPS(CT__PW_ENUM_V) CT__PW_BOOL_OPS(CT__PW_ENUM_B) CT__PW_NOPS };
-
-typedef struct ct__pw_desc {
-  const char *name;
-  int nin, flags;
-  ct_loop_fn loops[CT_DTYPE_NUM]; /* by computing dtype, in ct_dtype order */
-} ct__pw_desc;
-#define CT__PW_ROW(ID, name, NIN, FLAGS)                                                                          \
-  {name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16,              \
-                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}},
-#define CT__PW_ROW_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_ROW(ID, name, NIN, FLAGS)
-#define CT__PW_ROW_B(ID, name, NIN, FLAGS, E) CT__PW_ROW(ID, name, NIN, FLAGS)
-static const ct__pw_desc ct__pw_ops[CT__PW_NOPS] = {CT__PW_VALUE_OPS(CT__PW_ROW_V) CT__PW_BOOL_OPS(CT__PW_ROW_B)};
-
-/* ---- where / masked_fill: select bytes by a bool condition ---- */
-#define CT__PW_SELECT_LOOP(NAME, T)                                                          \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                       \
-    int64_t i;                                                                               \
-    (void)ctx;                                                                               \
-    for (i = 0; i < n; i++)                                                                  \
-      *(T *)(d[0] + i * s[0]) = *(const bool *)(d[1] + i * s[1]) ? *(const T *)(d[2] + i * s[2]) \
-                                                                  : *(const T *)(d[3] + i * s[3]); \
-  }
-CT__PW_SELECT_LOOP(ct__pw_select1, uint8_t)
-CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
-CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
-CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
-enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL };
-
-/* ---- the driver ---- */
-static const char *ct__pw_name(int id) {
-  return id == CT__PW_WHERE ? "where" : id == CT__PW_MASKED_FILL ? "masked_fill" : ct__pw_ops[id].name;
-}
-
-/* Is any element of integer tensor t (i64, i32 or u8) zero? */
-static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
-  int *found = (int *)ctx + 1;
-  int es = *(int *)ctx;
-  int64_t i;
-  for (i = 0; i < n && !*found; i++) {
-    const char *p = d[0] + i * s[0];
-    *found = es == 8 ? *(const int64_t *)p == 0 : es == 4 ? *(const int32_t *)p == 0 : *(const uint8_t *)p == 0;
-  }
-}
-static int ct__pw_has_zero(ct_tensor *t) {
-  int ctx[2];
-  ctx[0] = (int)ct_dtype_size((ct_dtype)t->dtype);
-  ctx[1] = 0;
-  ct_iter_foreach(ct__pw_zero_loop, ctx, 1, &t, t->ndim, t->sizes);
-  return ctx[1];
-}
-
-/* Integer division by zero: checked on the divisor in the common dtype, and
- * for an out= before the out is resized (a failed call leaves it as it was). */
-static ct_status ct__pw_check_divisor(const char *op, ct_tensor *divisor, ct_dtype common) {
-  ct__wrapped *w = (divisor->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)divisor : NULL;
-  ct_tensor *c = divisor->dtype == common ? ct_retain(divisor) : ct__as_dtype(op, divisor, common, w);
-  int zero;
-  if (!c) return ct_last_error();
-  zero = ct__pw_has_zero(c);
-  if (!(c->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(c); /* wrapped numbers live on a stack */
-  return zero ? ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero") : CT_OK;
-}
-
-/* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
- * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
- * (ct__wrap_scalar): their container is cast in place when needed.
- * where: in = condition, self, other. masked_fill: in = mask, value, self. */
-static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
-                            ct_tensor **result) {
-  const char *op = ct__pw_name(id);
-  const int select = id >= CT__PW_NOPS;
-  const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
-  int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
-  int ndim, i, first = select ? 1 : 0, zdiv;
-  int64_t numel;
-  ct_dtype common, res_dtype;
-  ct_tensor *cin[4] = {NULL, NULL, NULL, NULL}, *dst = NULL, *ops[4];
-  ct_device dev;
-  ct__result_state rs;
-  ct__pw_ctx ctx;
-  ct_status st = CT_OK;
-
-  (void)inplace; /* self in place is one of the inputs: ct__prepare_out keeps its shape */
-  for (i = 0; i < nin; i++)
-    if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
-  if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
-  /* devices: a CPU 0-dim tensor (or number) joins any device */
-  dev = in[0]->device;
-  for (i = 0; i < nin; i++)
-    if (!(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU)) {
-      dev = in[i]->device;
-      break;
-    }
-  for (i = 0; i < nin; i++) /* each on dev, or a CPU 0-dim (not: any operand beside a CPU 0-dim in[0]) */
-    if (!ct_device_eq(in[i]->device, dev) && !(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU))
-      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
-                     ct_device_type_name((ct_device_type)dev.type), dev.index, ct_device_type_name((ct_device_type)in[i]->device.type),
-                     in[i]->device.index);
-  if (out && !ct__out_device_ok(op, out, dev)) return ct_last_error();
-  /* broadcast shape */
-  ndim = in[0]->ndim;
-  memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
-  for (i = 1; i < nin; i++) {
-    memcpy(tmp, shape, sizeof(int64_t) * (size_t)ndim);
-    if ((ndim = ct_broadcast_shapes(op, ndim, tmp, in[i]->ndim, in[i]->sizes, shape)) < 0) return ct_last_error();
-  }
-  /* dtypes */
-  if (select) {
-    ct_dtype cd = (ct_dtype)in[0]->dtype;
-    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL && cd != CT_U8) /* uint8: deprecated in PyTorch, still accepted */
-      return ct_fail(CT_ERR_DTYPE, op, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                     ct_dtype_name(cd));
-    if (id == CT__PW_WHERE && cd != CT_BOOL && cd != CT_U8)
-      return ct_fail(CT_ERR_DTYPE, op, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
-                     ct__dtype_torch_name(cd));
-  }
-  if (id == CT__PW_MASKED_FILL) {
-    common = (ct_dtype)in[2]->dtype;
-  } else if (flags & CT__PW_LOGIC) {
-    common = CT_BOOL;
-  } else {
-    rs.dim = rs.zero = rs.wrapped = CT_DTYPE_NONE;
-    for (i = first; i < nin; i++) ct__result_update(&rs, in[i]);
-    common = ct__combine_categories(rs.dim, ct__combine_categories(rs.zero, rs.wrapped));
-    if ((flags & CT__PW_TOF) && !ct_dtype_is_floating(common)) common = CT_F32;
-  }
-  if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
-        (common == CT_BOOL && (flags & CT__PW_BO))))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
-  if (flags & CT__PW_FIT) { /* numbers (and masked_fill's value, which PyTorch reads with item()) convert checked */
-    for (i = first; i < nin; i++)
-      if (((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) || (id == CT__PW_MASKED_FILL && i == 1 && !ct__is_meta(in[i]))) &&
-          ct__check_scalar(op, ct__tensor_scalar(in[i]), common) != CT_OK)
-        return ct_last_error();
-    if (pctx && ct__check_scalar(op, pctx->s, common) != CT_OK) return ct_last_error();
-  }
-  res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
-  zdiv = (flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && dev.type != CT_DEVICE_META &&
-         ct__sizes_product(ndim, shape, &numel) && numel > 0;
-  if (out) {
-    ct_dtype od = (ct_dtype)out->dtype;
-    if (od != res_dtype && !ct_can_cast(res_dtype, od))
-      return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
-                     ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
-    if (zdiv && ct__pw_check_divisor(op, in[1], common) != CT_OK) return ct_last_error();
-    /* self in place, or an out that is an input, keeps its shape */
-    if ((st = ct__prepare_out(op, out, ndim, shape, nin, in)) != CT_OK) return st;
-  }
-  /* the tensor computed into: out itself when its dtype is the result's */
-  if (out && out->dtype == res_dtype) dst = ct_retain(out);
-  else dst = ct__empty(op, ndim, shape, res_dtype, out ? out->device : dev);
-  if (!dst) return ct_last_error();
-  if (ct__is_meta(dst) || dst->numel == 0) goto done;
-  for (i = 0; i < nin; i++) {
-    ct_dtype want = (select && i == 0) ? CT_BOOL : common;
-    ct__wrapped *w = (in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)in[i] : NULL;
-    cin[i] = in[i]->dtype == want ? ct_retain(in[i]) : ct__as_dtype(op, in[i], want, w);
-    if (!cin[i]) {
-      st = ct_last_error();
-      goto done;
-    }
-  }
-  if (zdiv && !out && (st = ct__pw_check_divisor(op, cin[1], common)) != CT_OK) goto done;
-  memset(&ctx, 0, sizeof ctx);
-  if (pctx) ctx = *pctx;
-  ops[0] = dst;
-  for (i = 0; i < nin; i++) ops[i + 1] = cin[i];
-  if (select) {
-    static const ct_loop_fn sel[9] = {NULL, ct__pw_select1, ct__pw_select2, NULL, ct__pw_select4, NULL, NULL, NULL, ct__pw_select8};
-    ct_iter_foreach(sel[ct_dtype_size(common)], NULL, 4, ops, ndim, shape);
-  } else {
-    ct_iter_foreach(ct__pw_ops[id].loops[common], &ctx, nin + 1, ops, ndim, shape);
-  }
-  if (out && dst != out) st = ct__copy_impl(out, dst);
-done:
-  for (i = 0; i < nin; i++)
-    if (cin[i] && !(cin[i]->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(cin[i]); /* wrapped numbers live on a stack */
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
+/* threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
+ * grad_output through, as PyTorch's kernel and the BLIS backend) */
+static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
-  ct__pw_run(id, NULL, 0, nin, in, ctx, &r);
+  (void)ks;
+  ct__pw_run_alpha(CT__PW_THRESHOLD_BW, NULL, grad, self, threshold, &r);
   return r;
-}
-static ct_tensor *ct__pw_new2(int id, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *in[2];
-  in[0] = a, in[1] = b;
-  return ct__pw_new(id, 2, in, NULL);
-}
-static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *in[2];
-  in[0] = a, in[1] = b;
-  return ct__pw_run(id, out, inplace, 2, in, NULL, NULL);
 }
 
 /* ---- kernels of the schema families ---- */
@@ -11888,13 +12040,13 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
   }                                                                                                     \
   static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {      \
     (void)ks;                                                                                           \
-    return ct__pw_mut2(ID, out, 0, a, b);                                                               \
+    return ct__pw_mut2(ID, out, a, b);                                                               \
   }
 #define CT__PW_K_TT(name, ID)                                                                           \
   CT__PW_K_FO(name, ID)                                                                                 \
   static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                      \
     (void)ks;                                                                                           \
-    return ct__pw_mut2(ID, self, 1, self, b);                                                           \
+    return ct__pw_mut2(ID, self, self, b);                                                           \
   }
 /* op.Scalar(Tensor, Scalar) and op_.Scalar; CT__PW_K_TS adds op.Scalar_out */
 #define CT__PW_K_TS2(name, ID)                                                                          \
@@ -11906,14 +12058,14 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
   static ct_status ct__bk_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s) {                \
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
-    return ct__pw_mut2(ID, self, 1, self, ct__wrap_scalar(&w, s));                                      \
+    return ct__pw_mut2(ID, self, self, ct__wrap_scalar(&w, s));                                      \
   }
 #define CT__PW_K_TS(name, ID)                                                                           \
   CT__PW_K_TS2(name, ID)                                                                                \
   static ct_status ct__bk_##name##_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) { \
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
-    return ct__pw_mut2(ID, out, 0, a, ct__wrap_scalar(&w, s));                                          \
+    return ct__pw_mut2(ID, out, a, ct__wrap_scalar(&w, s));                                          \
   }
 /* op.Scalar_Tensor(Scalar self, Tensor other) and its out= */
 #define CT__PW_K_ST(name, ID)                                                                           \
@@ -11925,7 +12077,7 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
   static ct_status ct__bk_##name##_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *b, ct_tensor *out) { \
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
-    return ct__pw_mut2(ID, out, 0, ct__wrap_scalar(&w, s), b);                                          \
+    return ct__pw_mut2(ID, out, ct__wrap_scalar(&w, s), b);                                          \
   }
 
 CT__PW_K_TT(floor_divide, CT__PW_DIV_FLOOR)
@@ -11977,12 +12129,12 @@ static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
 static ct_status ct__bk_pow_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar e) {
   ct__wrapped w;
   (void)ks;
-  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, self, 1, self, ct__wrap_scalar(&w, e));
+  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, self, self, ct__wrap_scalar(&w, e));
 }
 static ct_status ct__bk_pow_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar e, ct_tensor *out) {
   ct__wrapped w;
   (void)ks;
-  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, out, 0, a, ct__wrap_scalar(&w, e));
+  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, out, a, ct__wrap_scalar(&w, e));
 }
 
 /* clamp_min / clamp_max take Scalar min / max: the generic names above */
@@ -12002,11 +12154,11 @@ static ct_tensor *ct__bk_logical_not(ct_keyset ks, ct_tensor *a) {
 }
 static ct_status ct__bk_logical_not_(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__pw_run(CT__PW_NOT, self, 1, 1, &self, NULL, NULL);
+  return ct__pw_run(CT__PW_NOT, self, 1, &self, NULL, NULL);
 }
 static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {
   (void)ks;
-  return ct__pw_run(CT__PW_NOT, out, 0, 1, &a, NULL, NULL);
+  return ct__pw_run(CT__PW_NOT, out, 1, &a, NULL, NULL);
 }
 
 /* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
@@ -12023,11 +12175,11 @@ static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, cons
 }
 static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, 1, self, b);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, self, b);
 }
 static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
   int id = ct__pw_rounding(rounding_mode);
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, 0, a, b);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, a, b);
 }
 static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
@@ -12037,14 +12189,14 @@ static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s
 static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
   ct__wrapped w;
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, self, ct__wrap_scalar(&w, s));
 }
 
 /* ---- where ---- */
 static ct_status ct__pw_where3(ct_tensor *out, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor **result) {
   ct_tensor *in[3];
   in[0] = c, in[1] = a, in[2] = b;
-  return ct__pw_run(CT__PW_WHERE, out, 0, 3, in, NULL, result);
+  return ct__pw_run(CT__PW_WHERE, out, 3, in, NULL, result);
 }
 static ct_tensor *ct__bk_where(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b) {
   ct_tensor *r = NULL;
@@ -12070,28 +12222,28 @@ static ct_tensor *ct__bk_where_scalar(ct_keyset ks, ct_tensor *c, ct_scalar a, c
 }
 
 /* ---- masked_fill: where(mask, value, self) in self's dtype ---- */
-static ct_status ct__pw_masked_fill(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *mask, ct_tensor *value,
+static ct_status ct__pw_masked_fill(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value,
                                     ct_tensor **result) {
   ct_tensor *in[3];
   if (value->ndim != 0)
     return ct_fail(CT_ERR_SHAPE, "masked_fill",
                    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value->ndim);
   in[0] = mask, in[1] = value, in[2] = self;
-  return ct__pw_run(CT__PW_MASKED_FILL, out, inplace, 3, in, NULL, result);
+  return ct__pw_run(CT__PW_MASKED_FILL, out, 3, in, NULL, result);
 }
 static ct_tensor *ct__bk_masked_fill_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_masked_fill(NULL, 0, self, mask, value, &r);
+  ct__pw_masked_fill(NULL, self, mask, value, &r);
   return r;
 }
 static ct_status ct__bk_masked_fill_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   (void)ks;
-  return ct__pw_masked_fill(self, 1, self, mask, value, NULL);
+  return ct__pw_masked_fill(self, self, mask, value, NULL);
 }
 static ct_status ct__bk_masked_fill_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
   (void)ks;
-  return ct__pw_masked_fill(out, 0, self, mask, value, NULL);
+  return ct__pw_masked_fill(out, self, mask, value, NULL);
 }
 static ct_tensor *ct__bk_masked_fill(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   ct__wrapped w;
@@ -12107,7 +12259,7 @@ static ct_status ct__bk_masked_fill_out(ct_keyset ks, ct_tensor *self, ct_tensor
 }
 
 /* ---- lerp: self, end and a tensor weight share one floating dtype ---- */
-static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_scalar w,
+static ct_status ct__pw_lerp(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_scalar w,
                              ct_tensor **result) {
   ct_tensor *in[3];
   ct__pw_ctx ctx;
@@ -12122,39 +12274,39 @@ static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_te
   ctx.v = ct_scalar_to_double(w);
   ctx.vi = 0;
   ctx.s = w;
-  return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
+  return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, weight ? 3 : 2, in, &ctx, result);
 }
 static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_lerp(NULL, 0, self, end, NULL, w, &r);
+  ct__pw_lerp(NULL, self, end, NULL, w, &r);
   return r;
 }
 static ct_status ct__bk_lerp_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
   (void)ks;
-  return ct__pw_lerp(self, 1, self, end, NULL, w, NULL);
+  return ct__pw_lerp(self, self, end, NULL, w, NULL);
 }
 static ct_status ct__bk_lerp_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w, ct_tensor *out) {
   (void)ks;
-  return ct__pw_lerp(out, 0, self, end, NULL, w, NULL);
+  return ct__pw_lerp(out, self, end, NULL, w, NULL);
 }
 static ct_tensor *ct__bk_lerp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_lerp(NULL, 0, self, end, w, ct_int(0), &r);
+  ct__pw_lerp(NULL, self, end, w, ct_int(0), &r);
   return r;
 }
 static ct_status ct__bk_lerp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
   (void)ks;
-  return ct__pw_lerp(self, 1, self, end, w, ct_int(0), NULL);
+  return ct__pw_lerp(self, self, end, w, ct_int(0), NULL);
 }
 static ct_status ct__bk_lerp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w, ct_tensor *out) {
   (void)ks;
-  return ct__pw_lerp(out, 0, self, end, w, ct_int(0), NULL);
+  return ct__pw_lerp(out, self, end, w, ct_int(0), NULL);
 }
 
 /* ---- addcmul / addcdiv: self + value * t1 (op) t2 ---- */
-static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
+static ct_status ct__pw_addc(int id, ct_tensor *out, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
                              ct_tensor **result) {
   ct_tensor *in[3];
   ct__pw_ctx ctx;
@@ -12168,29 +12320,29 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *sel
   ctx.v = ct_scalar_to_double(value);
   ctx.vi = ct_scalar_to_int(value); /* a float truncates (it fits the dtype: CT__PW_FIT) */
   ctx.s = value;
-  return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
+  return ct__pw_run(id, out, 3, in, &ctx, result);
 }
 #define CT__PW_K_ADDC(name, ID)                                                                                           \
   static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {         \
     ct_tensor *r = NULL;                                                                                                  \
     (void)ks;                                                                                                             \
-    ct__pw_addc(ID, NULL, 0, self, t1, t2, value, &r);                                                                    \
+    ct__pw_addc(ID, NULL, self, t1, t2, value, &r);                                                                    \
     return r;                                                                                                             \
   }                                                                                                                       \
   static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {       \
     (void)ks;                                                                                                             \
-    return ct__pw_addc(ID, self, 1, self, t1, t2, value, NULL);                                                           \
+    return ct__pw_addc(ID, self, self, t1, t2, value, NULL);                                                           \
   }                                                                                                                       \
   static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,      \
                                        ct_tensor *out) {                                                                  \
     (void)ks;                                                                                                             \
-    return ct__pw_addc(ID, out, 0, self, t1, t2, value, NULL);                                                            \
+    return ct__pw_addc(ID, out, self, t1, t2, value, NULL);                                                            \
   }
 CT__PW_K_ADDC(addcmul, CT__PW_ADDCMUL)
 CT__PW_K_ADDC(addcdiv, CT__PW_ADDCDIV)
 
 /* ---- clamp: scalar bounds (Scalar? min, max) and tensor bounds (Tensor? min, max) ---- */
-static ct_status ct__pw_clamp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int tensor_bounds,
+static ct_status ct__pw_clamp(ct_tensor *out, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int tensor_bounds,
                               ct_tensor **result) {
   ct_tensor *in[3];
   int id;
@@ -12204,40 +12356,40 @@ static ct_status ct__pw_clamp(ct_tensor *out, int inplace, ct_tensor *self, ct_t
     in[1] = lo ? lo : hi;
     id = lo ? (tensor_bounds ? CT__PW_CLAMP_MIN_T : CT__PW_CLAMP_MIN_S) : (tensor_bounds ? CT__PW_CLAMP_MAX_T : CT__PW_CLAMP_MAX_S);
   }
-  return ct__pw_run(id, out, inplace, lo && hi ? 3 : 2, in, NULL, result);
+  return ct__pw_run(id, out, lo && hi ? 3 : 2, in, NULL, result);
 }
-static ct_status ct__pw_clamp_s(ct_tensor *out, int inplace, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor **result) {
+static ct_status ct__pw_clamp_s(ct_tensor *out, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor **result) {
   ct__wrapped wl, wh;
-  return ct__pw_clamp(out, inplace, self, lo.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wl, lo),
+  return ct__pw_clamp(out, self, lo.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wl, lo),
                       hi.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wh, hi), 0, result);
 }
 static ct_tensor *ct__bk_clamp(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_clamp_s(NULL, 0, self, lo, hi, &r);
+  ct__pw_clamp_s(NULL, self, lo, hi, &r);
   return r;
 }
 static ct_status ct__bk_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
   (void)ks;
-  return ct__pw_clamp_s(self, 1, self, lo, hi, NULL);
+  return ct__pw_clamp_s(self, self, lo, hi, NULL);
 }
 static ct_status ct__bk_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor *out) {
   (void)ks;
-  return ct__pw_clamp_s(out, 0, self, lo, hi, NULL);
+  return ct__pw_clamp_s(out, self, lo, hi, NULL);
 }
 static ct_tensor *ct__bk_clamp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_clamp(NULL, 0, self, lo, hi, 1, &r);
+  ct__pw_clamp(NULL, self, lo, hi, 1, &r);
   return r;
 }
 static ct_status ct__bk_clamp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
   (void)ks;
-  return ct__pw_clamp(self, 1, self, lo, hi, 1, NULL);
+  return ct__pw_clamp(self, self, lo, hi, 1, NULL);
 }
 static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, ct_tensor *out) {
   (void)ks;
-  return ct__pw_clamp(out, 0, self, lo, hi, 1, NULL);
+  return ct__pw_clamp(out, self, lo, hi, 1, NULL);
 }
 
 /* ================= derivative helpers (gen/derivatives/binary.spec) ================= */
@@ -18172,7 +18324,7 @@ static ct_status ct__conv_bwd_weight(const char *op, const ct__conv_geom *g, ct_
       ct_tensor *dst = ct__view2(gw, g->Og, K, K, 1, gw->offset + grp * g->Og * K);
       ct__im2col(g, x, n0, b, grp * g->Cg, cols);
       r = ct_ && gm ? ct_mm(gm, ct_) : NULL;
-      st = r && dst ? ct__binary(CT__ADD, dst, dst, r, ct_int(1), NULL, NULL, NULL) : ct_last_error();
+      st = r && dst ? ct__pw_run_alpha(CT__PW_ADD, dst, dst, r, ct_int(1), NULL) : ct_last_error();
       ct_release(r), ct_release(dst), ct_release(gm), ct_release(ct_);
     }
   }
@@ -18274,7 +18426,7 @@ static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_te
     ct_tensor *bv;
     sz[1] = bias->sizes[0], bs[1] = bias->strides[0];
     bv = ct__make_view(bias, 4, sz, bs, bias->offset);
-    st = bv ? ct__binary(CT__ADD, a4, a4, bv, ct_int(1), NULL, NULL, NULL) : ct_last_error();
+    st = bv ? ct__pw_run_alpha(CT__PW_ADD, a4, a4, bv, ct_int(1), NULL) : ct_last_error();
     ct_release(bv);
   }
   ct_release(x), ct_release(w), ct_release(a4);
@@ -61435,6 +61587,261 @@ static const struct {
     {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
+/* ---- the pointwise engine's kernels: registered at the backend key of every device type that sets a
+ * pointwise loop (ct_set_pointwise_loop); spec key Pointwise ---- */
+static const struct {
+  const char *op;
+  ct_unboxed_fn fn;
+} ct__generated_pointwise_kernels[] = {
+    {"add.Tensor", CT_FN(ct__k_add)},
+    {"add_.Tensor", CT_FN(ct__k_add_)},
+    {"add.out", CT_FN(ct__k_add_out)},
+    {"add.Scalar", CT_FN(ct__k_add_scalar)},
+    {"add_.Scalar", CT_FN(ct__k_add_scalar_)},
+    {"sub.Tensor", CT_FN(ct__k_sub)},
+    {"sub_.Tensor", CT_FN(ct__k_sub_)},
+    {"sub.out", CT_FN(ct__k_sub_out)},
+    {"sub.Scalar", CT_FN(ct__k_sub_scalar)},
+    {"sub_.Scalar", CT_FN(ct__k_sub_scalar_)},
+    {"mul.Tensor", CT_FN(ct__k2_mul)},
+    {"mul_.Tensor", CT_FN(ct__k2_mul_)},
+    {"mul.out", CT_FN(ct__k2_mul_out)},
+    {"mul.Scalar", CT_FN(ct__k2_mul_scalar)},
+    {"mul_.Scalar", CT_FN(ct__k2_mul_scalar_)},
+    {"div.Tensor", CT_FN(ct__k2_div)},
+    {"div_.Tensor", CT_FN(ct__k2_div_)},
+    {"div.out", CT_FN(ct__k2_div_out)},
+    {"div.Scalar", CT_FN(ct__k2_div_scalar)},
+    {"div_.Scalar", CT_FN(ct__k2_div_scalar_)},
+    {"threshold_backward", CT_FN(ct__k_threshold_backward)},
+    {"neg", CT_FN(ct__k_neg)},
+    {"neg_", CT_FN(ct__k_neg_)},
+    {"neg.out", CT_FN(ct__k_neg_out)},
+    {"abs", CT_FN(ct__k_abs)},
+    {"abs_", CT_FN(ct__k_abs_)},
+    {"abs.out", CT_FN(ct__k_abs_out)},
+    {"sign", CT_FN(ct__k_sign)},
+    {"sign_", CT_FN(ct__k_sign_)},
+    {"sign.out", CT_FN(ct__k_sign_out)},
+    {"square", CT_FN(ct__k_square)},
+    {"square_", CT_FN(ct__k_square_)},
+    {"square.out", CT_FN(ct__k_square_out)},
+    {"exp", CT_FN(ct__k_exp)},
+    {"exp_", CT_FN(ct__k_exp_)},
+    {"exp.out", CT_FN(ct__k_exp_out)},
+    {"exp2", CT_FN(ct__k_exp2)},
+    {"exp2_", CT_FN(ct__k_exp2_)},
+    {"exp2.out", CT_FN(ct__k_exp2_out)},
+    {"log", CT_FN(ct__k_log)},
+    {"log_", CT_FN(ct__k_log_)},
+    {"log.out", CT_FN(ct__k_log_out)},
+    {"log2", CT_FN(ct__k_log2)},
+    {"log2_", CT_FN(ct__k_log2_)},
+    {"log2.out", CT_FN(ct__k_log2_out)},
+    {"log1p", CT_FN(ct__k_log1p)},
+    {"log1p_", CT_FN(ct__k_log1p_)},
+    {"log1p.out", CT_FN(ct__k_log1p_out)},
+    {"expm1", CT_FN(ct__k_expm1)},
+    {"expm1_", CT_FN(ct__k_expm1_)},
+    {"expm1.out", CT_FN(ct__k_expm1_out)},
+    {"sqrt", CT_FN(ct__k_sqrt)},
+    {"sqrt_", CT_FN(ct__k_sqrt_)},
+    {"sqrt.out", CT_FN(ct__k_sqrt_out)},
+    {"rsqrt", CT_FN(ct__k_rsqrt)},
+    {"rsqrt_", CT_FN(ct__k_rsqrt_)},
+    {"rsqrt.out", CT_FN(ct__k_rsqrt_out)},
+    {"reciprocal", CT_FN(ct__k_reciprocal)},
+    {"reciprocal_", CT_FN(ct__k_reciprocal_)},
+    {"reciprocal.out", CT_FN(ct__k_reciprocal_out)},
+    {"sin", CT_FN(ct__k_sin)},
+    {"sin_", CT_FN(ct__k_sin_)},
+    {"sin.out", CT_FN(ct__k_sin_out)},
+    {"cos", CT_FN(ct__k_cos)},
+    {"cos_", CT_FN(ct__k_cos_)},
+    {"cos.out", CT_FN(ct__k_cos_out)},
+    {"tan", CT_FN(ct__k_tan)},
+    {"tan_", CT_FN(ct__k_tan_)},
+    {"tan.out", CT_FN(ct__k_tan_out)},
+    {"tanh", CT_FN(ct__k_tanh)},
+    {"tanh_", CT_FN(ct__k_tanh_)},
+    {"tanh.out", CT_FN(ct__k_tanh_out)},
+    {"erf", CT_FN(ct__k_erf)},
+    {"erf_", CT_FN(ct__k_erf_)},
+    {"erf.out", CT_FN(ct__k_erf_out)},
+    {"sigmoid", CT_FN(ct__k_sigmoid)},
+    {"sigmoid_", CT_FN(ct__k_sigmoid_)},
+    {"sigmoid.out", CT_FN(ct__k_sigmoid_out)},
+    {"relu", CT_FN(ct__k_relu)},
+    {"relu_", CT_FN(ct__k_relu_)},
+    {"relu.out", CT_FN(ct__k_relu_out)},
+    {"hardtanh", CT_FN(ct__k_hardtanh)},
+    {"hardtanh_", CT_FN(ct__k_hardtanh_)},
+    {"hardtanh.out", CT_FN(ct__k_hardtanh_out)},
+    {"leaky_relu", CT_FN(ct__k_leaky_relu)},
+    {"leaky_relu_", CT_FN(ct__k_leaky_relu_)},
+    {"leaky_relu.out", CT_FN(ct__k_leaky_relu_out)},
+    {"elu", CT_FN(ct__k_elu)},
+    {"elu_", CT_FN(ct__k_elu_)},
+    {"elu.out", CT_FN(ct__k_elu_out)},
+    {"gelu", CT_FN(ct__k_gelu)},
+    {"gelu_", CT_FN(ct__k_gelu_)},
+    {"gelu.out", CT_FN(ct__k_gelu_out)},
+    {"silu", CT_FN(ct__k_silu)},
+    {"silu_", CT_FN(ct__k_silu_)},
+    {"silu.out", CT_FN(ct__k_silu_out)},
+    {"softplus", CT_FN(ct__k_softplus)},
+    {"softplus.out", CT_FN(ct__k_softplus_out)},
+    {"mish", CT_FN(ct__k_mish)},
+    {"mish_", CT_FN(ct__k_mish_)},
+    {"mish.out", CT_FN(ct__k_mish_out)},
+    {"floor", CT_FN(ct__k_floor)},
+    {"floor_", CT_FN(ct__k_floor_)},
+    {"floor.out", CT_FN(ct__k_floor_out)},
+    {"ceil", CT_FN(ct__k_ceil)},
+    {"ceil_", CT_FN(ct__k_ceil_)},
+    {"ceil.out", CT_FN(ct__k_ceil_out)},
+    {"round", CT_FN(ct__k_round)},
+    {"round_", CT_FN(ct__k_round_)},
+    {"round.out", CT_FN(ct__k_round_out)},
+    {"round.decimals", CT_FN(ct__k_round_decimals)},
+    {"round_.decimals", CT_FN(ct__k_round_decimals_)},
+    {"round.decimals_out", CT_FN(ct__k_round_decimals_out)},
+    {"trunc", CT_FN(ct__k_trunc)},
+    {"trunc_", CT_FN(ct__k_trunc_)},
+    {"trunc.out", CT_FN(ct__k_trunc_out)},
+    {"nan_to_num", CT_FN(ct__k_nan_to_num)},
+    {"nan_to_num_", CT_FN(ct__k_nan_to_num_)},
+    {"nan_to_num.out", CT_FN(ct__k_nan_to_num_out)},
+    {"div.Tensor_mode", CT_FN(ct__bk_div_mode)},
+    {"div_.Tensor_mode", CT_FN(ct__bk_div_mode_)},
+    {"div.out_mode", CT_FN(ct__bk_div_mode_out)},
+    {"div.Scalar_mode", CT_FN(ct__bk_div_scalar_mode)},
+    {"div_.Scalar_mode", CT_FN(ct__bk_div_scalar_mode_)},
+    {"floor_divide", CT_FN(ct__bk_floor_divide)},
+    {"floor_divide_.Tensor", CT_FN(ct__bk_floor_divide_)},
+    {"floor_divide.out", CT_FN(ct__bk_floor_divide_out)},
+    {"floor_divide.Scalar", CT_FN(ct__bk_floor_divide_scalar)},
+    {"floor_divide_.Scalar", CT_FN(ct__bk_floor_divide_scalar_)},
+    {"pow.Tensor_Tensor", CT_FN(ct__bk_pow)},
+    {"pow_.Tensor", CT_FN(ct__bk_pow_)},
+    {"pow.Tensor_Tensor_out", CT_FN(ct__bk_pow_out)},
+    {"pow.Tensor_Scalar", CT_FN(ct__bk_pow_scalar)},
+    {"pow_.Scalar", CT_FN(ct__bk_pow_scalar_)},
+    {"pow.Tensor_Scalar_out", CT_FN(ct__bk_pow_scalar_out)},
+    {"pow.Scalar", CT_FN(ct__bk_pow_scalar_self)},
+    {"pow.Scalar_out", CT_FN(ct__bk_pow_scalar_self_out)},
+    {"remainder.Tensor", CT_FN(ct__bk_remainder)},
+    {"remainder_.Tensor", CT_FN(ct__bk_remainder_)},
+    {"remainder.Tensor_out", CT_FN(ct__bk_remainder_out)},
+    {"remainder.Scalar", CT_FN(ct__bk_remainder_scalar)},
+    {"remainder_.Scalar", CT_FN(ct__bk_remainder_scalar_)},
+    {"remainder.Scalar_out", CT_FN(ct__bk_remainder_scalar_out)},
+    {"remainder.Scalar_Tensor", CT_FN(ct__bk_remainder_scalar_self)},
+    {"remainder.Scalar_Tensor_out", CT_FN(ct__bk_remainder_scalar_self_out)},
+    {"fmod.Tensor", CT_FN(ct__bk_fmod)},
+    {"fmod_.Tensor", CT_FN(ct__bk_fmod_)},
+    {"fmod.Tensor_out", CT_FN(ct__bk_fmod_out)},
+    {"fmod.Scalar", CT_FN(ct__bk_fmod_scalar)},
+    {"fmod_.Scalar", CT_FN(ct__bk_fmod_scalar_)},
+    {"fmod.Scalar_out", CT_FN(ct__bk_fmod_scalar_out)},
+    {"maximum", CT_FN(ct__bk_maximum)},
+    {"maximum.out", CT_FN(ct__bk_maximum_out)},
+    {"minimum", CT_FN(ct__bk_minimum)},
+    {"minimum.out", CT_FN(ct__bk_minimum_out)},
+    {"atan2", CT_FN(ct__bk_atan2)},
+    {"atan2_", CT_FN(ct__bk_atan2_)},
+    {"atan2.out", CT_FN(ct__bk_atan2_out)},
+    {"eq.Tensor", CT_FN(ct__bk_eq)},
+    {"eq_.Tensor", CT_FN(ct__bk_eq_)},
+    {"eq.Tensor_out", CT_FN(ct__bk_eq_out)},
+    {"eq.Scalar", CT_FN(ct__bk_eq_scalar)},
+    {"eq_.Scalar", CT_FN(ct__bk_eq_scalar_)},
+    {"eq.Scalar_out", CT_FN(ct__bk_eq_scalar_out)},
+    {"ne.Tensor", CT_FN(ct__bk_ne)},
+    {"ne_.Tensor", CT_FN(ct__bk_ne_)},
+    {"ne.Tensor_out", CT_FN(ct__bk_ne_out)},
+    {"ne.Scalar", CT_FN(ct__bk_ne_scalar)},
+    {"ne_.Scalar", CT_FN(ct__bk_ne_scalar_)},
+    {"ne.Scalar_out", CT_FN(ct__bk_ne_scalar_out)},
+    {"lt.Tensor", CT_FN(ct__bk_lt)},
+    {"lt_.Tensor", CT_FN(ct__bk_lt_)},
+    {"lt.Tensor_out", CT_FN(ct__bk_lt_out)},
+    {"lt.Scalar", CT_FN(ct__bk_lt_scalar)},
+    {"lt_.Scalar", CT_FN(ct__bk_lt_scalar_)},
+    {"lt.Scalar_out", CT_FN(ct__bk_lt_scalar_out)},
+    {"le.Tensor", CT_FN(ct__bk_le)},
+    {"le_.Tensor", CT_FN(ct__bk_le_)},
+    {"le.Tensor_out", CT_FN(ct__bk_le_out)},
+    {"le.Scalar", CT_FN(ct__bk_le_scalar)},
+    {"le_.Scalar", CT_FN(ct__bk_le_scalar_)},
+    {"le.Scalar_out", CT_FN(ct__bk_le_scalar_out)},
+    {"gt.Tensor", CT_FN(ct__bk_gt)},
+    {"gt_.Tensor", CT_FN(ct__bk_gt_)},
+    {"gt.Tensor_out", CT_FN(ct__bk_gt_out)},
+    {"gt.Scalar", CT_FN(ct__bk_gt_scalar)},
+    {"gt_.Scalar", CT_FN(ct__bk_gt_scalar_)},
+    {"gt.Scalar_out", CT_FN(ct__bk_gt_scalar_out)},
+    {"ge.Tensor", CT_FN(ct__bk_ge)},
+    {"ge_.Tensor", CT_FN(ct__bk_ge_)},
+    {"ge.Tensor_out", CT_FN(ct__bk_ge_out)},
+    {"ge.Scalar", CT_FN(ct__bk_ge_scalar)},
+    {"ge_.Scalar", CT_FN(ct__bk_ge_scalar_)},
+    {"ge.Scalar_out", CT_FN(ct__bk_ge_scalar_out)},
+    {"logical_and", CT_FN(ct__bk_logical_and)},
+    {"logical_and_", CT_FN(ct__bk_logical_and_)},
+    {"logical_and.out", CT_FN(ct__bk_logical_and_out)},
+    {"logical_or", CT_FN(ct__bk_logical_or)},
+    {"logical_or_", CT_FN(ct__bk_logical_or_)},
+    {"logical_or.out", CT_FN(ct__bk_logical_or_out)},
+    {"logical_xor", CT_FN(ct__bk_logical_xor)},
+    {"logical_xor_", CT_FN(ct__bk_logical_xor_)},
+    {"logical_xor.out", CT_FN(ct__bk_logical_xor_out)},
+    {"logical_not", CT_FN(ct__bk_logical_not)},
+    {"logical_not_", CT_FN(ct__bk_logical_not_)},
+    {"logical_not.out", CT_FN(ct__bk_logical_not_out)},
+    {"where.self", CT_FN(ct__bk_where)},
+    {"where.self_out", CT_FN(ct__bk_where_out)},
+    {"where.ScalarSelf", CT_FN(ct__bk_where_scalar_self)},
+    {"where.ScalarOther", CT_FN(ct__bk_where_scalar_other)},
+    {"where.Scalar", CT_FN(ct__bk_where_scalar)},
+    {"masked_fill.Scalar", CT_FN(ct__bk_masked_fill)},
+    {"masked_fill_.Scalar", CT_FN(ct__bk_masked_fill_)},
+    {"masked_fill.Scalar_out", CT_FN(ct__bk_masked_fill_out)},
+    {"masked_fill.Tensor", CT_FN(ct__bk_masked_fill_tensor)},
+    {"masked_fill_.Tensor", CT_FN(ct__bk_masked_fill_tensor_)},
+    {"masked_fill.Tensor_out", CT_FN(ct__bk_masked_fill_tensor_out)},
+    {"lerp.Scalar", CT_FN(ct__bk_lerp)},
+    {"lerp_.Scalar", CT_FN(ct__bk_lerp_)},
+    {"lerp.Scalar_out", CT_FN(ct__bk_lerp_out)},
+    {"lerp.Tensor", CT_FN(ct__bk_lerp_tensor)},
+    {"lerp_.Tensor", CT_FN(ct__bk_lerp_tensor_)},
+    {"lerp.Tensor_out", CT_FN(ct__bk_lerp_tensor_out)},
+    {"addcmul", CT_FN(ct__bk_addcmul)},
+    {"addcmul_", CT_FN(ct__bk_addcmul_)},
+    {"addcmul.out", CT_FN(ct__bk_addcmul_out)},
+    {"addcdiv", CT_FN(ct__bk_addcdiv)},
+    {"addcdiv_", CT_FN(ct__bk_addcdiv_)},
+    {"addcdiv.out", CT_FN(ct__bk_addcdiv_out)},
+    {"clamp", CT_FN(ct__bk_clamp)},
+    {"clamp_", CT_FN(ct__bk_clamp_)},
+    {"clamp.out", CT_FN(ct__bk_clamp_out)},
+    {"clamp.Tensor", CT_FN(ct__bk_clamp_tensor)},
+    {"clamp_.Tensor", CT_FN(ct__bk_clamp_tensor_)},
+    {"clamp.Tensor_out", CT_FN(ct__bk_clamp_tensor_out)},
+    {"clamp_min", CT_FN(ct__bk_clamp_min)},
+    {"clamp_min_", CT_FN(ct__bk_clamp_min_)},
+    {"clamp_min.out", CT_FN(ct__bk_clamp_min_out)},
+    {"clamp_min.Tensor", CT_FN(ct__bk_clamp_min_tensor)},
+    {"clamp_min_.Tensor", CT_FN(ct__bk_clamp_min_tensor_)},
+    {"clamp_min.Tensor_out", CT_FN(ct__bk_clamp_min_tensor_out)},
+    {"clamp_max", CT_FN(ct__bk_clamp_max)},
+    {"clamp_max_", CT_FN(ct__bk_clamp_max_)},
+    {"clamp_max.out", CT_FN(ct__bk_clamp_max_out)},
+    {"clamp_max.Tensor", CT_FN(ct__bk_clamp_max_tensor)},
+    {"clamp_max_.Tensor", CT_FN(ct__bk_clamp_max_tensor_)},
+    {"clamp_max.Tensor_out", CT_FN(ct__bk_clamp_max_tensor_out)},
+};
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_REGISTRATION_IMPL */
 /* ---- ctorch/init.h: implementation ---- */
@@ -61514,6 +61921,41 @@ static void ct__init(void) {
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
+}
+
+/* ---- the pointwise engine's loops per device type (declared in ops/pointwise.h) ----
+ * Here, above the generated tables: setting a device type's loop registers
+ * the engine's kernels (ct__generated_pointwise_kernels) at the type's
+ * backend key, except where a kernel is already registered; removing it
+ * (loop NULL) removes the kernels it registered. */
+static const char ct__pointwise_source[] = "pointwise engine";
+CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
+  ct_key key;
+  ct_status st = CT_OK;
+  size_t i;
+  if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !loop))
+    return ct_fail(CT_ERR_INVALID, "ct_set_pointwise_loop", "device type %d cannot take a pointwise loop%s", (int)type,
+                   type == CT_DEVICE_META ? " (meta runs meta steps only)" : type == CT_DEVICE_CPU ? " of NULL" : "");
+  ct__ensure_init();
+  key = ct_device_backend_key(type);
+  ct__lock();
+  if (loop) ct__atomic_store(&ct__pw_loops[type], loop); /* before its kernels are visible */
+  for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_pointwise_kernels / sizeof ct__generated_pointwise_kernels[0]; i++) {
+    ct_op *op = ct__find_locked(ct__generated_pointwise_kernels[i].op);
+    const ct_kernel *have = op ? ct__registered_at(op, key) : NULL;
+    if (!op) continue;
+    if (loop && !ct__has(have)) {
+      ct_kernel kern = ct_kernel_unboxed(ct__generated_pointwise_kernels[i].fn);
+      kern.source = ct__pointwise_source;
+      if ((st = ct__set_registered(op, key, kern, "ct_set_pointwise_loop")) != CT_OK || (st = ct__recompute(op)) != CT_OK) break;
+    } else if (!loop && ct__has(have) && have->source == ct__pointwise_source) {
+      ct__set_registered(op, key, ct__kernel_none, "ct_set_pointwise_loop"); /* (a removal allocates nothing) */
+      if ((st = ct__recompute(op)) != CT_OK) break;
+    }
+  }
+  if (!loop && st == CT_OK) ct__atomic_store(&ct__pw_loops[type], loop);
+  ct__unlock();
+  return st;
 }
 
 CT_EXTERN_C_END

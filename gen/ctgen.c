@@ -1063,7 +1063,8 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
              {"PrivateUse2", "CT_KEY_PRIVATEUSE2"},
              {"PrivateUse3", "CT_KEY_PRIVATEUSE3"},
              {"CompositeImplicitAutograd", "CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD"},
-             {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"}};
+             {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"},
+             {"Pointwise", "POINTWISE"}}; /* not a key: every device type with a pointwise loop (ops/pointwise.h) */
   *n = 0;
   strcpy(buf, keys);
   for (tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
@@ -1214,11 +1215,26 @@ static void gen_registration(void) {
       int n;
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
-        p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
-          strstr(names[j], "COMPOSITE") ? "composite" : "reference");
+        if (strcmp(names[j], "POINTWISE"))
+          p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
+            strstr(names[j], "COMPOSITE") ? "composite" : "reference");
     }
     if (!o->cia && !is_factory(o)) p("    {\"%s\", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->full, o->handle);
     if (is_factory(o)) p("    {\"%s\", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->full, o->handle);
+  }
+  p("};\n\n");
+  p("/* ---- the pointwise engine's kernels: registered at the backend key of every device type that sets a\n"
+    " * pointwise loop (ct_set_pointwise_loop); spec key Pointwise ---- */\n");
+  p("static const struct {\n  const char *op;\n  ct_unboxed_fn fn;\n} ct__generated_pointwise_kernels[] = {\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    for (k = 0; k < o->nkernels; k++) {
+      char names[8][48];
+      int n;
+      key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
+      for (j = 0; j < n; j++)
+        if (!strcmp(names[j], "POINTWISE")) p("    {\"%s\", CT_FN(%s)},\n", o->full, o->kernels[k].fn);
+    }
   }
   p("};\n\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_REGISTRATION_IMPL */\n");
   fclose(out);

@@ -906,3 +906,52 @@ TEST(device_factories_backend_select) {
   ct_set_default_device(CT_CPU);
   ct_clear_error();
 }
+
+/* The pointwise engine's loop per device type (ops/pointwise.h): tdev sets
+ * one, so every pointwise op has a tdev kernel and runs natively (on
+ * scrambled memory: a result is right only if the loop, not a CPU kernel,
+ * touched it); removing the loop gives the ops back to the CPU fallback. */
+TEST(device_pointwise_loop) {
+  static const float av[6] = {1, -2, 3, 4, 5, -6}, bv[6] = {0.5f, 1, 2, -1, 0, 3};
+  static const int64_t iv[3] = {7, 8, 9}, zv[3] = {1, 0, 2};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(2, 3), av, 0), *b = tdev_from(CT_DIMS(2, 3), bv, 0), *r, *at;
+    ct_tensor *ia = ct_to_device(ct_from_array(CT_DIMS(3), CT_I64, iv), TDEV(0));
+    ct_tensor *iz = ct_to_device(ct_from_array(CT_DIMS(3), CT_I64, zv), TDEV(0));
+    const ct_op *add = ct_op_find("add.Tensor");
+    int64_t calls = tdev_pointwise_calls;
+    CHECK(ct_pointwise_loop(CT_DEVICE_PRIVATEUSE1) == tdev_pointwise && ct_pointwise_loop(CT_DEVICE_CPU) == ct_host_pointwise_loop);
+    CHECK(add && ct_op_registered(add, CT_KEY_PRIVATEUSE1).source && !strcmp(ct_op_registered(add, CT_KEY_PRIVATEUSE1).source, "pointwise engine"));
+    r = ct_add(a, b);
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 0) == 1.5 && ct_get(r, 5) == -3 && tdev_pointwise_calls == calls + 1);
+    r = ct_exp(a); /* a unary function */
+    CHECK(r && fabs(ct_get(r, 1) - exp(-2.0)) < 1e-6 && tdev_pointwise_calls == calls + 2);
+    at = ct_t(a); /* the output takes the input's layout */
+    r = ct_mul_scalar(at, ct_int(2));
+    CHECK(r && r->strides[0] == 1 && r->strides[1] == 3 && ct_get(r, 1) == 8);
+    r = ct_add(a, ct_scalar_tensor(ct_float(1), CT_F32)); /* a CPU 0-dim tensor joins */
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 5) == -5);
+    r = ct_gt(a, b); /* bool result, promotion */
+    CHECK(r && r->dtype == CT_BOOL && ct_get(r, 0) == 1 && ct_get(r, 1) == 0);
+    CHECK_OK(ct_add_(a, b)); /* in place, on the device */
+    CHECK(ct_get(a, 0) == 1.5);
+    /* the data check runs in the loop: integer division by zero */
+    CHECK_ERR(ct_remainder(ia, iz), CT_ERR_INVALID, "ZeroDivisionError");
+    r = ct_remainder(ia, ct_add_scalar(iz, ct_int(3)));
+    CHECK(r && ct_get_int(r, 0) == 3 && ct_get_int(r, 1) == 2 && ct_get_int(r, 2) == 4);
+    /* removing the loop removes the kernels it registered: back to the CPU fallback */
+    calls = tdev_pointwise_calls;
+    CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, NULL));
+    CHECK(!ct_op_registered(add, CT_KEY_PRIVATEUSE1).source && !ct_pointwise_loop(CT_DEVICE_PRIVATEUSE1));
+    r = ct_add(a, b);
+    CHECK(r && ct_get(r, 0) == 2 && tdev_pointwise_calls == calls);
+    CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, tdev_pointwise));
+    r = ct_add(a, b);
+    CHECK(r && ct_get(r, 0) == 2 && tdev_pointwise_calls == calls + 1);
+    /* meta runs meta steps only; the CPU keeps a loop */
+    CHECK(ct_set_pointwise_loop(CT_DEVICE_META, tdev_pointwise) == CT_ERR_INVALID);
+    CHECK(ct_set_pointwise_loop(CT_DEVICE_CPU, NULL) == CT_ERR_INVALID);
+  }
+  ct_clear_error();
+}

@@ -500,3 +500,31 @@ TEST(binary_inplace_grad) {
     CHECK_OK(ct_gradcheck(bn_inplace_chain, NULL, 3, in, NULL));
   }
 }
+
+/* Output layout of pointwise ops, as PyTorch's TensorIterator (checked with
+ * PyTorch 1.13): a new output takes its inputs' layout (the first operand
+ * deciding ties), a resized out= too; contiguous inputs give a contiguous one. */
+static int strides_are(const ct_tensor *t, int64_t s0, int64_t s1, int64_t s2) {
+  return t && t->strides[0] == s0 && t->strides[1] == s1 && (t->ndim < 3 || t->strides[2] == s2);
+}
+TEST(pointwise_output_layout_follows_inputs) {
+  CT_SCOPE {
+    ct_tensor *a = ct_t(ct_reshape(ct_arange_start_step(ct_float(0), ct_float(12), ct_float(1), CT_F32), CT_DIMS(3, 4)));
+    ct_tensor *b = ct_ones(CT_DIMS(4, 3), CT_F32), *o = ct_empty(CT_DIMS(0), CT_F32), *y, *r;
+    CHECK(strides_are(ct_add(a, b), 1, 4, 0));  /* (a.t() + b).stride() == (1, 4) */
+    CHECK(strides_are(ct_add(b, a), 3, 1, 0));  /* b first: contiguous */
+    CHECK(strides_are(ct_exp(a), 1, 4, 0));
+    CHECK(strides_are(ct_add_scalar(a, ct_int(1)), 1, 4, 0));
+    CHECK(strides_are(ct_add(a, ct_ones(CT_DIMS(3), CT_F32)), 1, 4, 0));
+    CHECK(strides_are(ct_add(ct_ones(CT_DIMS(4, 1), CT_F32), a), 1, 4, 0));
+    CHECK(strides_are(ct_mul(a, ct_ones(CT_DIMS(1, 3), CT_F32)), 1, 4, 0));
+    CHECK(strides_are(ct_where(ct_gt_scalar(a, ct_int(0)), a, b), 1, 4, 0));
+    CHECK(strides_are(ct_gt_scalar(a, ct_int(1)), 1, 4, 0));
+    CHECK_OK(ct_add_out(o, a, a)); /* a resized out= */
+    CHECK(strides_are(o, 1, 4, 0) && ct_get(o, 1) == 8);
+    y = ct_permute(ct_ones(CT_DIMS(5, 1, 3), CT_F32), CT_DIMS(2, 1, 0)); /* [3, 1, 5], strides (1, 3, 3) */
+    CHECK(strides_are(ct_add_scalar(y, ct_int(0)), 1, 3, 3));
+    r = ct_add(a, b); /* values are unaffected by the layout */
+    CHECK(r && ct_get(r, 0) == 1 && ct_get(r, 1) == 5 && ct_get(r, 3) == 2);
+  }
+}

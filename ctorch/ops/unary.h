@@ -30,7 +30,7 @@
 #ifndef CT_OPS_UNARY_H
 #define CT_OPS_UNARY_H
 
-#include "../ops.h"
+#include "pointwise.h"
 
 #endif /* CT_OPS_UNARY_H */
 
@@ -299,51 +299,47 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
 }
 
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
- * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
+ * The pointwise engine's meta and impl steps with the dtype rules above;
+ * the loop converts the input itself. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
                                ct_tensor **result) {
   const char *op = d->name;
   ct_dtype common, out_dtype;
   ct__unary_ctx c;
-  ct_tensor *dst, *ops[2];
+  ct__pw_plan pl;
+  ct_pointwise_call call;
   ct_status st = CT_OK;
+  if (!a) return ct_fail(CT_ERR_INVALID, op, "input 0 is NULL");
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
   if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
-  if (out_dtype != common && !ct_can_cast(common, out_dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
-                   ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
-  if (out && out != a && !ct__out_device_ok(op, out, a->device)) return ct_last_error();
-  if (out && (st = ct__prepare_out(op, out, a->ndim, a->sizes, 1, &a)) != CT_OK) return st;
-  dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
-                                      : ct_retain(out);
-  if (!dst) return ct_last_error();
-  if (!ct__is_meta(dst) && dst->numel) {
-    if (ct__is_meta(a)) {
-      st = ct_fail(CT_ERR_DEVICE, op, "cannot compute into a %s tensor from a meta tensor",
-                   ct_device_type_name((ct_device_type)dst->device.type));
-    } else {
-      c.def = d;
-      c.p = *p;
-      c.p.dtype = common;
-      c.in = (ct_dtype)a->dtype;
-      c.out = common;
-      ops[0] = dst;
-      ops[1] = a;
-      ct_iter_foreach(ct__unary_loop, &c, 2, ops, a->ndim, a->sizes);
-      if (out && dst != out) st = ct__copy_impl(out, dst);
-    }
+  pl.op = op;
+  if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 1, &a, NULL, common)) != CT_OK) return st;
+  c.def = d;
+  c.p = *p;
+  c.p.dtype = common;
+  c.in = (ct_dtype)a->dtype;
+  c.out = common;
+  call.op = CT__PW_UNARY;
+  call.flags = CT_POINTWISE_ANY_INPUT;
+  call.param = 0;
+  call.iparam = 0;
+  call.host_loop = ct__unary_loop;
+  call.host_ctx = &c;
+  st = ct__pw_impl(&pl, &call);
+  if (out) {
+    if (st == CT_OK) ct__bump_version(out);
+    return st;
   }
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
+  if (st != CT_OK) {
+    ct_release(pl.result);
+    return st;
   }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
+  *result = pl.result;
+  return CT_OK;
 }
 
 static ct_tensor *ct__unary_new(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *a) {
