@@ -8,8 +8,10 @@
  * ct_OP_scalar takes a number for `other`, as PyTorch's .Scalar overloads.
  *
  * gen/ops.spec names the kernel of every op at every key; they are here.
- * The reference kernels serve the CPU and Meta keys: every kernel runs
- * its checks and output allocation, and skips the arithmetic when the
+ * The reference kernels serve the CPU and Meta keys. Pointwise ops run
+ * through the pointwise engine (ops/pointwise.h: a meta step, then an impl
+ * step through the loop of the device type); the other kernels still run
+ * their checks and output allocation and skip the arithmetic when the
  * output lives on the meta device, so meta execution is the same code.
  */
 #ifndef CT_OPS_H
