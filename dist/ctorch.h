@@ -10852,7 +10852,7 @@ static inline int ct__pw_contiguous(const ct_tensor *t) {
   int i;
   for (i = t->ndim - 1; i >= 0; i--) {
     if (t->sizes[i] != 1 && t->strides[i] != expected) return 0;
-    expected *= t->sizes[i];
+    expected = ct__mul_sat(expected, t->sizes[i]); /* (sizes may overflow: an expanded tensor) */
   }
   return 1;
 }
