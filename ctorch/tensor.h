@@ -502,29 +502,12 @@ static ct_tensor *ct__track(ct_tensor *t) {
   return t;
 }
 
-/* Fresh contiguous tensor; untracked (kernels use it for their outputs). */
-static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
-  int64_t strides[CT_MAX_DIMS];
-  int64_t numel;
-  ct_storage *s;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init();
-  numel = ct__checked_numel(op, ndim, sizes, dtype);
-  if (numel < 0) return NULL;
-  if ((unsigned)device.type >= CT_DEVICE_NUM) {
-    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
-    return NULL;
-  }
-  s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
-  if (!s) return NULL;
-  ct__contiguous_strides(ndim, sizes, strides);
-  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
-}
-
-/* Fresh tensor with the given strides, a permutation of a dense layout
- * (numel elements of storage; kernels give their outputs their inputs'
- * layout with it). */
+/* Fresh tensor, untracked (kernels use it for their outputs). strides:
+ * NULL for contiguous, else a permutation of a dense layout (numel elements
+ * of storage: kernels give their outputs their inputs' layout with it). */
 static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
                                     ct_device device) {
+  int64_t contiguous[CT_MAX_DIMS];
   int64_t numel;
   ct_storage *s;
   if (CT_UNLIKELY(!ct__initialized)) ct__init();
@@ -536,7 +519,11 @@ static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *siz
   }
   s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
   if (!s) return NULL;
+  if (!strides) ct__contiguous_strides(ndim, sizes, contiguous), strides = contiguous;
   return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
+  return ct__empty_strided(op, ndim, sizes, NULL, dtype, device);
 }
 
 /* A contiguous CPU tensor in pinned memory of pin_device's type (None: the

@@ -6380,29 +6380,12 @@ static ct_tensor *ct__track(ct_tensor *t) {
   return t;
 }
 
-/* Fresh contiguous tensor; untracked (kernels use it for their outputs). */
-static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
-  int64_t strides[CT_MAX_DIMS];
-  int64_t numel;
-  ct_storage *s;
-  if (CT_UNLIKELY(!ct__initialized)) ct__init();
-  numel = ct__checked_numel(op, ndim, sizes, dtype);
-  if (numel < 0) return NULL;
-  if ((unsigned)device.type >= CT_DEVICE_NUM) {
-    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
-    return NULL;
-  }
-  s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
-  if (!s) return NULL;
-  ct__contiguous_strides(ndim, sizes, strides);
-  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
-}
-
-/* Fresh tensor with the given strides, a permutation of a dense layout
- * (numel elements of storage; kernels give their outputs their inputs'
- * layout with it). */
+/* Fresh tensor, untracked (kernels use it for their outputs). strides:
+ * NULL for contiguous, else a permutation of a dense layout (numel elements
+ * of storage: kernels give their outputs their inputs' layout with it). */
 static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
                                     ct_device device) {
+  int64_t contiguous[CT_MAX_DIMS];
   int64_t numel;
   ct_storage *s;
   if (CT_UNLIKELY(!ct__initialized)) ct__init();
@@ -6414,7 +6397,11 @@ static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *siz
   }
   s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
   if (!s) return NULL;
+  if (!strides) ct__contiguous_strides(ndim, sizes, contiguous), strides = contiguous;
   return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
+  return ct__empty_strided(op, ndim, sizes, NULL, dtype, device);
 }
 
 /* A contiguous CPU tensor in pinned memory of pin_device's type (None: the
@@ -10827,8 +10814,7 @@ static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, cons
         int64_t s0 = st[a][k], s1 = st[b][k];
         if (s0 == 0 || s1 == 0) continue;
         if (s0 < s1) cmp = -1;
-        else if (s0 > s1) cmp = 1;
-        else if (shape[a] > shape[b]) cmp = 1;
+        else if (s0 > s1 || shape[a] > shape[b]) cmp = 1; /* equal strides: the smaller size inside */
       }
       if (cmp > 0) {
         perm[j] = b, perm[d1] = a;
@@ -10850,6 +10836,7 @@ static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, cons
 static inline int ct__pw_contiguous(const ct_tensor *t) {
   int64_t expected = 1;
   int i;
+  if (t->numel == 0) return 1; /* as PyTorch's is_contiguous: an empty tensor is */
   for (i = t->ndim - 1; i >= 0; i--) {
     if (t->sizes[i] != 1 && t->strides[i] != expected) return 0;
     expected = ct__mul_sat(expected, t->sizes[i]); /* (sizes may overflow: an expanded tensor) */
@@ -11093,6 +11080,21 @@ done:
   return st;
 }
 
+/* After the impl step: out= / in place bumps the written tensor's version;
+ * a functional call hands its new output to *result (or frees it on error). */
+static ct_status ct__pw_finish(ct__pw_plan *pl, ct_status st, ct_tensor **result) {
+  if (pl->out) {
+    if (st == CT_OK) ct__bump_version(pl->out);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(pl->result);
+    return st;
+  }
+  *result = pl->result;
+  return CT_OK;
+}
+
 /* masked_fill's value tensor converts checked, as PyTorch reads it with
  * item(): a check of data, so an impl-step check (through the device). */
 static ct_status ct__pw_check_value(const char *op, const ct_tensor *v, ct_dtype d) {
@@ -11132,16 +11134,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, con
     call.host_ctx = &call;
     st = ct__pw_impl(&pl, &call);
   }
-  if (out) {
-    if (st == CT_OK) ct__bump_version(out);
-    return st;
-  }
-  if (st != CT_OK) {
-    ct_release(pl.result);
-    return st;
-  }
-  *result = pl.result;
-  return CT_OK;
+  return ct__pw_finish(&pl, st, result);
 }
 static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
   ct_tensor *r = NULL;
@@ -11658,16 +11651,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   call.host_loop = ct__unary_loop;
   call.host_ctx = &c;
   st = ct__pw_impl(&pl, &call);
-  if (out) {
-    if (st == CT_OK) ct__bump_version(out);
-    return st;
-  }
-  if (st != CT_OK) {
-    ct_release(pl.result);
-    return st;
-  }
-  *result = pl.result;
-  return CT_OK;
+  return ct__pw_finish(&pl, st, result);
 }
 
 static ct_tensor *ct__unary_new(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *a) {

@@ -354,8 +354,7 @@ static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, cons
         int64_t s0 = st[a][k], s1 = st[b][k];
         if (s0 == 0 || s1 == 0) continue;
         if (s0 < s1) cmp = -1;
-        else if (s0 > s1) cmp = 1;
-        else if (shape[a] > shape[b]) cmp = 1;
+        else if (s0 > s1 || shape[a] > shape[b]) cmp = 1; /* equal strides: the smaller size inside */
       }
       if (cmp > 0) {
         perm[j] = b, perm[d1] = a;
@@ -377,6 +376,7 @@ static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, cons
 static inline int ct__pw_contiguous(const ct_tensor *t) {
   int64_t expected = 1;
   int i;
+  if (t->numel == 0) return 1; /* as PyTorch's is_contiguous: an empty tensor is */
   for (i = t->ndim - 1; i >= 0; i--) {
     if (t->sizes[i] != 1 && t->strides[i] != expected) return 0;
     expected = ct__mul_sat(expected, t->sizes[i]); /* (sizes may overflow: an expanded tensor) */
@@ -620,6 +620,21 @@ done:
   return st;
 }
 
+/* After the impl step: out= / in place bumps the written tensor's version;
+ * a functional call hands its new output to *result (or frees it on error). */
+static ct_status ct__pw_finish(ct__pw_plan *pl, ct_status st, ct_tensor **result) {
+  if (pl->out) {
+    if (st == CT_OK) ct__bump_version(pl->out);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(pl->result);
+    return st;
+  }
+  *result = pl->result;
+  return CT_OK;
+}
+
 /* masked_fill's value tensor converts checked, as PyTorch reads it with
  * item(): a check of data, so an impl-step check (through the device). */
 static ct_status ct__pw_check_value(const char *op, const ct_tensor *v, ct_dtype d) {
@@ -659,16 +674,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, con
     call.host_ctx = &call;
     st = ct__pw_impl(&pl, &call);
   }
-  if (out) {
-    if (st == CT_OK) ct__bump_version(out);
-    return st;
-  }
-  if (st != CT_OK) {
-    ct_release(pl.result);
-    return st;
-  }
-  *result = pl.result;
-  return CT_OK;
+  return ct__pw_finish(&pl, st, result);
 }
 static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
   ct_tensor *r = NULL;

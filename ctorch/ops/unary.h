@@ -330,16 +330,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   call.host_loop = ct__unary_loop;
   call.host_ctx = &c;
   st = ct__pw_impl(&pl, &call);
-  if (out) {
-    if (st == CT_OK) ct__bump_version(out);
-    return st;
-  }
-  if (st != CT_OK) {
-    ct_release(pl.result);
-    return st;
-  }
-  *result = pl.result;
-  return CT_OK;
+  return ct__pw_finish(&pl, st, result);
 }
 
 static ct_tensor *ct__unary_new(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *a) {
