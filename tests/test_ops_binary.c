@@ -524,6 +524,8 @@ TEST(pointwise_output_layout_follows_inputs) {
     CHECK(strides_are(o, 1, 4, 0) && ct_get(o, 1) == 8);
     y = ct_permute(ct_ones(CT_DIMS(5, 1, 3), CT_F32), CT_DIMS(2, 1, 0)); /* [3, 1, 5], strides (1, 3, 3) */
     CHECK(strides_are(ct_add_scalar(y, ct_int(0)), 1, 3, 3));
+    y = ct_t(ct_zeros(CT_DIMS(0, 3), CT_F32)); /* empty: contiguous when every operand is empty, as PyTorch */
+    CHECK(strides_are(ct_add(y, y), 1, 1, 0) && strides_are(ct_add_scalar(y, ct_int(1)), 1, 3, 0));
     r = ct_add(a, b); /* values are unaffected by the layout */
     CHECK(r && ct_get(r, 0) == 1 && ct_get(r, 1) == 5 && ct_get(r, 3) == 2);
   }
