@@ -7,6 +7,8 @@
 #   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
 #   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
 #   make blis-flags how to link the backend's static archive into a program
+#   make cuda       the CUDA backend (nvcc): build/libctorch_cuda.a, build/libctorch_cuda.so
+#   make cuda-flags how to link it; make test-cuda / make bench-cuda need a GPU (they skip without one)
 #   make lint       clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp); fails on any finding
 #   make fuzz       the libFuzzer fuzzers (clang): build/fuzz/; fuzz-run, fuzz-ci, fuzz-replay (fuzz/README.md)
 
@@ -90,6 +92,56 @@ blis-flags:
 	@echo "static:  -Wl,-u,ct_cpu_blis_anchor $(BUILD)/libctorch_blis.a $(BLIS_LF)"
 	@echo "shared:  -L$(BUILD) -Wl,--no-as-needed -lctorch_blis -Wl,--as-needed -Wl,-rpath,$(BUILD) $(BLIS_LF)"
 	@echo "object:  $(BUILD)/cpu_blis.o $(BLIS_LF)"
+
+# ---- the CUDA backend (backends/cuda) ----
+# CUDA is found through $$CUDA_HOME, then nvcc on PATH, then /usr/local/cuda.
+# The runtime unit is C (cc, warnings as errors), the kernels CUDA C++ (nvcc);
+# CUDA_ARCH lists the GPU generations compiled for (the last also as PTX).
+CUDA_HOME  ?= $(or $(shell n=$$(command -v nvcc 2>/dev/null) && dirname $$(dirname $$n)),/usr/local/cuda)
+NVCC       ?= $(CUDA_HOME)/bin/nvcc
+CUDA_ARCH  ?= 80 90
+CUDA_GENCODE = $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+               -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
+CUDA_LIBDIR = $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib) $(CUDA_HOME)/lib64)
+CUDA_CF    = -isystem $(CUDA_HOME)/include
+CUDA_LF    = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++ -lpthread -ldl -lrt
+CUDA_SRC   = backends/cuda/cuda_device.c backends/cuda/cuda_internal.h backends/cuda/ctorch_cuda.h
+
+.PHONY: cuda cuda-flags test-cuda bench-cuda
+
+cuda: $(BUILD)/libctorch_cuda.a $(BUILD)/libctorch_cuda.so
+
+$(BUILD)/cuda_device.o: $(CUDA_SRC) $(HEADERS) | $(BUILD)
+	$(CC) $(STD) $(WARN) -O2 -g -fPIC $(CUDA_CF) -I. -Ibackends/cuda -c -o $@ backends/cuda/cuda_device.c
+$(BUILD)/cuda_kernels.o: backends/cuda/cuda_kernels.cu backends/cuda/cuda_internal.h | $(BUILD)
+	$(NVCC) -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-Wall,-Wextra,-Werror $(CUDA_GENCODE) -Ibackends/cuda -c -o $@ backends/cuda/cuda_kernels.cu
+$(BUILD)/libctorch_cuda.a: $(BUILD)/cuda_device.o $(BUILD)/cuda_kernels.o
+	rm -f $@ && ar rcs $@ $^
+# ctorch's own symbols stay undefined: they come from the program's CTORCH_IMPLEMENTATION unit
+$(BUILD)/libctorch_cuda.so: $(BUILD)/cuda_device.o $(BUILD)/cuda_kernels.o
+	$(CC) -shared -o $@ $^ $(CUDA_LF)
+
+cuda-flags:
+	@echo "cflags:  -Ibackends/cuda $(CUDA_CF)"
+	@echo "static:  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF)"
+	@echo "shared:  -L$(BUILD) -Wl,--no-as-needed -lctorch_cuda -Wl,--as-needed -Wl,-rpath,$(BUILD) $(CUDA_LF)"
+
+# The whole suite with the backend linked: tests/test_cuda.c runs the op
+# fixture suite, autograd, views and the allocator tests on cuda:0 (they
+# skip without a GPU). CUDA_SAN=1 adds ASan+UBSan on the host side.
+CUDA_SAN_FLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CUDA_TEST_SAN = $(if $(CUDA_SAN),$(CUDA_SAN_FLAGS),-O2)
+test-cuda: $(BUILD)/libctorch_cuda.a
+	$(CC) $(STD) $(WARN) -g $(CUDA_TEST_SAN) -I. -Itests -Ibackends/cuda -DCT_TEST_CUDA -o $(BUILD)/tests-cuda tests/main.c \
+	  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF) -lm
+	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 ./$(BUILD)/tests-cuda $(CUDA_TESTS)
+
+bench-cuda: $(BUILD)/libctorch_cuda.a
+	$(CC) $(STD) $(WARN) -O2 -I. -Ibackends/cuda $(CUDA_CF) -o $(BUILD)/bench_cuda bench/cuda.c \
+	  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF) -lm
+	@if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' > /dev/null 2>&1; then \
+	  python3 bench/cuda_torch.py > $(BUILD)/torch_cuda.txt; else echo "(no PyTorch with CUDA: ctorch figures only)"; : > $(BUILD)/torch_cuda.txt; fi
+	CT_BENCH_TORCH=$(BUILD)/torch_cuda.txt ./$(BUILD)/bench_cuda
 
 # ---- static analysis (docs/reliability.md) ----
 # clang-tidy reads .clang-tidy; every enabled check is an error. cppcheck reads

@@ -371,6 +371,7 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
 }
 
 static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking);
+static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st); /* ops/pointwise.h */
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking);
 static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) { return ct__copy_impl_nb(self, src, false); }
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking) {
@@ -465,6 +466,7 @@ static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_block
     }
     return st;
   }
+  if (ct__copy_on_device(self, src, &st)) return st; /* one device: its pointwise loop */
   if (src->device.type == CT_DEVICE_CPU) hs = ct_retain(src);
   else hs = ct__host_view(src, 1, &hsbuf);
   if (!hs) {

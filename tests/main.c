@@ -66,6 +66,9 @@ void harness_skip(const char *why) {
 #include "test_print.c"
 #include "test_view_programs.c"
 #include "test_device.c"
+#ifdef CT_TEST_CUDA /* make test-cuda: the suite linked with backends/cuda */
+#include "test_cuda.c"
+#endif
 /* NOLINTEND(bugprone-suspicious-include) */
 
 static int harness_cmp(const void *a, const void *b) {

@@ -168,6 +168,22 @@ else
   echo "SKIP BLIS backend (static, shared, amalgamated): $(echo "$why" | head -n 1)"; skipped=$((skipped + 3))
 fi
 
+# The CUDA backend (backends/cuda): its C unit and its kernels always compile
+# where nvcc is installed (warnings as errors); the suite built with it
+# (make test-cuda) runs here too: without a GPU the backend loads with zero
+# devices, cuda_without_a_device checks the errors and the GPU tests skip.
+if command -v "${NVCC:-nvcc}" > /dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  if make -s cuda > build/cuda-build.log 2>&1; then
+    echo "ok   CUDA backend builds (make cuda: cc and nvcc, warnings as errors)"; passed=$((passed + 1))
+    make -s test-cuda > build/cuda-suite.log 2>&1
+    tally "suite with the CUDA backend (make test-cuda)" build/cuda-suite.log
+  else
+    echo "FAIL CUDA backend: make cuda"; tail -n 30 build/cuda-build.log; failed=$((failed + 1))
+  fi
+else
+  echo "SKIP CUDA backend (make cuda, make test-cuda): nvcc not installed"; skipped=$((skipped + 1))
+fi
+
 # The fuzzers (fuzz/README.md): each from its checked-in corpus, then a fixed seed and number of inputs
 # (every corpus file replayed first), with libFuzzer (clang + compiler-rt);
 # without it the corpora still go through the standalone builds.

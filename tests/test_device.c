@@ -704,32 +704,37 @@ TEST(device_autograd_grad_devices) {
  * test device as the thread's default device: every tensor their factories
  * make is on tdev:0, every op runs through the CPU fallback, and each test's
  * checks must hold as on the CPU. */
-static void dev_run_file(const char *file) {
+static void dev_run_file_on(const char *file, ct_device dev) {
   int i, n = 0, bad = 0, used = 0;
   size_t fl = strlen(file);
-  tdev_init();
+  char name[32];
+  snprintf(name, sizeof name, "%s:%d", ct_device_type_name((ct_device_type)dev.type), dev.index);
   for (i = 0; i < harness_count; i++) {
     const char *f = harness_tests[i].file;
     size_t l = strlen(f);
     int before = harness_failures_in_test;
     ct_device_stats s0, s1;
     if (l < fl || strcmp(f + l - fl, file)) continue;
-    CHECK_OK(ct_device_memory_stats(TDEV(0), &s0));
-    CHECK_OK(ct_set_default_device(TDEV(0)));
+    CHECK_OK(ct_device_memory_stats(dev, &s0));
+    CHECK_OK(ct_set_default_device(dev));
     harness_tests[i].fn();
     ct_set_default_device(CT_CPU);
     ct_clear_error();
-    CHECK_OK(ct_device_memory_stats(TDEV(0), &s1));
-    if (s1.num_allocs == s0.num_allocs) printf("    (%s made no tensor on tdev:0)\n", harness_tests[i].name);
+    CHECK_OK(ct_device_memory_stats(dev, &s1));
+    if (s1.num_allocs == s0.num_allocs) printf("    (%s made no tensor on %s)\n", harness_tests[i].name, name);
     else used++;
     n++;
     if (harness_failures_in_test != before) {
       bad++;
-      printf("    (in %s on tdev:0)\n", harness_tests[i].name);
+      printf("    (in %s on %s)\n", harness_tests[i].name, name);
     }
   }
-  printf("    %s on tdev:0: %d tests (%d made tensors there), %d failed\n", file, n, used, bad);
+  printf("    %s on %s: %d tests (%d made tensors there), %d failed\n", file, name, n, used, bad);
   CHECK(used > 0 && used >= n - 2);
+}
+static void dev_run_file(const char *file) {
+  tdev_init();
+  dev_run_file_on(file, TDEV(0));
 }
 TEST(device_autograd_suite) { dev_run_file("test_autograd.c"); }
 TEST(device_views_inplace_suite) { dev_run_file("test_views_inplace.c"); }
@@ -940,6 +945,15 @@ TEST(device_pointwise_loop) {
     CHECK_ERR(ct_remainder(ia, iz), CT_ERR_INVALID, "ZeroDivisionError");
     r = ct_remainder(ia, ct_add_scalar(iz, ct_int(3)));
     CHECK(r && ct_get_int(r, 0) == 3 && ct_get_int(r, 1) == 2 && ct_get_int(r, 2) == 4);
+    /* copy_ within the device runs in its loop: strides, broadcasting, dtype conversion */
+    calls = tdev_pointwise_calls;
+    r = ct_contiguous(ct_t(b));
+    CHECK(r && ct_is_contiguous(r) && ct_get(r, 1) == -1 && ct_get(r, 4) == 2 && tdev_pointwise_calls == calls + 1);
+    r = ct_to_dtype(b, CT_I64);
+    CHECK(r && r->dtype == CT_I64 && ct_get_int(r, 0) == 0 && ct_get_int(r, 3) == -1 && tdev_pointwise_calls == calls + 2);
+    r = ct_empty_ex(CT_DIMS(2, 3), CT_F64, TDEV(0), false);
+    CHECK_OK(ct_copy_(r, ct_narrow(ia, 0, 0, 3)));
+    CHECK(ct_get(r, 0) == 7 && ct_get(r, 5) == 9 && tdev_pointwise_calls == calls + 3);
     /* removing the loop removes the kernels it registered: back to the CPU fallback */
     calls = tdev_pointwise_calls;
     CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, NULL));

@@ -436,31 +436,13 @@ static const ct_device_interface tdev_interface = {
     tdev_record_stream, tdev_memory_stats, tdev_empty_cache, tdev_host_alloc, tdev_host_free};
 
 /* Registers tdev as PrivateUse1 (once per process). */
-/* tdev's pointwise loop (ops/pointwise.h): every elementwise op runs here
- * natively. The memory is scrambled, so after the device's queued work the
- * loop decodes the operands' storages, runs the op's host loop over them,
- * and encodes them again. */
+/* tdev's pointwise loop (ops/pointwise.h): every elementwise op runs here,
+ * through the core's host staging (its memory is scrambled: only its copies
+ * read it), the path a GPU backend takes for what it has no kernel for. */
 static int64_t tdev_pointwise_calls;
 static ct_status tdev_pointwise(const ct_pointwise_call *call) {
-  ct_tensor *ops[4];
-  ct_storage *st[4];
-  int n = 0, i, j;
-  ct_status s;
-  ops[0] = call->out;
-  for (i = 0; i < call->ninputs; i++) ops[i + 1] = call->in[i];
-  for (i = 0; i <= call->ninputs; i++) {
-    if (ops[i]->device.type != CT_DEVICE_PRIVATEUSE1 || !ops[i]->storage->data) continue; /* a CPU scalar */
-    for (j = 0; j < n && st[j] != ops[i]->storage; j++) {
-    }
-    if (j == n) st[n++] = ops[i]->storage;
-  }
-  tdev_device_sync(call->out->device.index);
-  for (i = 0; i < n; i++) tdev_xfer(st[i]->data, st[i]->data, st[i]->nbytes, CT_COPY_D2H); /* in place: decode */
-  for (i = 0; i < n; i++) CT__UNPOISON(st[i]->data, st[i]->nbytes);
-  s = ct_host_pointwise_loop(call);
-  for (i = 0; i < n; i++) tdev_xfer(st[i]->data, st[i]->data, st[i]->nbytes, CT_COPY_H2D); /* encode, poison */
   tdev_pointwise_calls++;
-  return s;
+  return ct_pointwise_on_host(call);
 }
 
 static void tdev_init(void) {

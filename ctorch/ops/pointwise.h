@@ -36,6 +36,23 @@ CT_EXTERN_C_BEGIN
 #define CT_POINTWISE_CHECK_DIVISOR 1 /* integer division: a zero in in[1] is an error ("ZeroDivisionError") */
 #define CT_POINTWISE_ANY_INPUT 2     /* the op converts its input itself (the unary functions) */
 #define CT_POINTWISE_FLAT 4          /* every operand is contiguous in the shape: one flat loop of out->numel */
+/* ct_pointwise_call.op: which computation (the engine's table order, checked
+ * against it at compile time). A device loop switches on it; the _S forms
+ * take their bounds or weight as numbers (0-dim CPU inputs or param), the _T
+ * forms as tensors (NaN bounds propagate). CT_PW_UNARY: a unary function
+ * named by call->name (its parameters, if any, are in host_ctx only: a
+ * device runs the parameterless ones natively and the rest through
+ * host_loop). CT_PW_WHERE / CT_PW_MASKED_FILL: out = in[0] ? in[1] : in[2],
+ * with in[0] bool. CT_PW_COPY: copy_ within one device, out = in[0]
+ * converted to out's dtype (PyTorch's casts: floating to integer as on
+ * x86-64, integers wrap), in[0] broadcast to the shape. */
+typedef enum ct_pointwise_op {
+  CT_PW_ADD, CT_PW_SUB, CT_PW_MUL, CT_PW_DIV, CT_PW_THRESHOLD_BW, CT_PW_DIV_TRUNC, CT_PW_DIV_FLOOR, CT_PW_REMAINDER,
+  CT_PW_FMOD, CT_PW_POW, CT_PW_MAXIMUM, CT_PW_MINIMUM, CT_PW_ATAN2, CT_PW_LERP, CT_PW_LERP_S, CT_PW_ADDCMUL,
+  CT_PW_ADDCDIV, CT_PW_CLAMP_S, CT_PW_CLAMP_MIN_S, CT_PW_CLAMP_MAX_S, CT_PW_CLAMP_T, CT_PW_CLAMP_MIN_T, CT_PW_CLAMP_MAX_T,
+  CT_PW_EQ, CT_PW_NE, CT_PW_LT, CT_PW_LE, CT_PW_GT, CT_PW_GE, CT_PW_AND, CT_PW_OR, CT_PW_XOR, CT_PW_NOT,
+  CT_PW_WHERE, CT_PW_MASKED_FILL, CT_PW_UNARY, CT_PW_COPY, CT_PW_NUM_OPS
+} ct_pointwise_op;
 typedef struct ct_pointwise_call {
   int op;                  /* the op's id in its family (ct__pw_ops, or the unary table) */
   const char *name;        /* the op, for messages */
@@ -60,6 +77,13 @@ CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn 
 CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type);
 /* The CPU's loop, for host-memory devices: checks the divisor, runs host_loop. */
 CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call);
+/* For a device loop handed a call it has no kernel for (or one it must run
+ * in order: an output whose elements share memory): the device memory of
+ * the operands is mirrored on the host one storage span at a time, so that
+ * operands sharing memory share it there too and the host loop computes
+ * exactly what it computes on the CPU; the output's span is copied back.
+ * Synchronous (through ct_device_memcpy). */
+CTDEF ct_status ct_pointwise_on_host(const ct_pointwise_call *call);
 
 CT_EXTERN_C_END
 #endif /* CT_OPS_POINTWISE_H */
@@ -308,6 +332,15 @@ CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
 CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
 CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
 enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL, CT__PW_UNARY }; /* CT__PW_UNARY: a unary function (ops/unary.h) */
+/* the public ids (ct_pointwise_op) name the same entries */
+#define CT__PW_SAME_ID(ID) typedef char ct__pw_id_##ID[(int)CT__PW_##ID == (int)CT_PW_##ID ? 1 : -1];
+#define CT__PW_SAME_ID_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_SAME_ID(ID)
+#define CT__PW_SAME_ID_B(ID, name, NIN, FLAGS, E) CT__PW_SAME_ID(ID)
+CT__PW_VALUE_OPS(CT__PW_SAME_ID_V)
+CT__PW_BOOL_OPS(CT__PW_SAME_ID_B)
+CT__PW_SAME_ID(WHERE)
+CT__PW_SAME_ID(MASKED_FILL)
+CT__PW_SAME_ID(UNARY)
 
 
 /* ---- the meta step ---- */
@@ -562,6 +595,78 @@ CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call) {
   return CT_OK;
 }
 
+typedef struct ct__pw_span {
+  ct_storage *storage;
+  int64_t lo, hi; /* bytes of the storage */
+  char *host;
+} ct__pw_span;
+static void ct__pw_span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
+  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), a = t->offset, b = t->offset;
+  int d;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->strides[d] >= 0) b += (t->sizes[d] - 1) * t->strides[d];
+    else a += (t->sizes[d] - 1) * t->strides[d];
+  }
+  *lo = a * es;
+  *hi = (b + 1) * es;
+}
+CTDEF ct_status ct_pointwise_on_host(const ct_pointwise_call *call) {
+  ct_pointwise_call h = *call;
+  ct_tensor *ops[4], *hops[4] = {NULL, NULL, NULL, NULL};
+  ct__pw_span spans[4];
+  int n = 0, i, k, nops = call->ninputs + 1;
+  ct_status st = CT_OK;
+  const ct_device dev = call->out->device;
+  if (call->out->numel == 0) return CT_OK;
+  ops[0] = call->out;
+  for (i = 0; i < call->ninputs; i++) ops[i + 1] = call->in[i];
+  for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
+    int64_t lo, hi;
+    if (ops[i]->device.type == CT_DEVICE_CPU) continue; /* a 0-dim CPU value: used as it is */
+    ct__pw_span_of(ops[i], &lo, &hi);
+    for (k = 0; k < n && spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (k == n) {
+      spans[n].storage = ops[i]->storage, spans[n].lo = lo, spans[n].hi = hi, spans[n].host = NULL;
+      n++;
+    } else {
+      if (lo < spans[k].lo) spans[k].lo = lo;
+      if (hi > spans[k].hi) spans[k].hi = hi;
+    }
+  }
+  for (k = 0; k < n && st == CT_OK; k++) {
+    size_t len = (size_t)(spans[k].hi - spans[k].lo);
+    if (!(spans[k].host = (char *)CT_MALLOC(len)))
+      st = ct_fail(CT_ERR_OOM, call->name, "out of memory staging %zu bytes on the host", len);
+    else
+      st = ct_device_memcpy(spans[k].host, CT_CPU, (char *)spans[k].storage->data + spans[k].lo, dev, len, false);
+  }
+  for (i = 0; i < nops && st == CT_OK; i++) { /* host views with the operands' geometry */
+    int64_t es = (int64_t)ct_dtype_size((ct_dtype)ops[i]->dtype);
+    if (ops[i]->device.type == CT_DEVICE_CPU) continue;
+    for (k = 0; spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (!(hops[i] = ct__from_blob(spans[k].host + (ops[i]->offset * es - spans[k].lo), ops[i]->ndim, ops[i]->sizes,
+                                  ops[i]->strides, (ct_dtype)ops[i]->dtype, NULL, NULL)))
+      st = ct_last_error();
+    else if (i == 0)
+      h.out = hops[i];
+    else
+      h.in[i - 1] = hops[i];
+  }
+  if (st == CT_OK) {
+    if (call->host_ctx == (const void *)call) h.host_ctx = &h; /* the engine's loops read their parameter from the call */
+    st = ct_host_pointwise_loop(&h);
+  }
+  for (k = 0; k < n && st == CT_OK; k++) /* the output's span goes back */
+    if (spans[k].storage == call->out->storage)
+      st = ct_device_memcpy((char *)spans[k].storage->data + spans[k].lo, dev, spans[k].host, CT_CPU,
+                            (size_t)(spans[k].hi - spans[k].lo), false);
+  for (i = 0; i < 4; i++) ct_release(hops[i]);
+  for (k = 0; k < n; k++) CT_FREE(spans[k].host);
+  return st;
+}
+
 CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type) {
   ct_pointwise_loop_fn f;
   if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
@@ -570,6 +675,35 @@ CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type) {
 }
 static inline ct_pointwise_loop_fn ct__pw_loop_of(const ct_tensor *t) { /* (t's device type is valid) */
   return ct__atomic_load(&ct__pw_loops[t->device.type]);
+}
+
+/* copy_ between two tensors of one device (not the CPU): through the
+ * device's loop, so that strides, broadcasting and dtype conversion run on
+ * the device. 0: not taken (no loop, or one storage: the caller's host path
+ * reads everything before writing). */
+static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
+  ct_pointwise_loop_fn loop;
+  ct_pointwise_call call;
+  ct__convert_ctx conv;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  if (self->device.type == CT_DEVICE_CPU || !ct_device_eq(self->device, src->device) || self->storage == src->storage) return 0;
+  if (!(loop = ct__pw_loop_of(self))) return 0;
+  memset(&call, 0, sizeof call);
+  call.op = CT_PW_COPY;
+  call.name = "copy_";
+  call.dtype = (ct_dtype)self->dtype;
+  call.ninputs = 1;
+  call.flags = CT_POINTWISE_ANY_INPUT;
+  call.out = self;
+  call.in[0] = src;
+  call.ndim = self->ndim;
+  call.shape = self->sizes;
+  conv.to = (ct_dtype)self->dtype;
+  conv.from = (ct_dtype)src->dtype;
+  call.host_loop = self->dtype == src->dtype ? ct__copy_same_loop : ct__convert_loop;
+  call.host_ctx = self->dtype == src->dtype ? (void *)&es : (void *)&conv;
+  *st = loop(&call);
+  return 1;
 }
 
 /* ---- the impl step ---- */

@@ -1,0 +1,66 @@
+/* backends/cuda/cuda_internal.h - what the C runtime unit (cuda_device.c)
+ * hands the CUDA kernels (cuda_kernels.cu): plain C structs, no ctorch
+ * types, so the .cu file needs nothing but the CUDA runtime. */
+#ifndef CTCU_INTERNAL_H
+#define CTCU_INTERNAL_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CTCU_MAX_DIMS 8 /* = CT_MAX_DIMS (checked in cuda_device.c) */
+
+/* dtype codes: ct_dtype's values (checked in cuda_device.c) */
+enum { CTCU_F32 = 0, CTCU_F64, CTCU_F16, CTCU_BF16, CTCU_I64, CTCU_I32, CTCU_U8, CTCU_BOOL };
+
+/* One operand of an elementwise computation over the broadcast shape. */
+typedef struct ctcu_operand {
+  char *data;                       /* device pointer to element [0,...,0]; unused when is_scalar */
+  int64_t strides[CTCU_MAX_DIMS];   /* in elements, per dim of the shape (0 where broadcast) */
+  int dtype;                        /* CTCU_* */
+  int is_scalar;                    /* a 0-dim CPU tensor: its value is dval (floating dtypes) or ival */
+  double dval;
+  int64_t ival;
+} ctcu_operand;
+
+/* out = op(in[0], ..., in[nin-1]) over shape. op is ct_pointwise_op's value
+ * (ctorch/ops/pointwise.h); unary: CT_PW_UNARY with unary naming the
+ * function (ctcu_unary_code). */
+typedef struct ctcu_pointwise_desc {
+  int op;
+  int unary;                        /* CTCU_UN_* for CT_PW_UNARY */
+  int dtype;                        /* the computing dtype: inputs have it (not unary's input, nor where's condition) */
+  int nin, ndim;
+  int64_t shape[CTCU_MAX_DIMS];
+  int64_t numel;
+  int flat;                         /* every non-scalar operand contiguous with the shape: index = linear index */
+  ctcu_operand out, in[3];
+  double param;                     /* the op's Scalar parameter for floating dtypes */
+  int64_t iparam;                   /* the same for integer dtypes */
+  int *zero_divisor;                /* device int: set nonzero by integer division by zero (CT_POINTWISE_CHECK_DIVISOR), or NULL */
+} ctcu_pointwise_desc;
+
+/* Unary functions with a native kernel (parameterless ones). */
+enum {
+  CTCU_UN_NONE = -1,
+  CTCU_UN_NEG, CTCU_UN_ABS, CTCU_UN_EXP, CTCU_UN_LOG, CTCU_UN_SQRT, CTCU_UN_RSQRT, CTCU_UN_SIN, CTCU_UN_COS,
+  CTCU_UN_TANH, CTCU_UN_SIGMOID, CTCU_UN_RELU,
+  CTCU_UN_SIGN, CTCU_UN_EXP2, CTCU_UN_LOG2, CTCU_UN_LOG1P, CTCU_UN_EXPM1, CTCU_UN_RECIPROCAL, CTCU_UN_SQUARE,
+  CTCU_UN_TAN, CTCU_UN_SILU, CTCU_UN_MISH, CTCU_UN_ERF, CTCU_UN_FLOOR, CTCU_UN_CEIL, CTCU_UN_ROUND, CTCU_UN_TRUNC,
+  CTCU_UN_NUM
+};
+
+/* Launches the computation on stream (a cudaStream_t). Returns 0 when
+ * queued, a cudaError_t value (> 0) on a launch failure, and -1 when the
+ * (op, dtype) pair has no kernel (the caller then computes on the host). */
+int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream);
+/* The native unary function named `name` (ct_pointwise_call.name), or CTCU_UN_NONE. */
+int ctcu_unary_code(const char *name);
+/* An empty kernel, for the launch-overhead benchmark. */
+int ctcu_launch_empty(void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,963 @@
+/* backends/cuda/cuda_kernels.cu - the CUDA kernels of the pointwise engine.
+ *
+ * One elementwise computation per launch (ctcu_pointwise_launch): the value
+ * ops, the comparisons and logical ops, where / masked_fill and the
+ * parameterless unary functions, with the CPU reference's results
+ * (ctorch/ops/pointwise.h, ctorch/ops/unary.h) bit for bit where the math
+ * allows:
+ *   - f32 computes in float, f64 in double, f16 / bf16 in float (loaded and
+ *     stored with ctorch's own conversions, reproduced below), integers in
+ *     int64_t with wrap-around (uint64_t arithmetic), bool as the CPU table's
+ *     bool expression;
+ *   - where the C code evaluates in double (pow, atan2, fmod, div_floor,
+ *     remainder and div_trunc's rounding of float operands; every unary
+ *     function on a floating result) so does this file;
+ *   - multiplies and adds go through the _rn intrinsics, so no a*b+c is ever
+ *     contracted into an fma whatever --fmad says (the CPU does not contract).
+ * Transcendental functions come from CUDA's libm, which may differ from
+ * glibc's by an ulp or two in double (see ctcu_unary_code).
+ *
+ * Compile-time economy: a kernel is a template over the computing dtype and
+ * the index width only; the op is a (uniform) switch inside it, and the
+ * double-precision helpers that are large (pow, atan2, the unary functions)
+ * are out-of-line device functions compiled once.
+ *
+ * Self-contained: needs nothing of ctorch.h; the ids it mirrors are listed
+ * here (ct_pointwise_op's order, ct_dtype's values through cuda_internal.h).
+ */
+#include "cuda_internal.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <atomic>
+#include <type_traits>
+
+namespace {
+
+/* ct_pointwise_op (ctorch/ops/pointwise.h), in the same order */
+enum {
+  PW_ADD, PW_SUB, PW_MUL, PW_DIV, PW_THRESHOLD_BW, PW_DIV_TRUNC, PW_DIV_FLOOR, PW_REMAINDER,
+  PW_FMOD, PW_POW, PW_MAXIMUM, PW_MINIMUM, PW_ATAN2, PW_LERP, PW_LERP_S, PW_ADDCMUL,
+  PW_ADDCDIV, PW_CLAMP_S, PW_CLAMP_MIN_S, PW_CLAMP_MAX_S, PW_CLAMP_T, PW_CLAMP_MIN_T, PW_CLAMP_MAX_T,
+  PW_EQ, PW_NE, PW_LT, PW_LE, PW_GT, PW_GE, PW_AND, PW_OR, PW_XOR, PW_NOT,
+  PW_WHERE, PW_MASKED_FILL, PW_UNARY, PW_NUM_OPS
+};
+
+/* inputs of each op (the engine's table) */
+const signed char pw_nin[PW_NUM_OPS] = {
+    2, 2, 2, 2, 2, 2, 2, 2, /* add .. remainder */
+    2, 2, 2, 2, 2, 3, 2, 3, /* fmod .. addcmul */
+    3, 3, 2, 2, 3, 2, 2,    /* addcdiv .. clamp_max_t */
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 1, /* eq .. not */
+    3, 3, 1};
+
+/* dtype classes an op runs on, as the CPU table's flags (CT__PW_FL / IN / BO) */
+enum { C_FL = 1, C_IN = 2, C_BO = 4, C_ALL = 7, C_NUM = 3 };
+const unsigned char pw_classes[PW_NUM_OPS] = {
+    C_ALL, C_NUM, C_ALL, C_FL, C_NUM, C_NUM, C_NUM, C_NUM,   /* add sub mul div threshold_bw div_trunc div_floor remainder */
+    C_NUM, C_NUM, C_ALL, C_ALL, C_FL, C_FL, C_FL, C_NUM,     /* fmod pow maximum minimum atan2 lerp lerp_s addcmul */
+    C_FL, C_NUM, C_NUM, C_NUM, C_ALL, C_ALL, C_ALL,          /* addcdiv clamp_s clamp_min_s clamp_max_s clamp_t .. */
+    C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, C_ALL, /* comparisons, logical (any dtype, as the CPU loops) */
+    C_ALL, C_ALL, C_ALL};
+
+constexpr int kThreads = 256;
+
+/* ---------------------------------------------------------------------------
+ * ctorch's float16 / bfloat16 conversions (ctorch/dtype.h), bit for bit
+ * (the host forms are ctorch's code; checked equal over every input) */
+__host__ __device__ inline uint32_t f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+__host__ __device__ inline float u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+/* On the device the hardware conversions give the same results except for
+ * NaNs (cvt makes a canonical NaN), which take ctorch's path. */
+__host__ __device__ inline float f16_to_f32(uint16_t h) {
+#ifdef __CUDA_ARCH__
+  if ((h & 0x7fffu) > 0x7c00u) /* nan: sign and payload kept */
+    return u2f(((uint32_t)(h & 0x8000u) << 16) | 0x7f800000u | ((uint32_t)(h & 0x3ffu) << 13));
+  float r;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); /* exact, subnormals included */
+  return r;
+#else
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (man << 13); /* inf / nan */
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
+  } else if (man == 0) {
+    bits = sign;
+  } else { /* subnormal half: normalise (t shifts bring the leading 1 to bit 10; ctorch's loop counts e = t - 1) */
+    const int t = __builtin_clz(man) - 21;
+    man <<= t;
+    bits = sign | ((uint32_t)(113 - t) << 23) | ((man & 0x3ffu) << 13);
+  }
+  return u2f(bits);
+#endif
+}
+__host__ __device__ inline uint16_t f32_to_f16(float f) {
+#ifdef __CUDA_ARCH__
+  const uint32_t u = f2u(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7e00u); /* nan: quiet, no payload */
+  unsigned short r;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); /* round to nearest even, overflow to inf, subnormals kept */
+  return (uint16_t)r;
+#else
+  uint32_t x = f2u(f), sign, man;
+  int32_t exp;
+  sign = (x >> 16) & 0x8000u;
+  exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+  man = x & 0x7fffffu;
+  if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+  if (exp >= 0x1f) return (uint16_t)(sign | 0x7c00u); /* overflow -> inf */
+  if (exp <= 0) {                                      /* subnormal or zero */
+    uint32_t shift, half, rest;
+    if (exp < -10) return (uint16_t)sign;
+    man |= 0x800000u;
+    shift = (uint32_t)(14 - exp);
+    half = man >> shift;
+    rest = man & ((1u << shift) - 1);
+    if (rest > (1u << (shift - 1)) || (rest == (1u << (shift - 1)) && (half & 1u))) half++;
+    return (uint16_t)(sign | half);
+  }
+  {
+    uint32_t h = sign | ((uint32_t)exp << 10) | (man >> 13), rest = man & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++; /* may carry into exp: correct */
+    return (uint16_t)h;
+  }
+#endif
+}
+__host__ __device__ inline float bf16_to_f32(uint16_t h) { return u2f((uint32_t)h << 16); }
+__host__ __device__ inline uint16_t f32_to_bf16(float f) {
+  uint32_t x = f2u(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet nan */
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return (uint16_t)(x >> 16);
+}
+
+/* ---------------------------------------------------------------------------
+ * Per computing dtype: storage type, accumulation type (CT__PW_LOOP's ACC),
+ * load and store (CT__LOAD_* and CT__PW_ST_*). */
+template <int DT> struct DType;
+template <> struct DType<CTCU_F32> {
+  typedef float S;
+  typedef float A;
+  static __device__ __forceinline__ A ld(S x) { return x; }
+  static __device__ __forceinline__ S st(A x) { return x; }
+};
+template <> struct DType<CTCU_F64> {
+  typedef double S;
+  typedef double A;
+  static __device__ __forceinline__ A ld(S x) { return x; }
+  static __device__ __forceinline__ S st(A x) { return x; }
+};
+template <> struct DType<CTCU_F16> {
+  typedef uint16_t S;
+  typedef float A;
+  static __device__ __forceinline__ A ld(S x) { return f16_to_f32(x); }
+  static __device__ __forceinline__ S st(A x) { return f32_to_f16(x); }
+};
+template <> struct DType<CTCU_BF16> {
+  typedef uint16_t S;
+  typedef float A;
+  static __device__ __forceinline__ A ld(S x) { return bf16_to_f32(x); }
+  static __device__ __forceinline__ S st(A x) { return f32_to_bf16(x); }
+};
+template <> struct DType<CTCU_I64> {
+  typedef int64_t S;
+  typedef int64_t A;
+  static __device__ __forceinline__ A ld(S x) { return x; }
+  static __device__ __forceinline__ S st(A x) { return x; }
+};
+template <> struct DType<CTCU_I32> {
+  typedef int32_t S;
+  typedef int64_t A;
+  static __device__ __forceinline__ A ld(S x) { return (int64_t)x; }
+  static __device__ __forceinline__ S st(A x) { return (int32_t)(uint32_t)(uint64_t)x; } /* (int32_t)x, modulo 2^32 */
+};
+template <> struct DType<CTCU_U8> {
+  typedef uint8_t S;
+  typedef int64_t A;
+  static __device__ __forceinline__ A ld(S x) { return (int64_t)x; }
+  static __device__ __forceinline__ S st(A x) { return (uint8_t)x; }
+};
+template <> struct DType<CTCU_BOOL> {
+  typedef uint8_t S; /* C's bool: one byte, 0 or 1 */
+  typedef int64_t A;
+  static __device__ __forceinline__ A ld(S x) { return x != 0; }
+  static __device__ __forceinline__ S st(A x) { return x != 0; }
+};
+
+/* IEEE arithmetic that the compiler may not contract (a*b+c stays two roundings) */
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ float div_rn(float a, float b) { return __fdiv_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ double div_rn(double a, double b) { return __ddiv_rn(a, b); }
+
+/* CT__PW_MAX / MIN (std::max / std::min: a NaN second operand loses) and CT__PW_NAN (a NaN operand wins) */
+template <typename T> __device__ __forceinline__ T pw_max(T a, T b) { return a < b ? b : a; }
+template <typename T> __device__ __forceinline__ T pw_min(T a, T b) { return b < a ? b : a; }
+template <typename T> __device__ __forceinline__ T pw_nan(T a, T b, T e) { return a != a ? a : b != b ? b : e; }
+
+/* ---------------------------------------------------------------------------
+ * the CPU helpers (ct__pw_*), in double where the C code is */
+__device__ __noinline__ double pw_floordiv(double a, double b, int f32) {
+  double mod, div, fl;
+  if (b == 0) return __ddiv_rn(a, b);
+  mod = fmod(a, b);
+  div = __dsub_rn(a, mod);
+  if (f32) div = (double)(float)div;
+  div = __ddiv_rn(div, b);
+  if (f32) div = (double)(float)div;
+  if (mod != 0 && (b < 0) != (mod < 0)) div = __dsub_rn(div, 1.0);
+  if (div != 0) {
+    fl = floor(div);
+    if (__dsub_rn(div, fl) > 0.5) fl = __dadd_rn(fl, 1.0);
+  } else {
+    fl = copysign(0.0, __ddiv_rn(a, b));
+  }
+  return fl;
+}
+__device__ __noinline__ double pw_fremainder(double a, double b) {
+  double m = fmod(a, b);
+  if (m != 0 && (b < 0) != (m < 0)) m = __dadd_rn(m, b);
+  return m;
+}
+__device__ __noinline__ double pw_pow(double a, double b) { return pow(a, b); }
+__device__ __noinline__ double pw_atan2(double a, double b) { return atan2(a, b); }
+__device__ __forceinline__ double pw_fmod(double a, double b) { return fmod(a, b); }
+/* x rounded to the storage dtype dt (ct__pw_rt) */
+__device__ __forceinline__ double pw_rt(double x, int dt) {
+  return dt == CTCU_F16 ? (double)f16_to_f32(f32_to_f16((float)x))
+       : dt == CTCU_BF16 ? (double)bf16_to_f32(f32_to_bf16((float)x)) : x;
+}
+
+__device__ __forceinline__ int64_t pw_idiv_trunc(int64_t a, int64_t b) {
+  return b == -1 ? (int64_t)(0 - (uint64_t)a) : b == 0 ? 0 : a / b;
+}
+__device__ __forceinline__ int64_t pw_idiv_floor(int64_t a, int64_t b) {
+  int64_t q, r;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  if (b == 0) return 0;
+  q = a / b, r = a % b;
+  return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
+}
+__device__ __forceinline__ int64_t pw_imod(int64_t a, int64_t b) { return b == -1 || b == 0 ? 0 : a % b; }
+__device__ __forceinline__ int64_t pw_iremainder(int64_t a, int64_t b) {
+  int64_t r = pw_imod(a, b);
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+__device__ __noinline__ int64_t pw_ipow(int64_t a, int64_t b) {
+  uint64_t r = 1, x = (uint64_t)a;
+  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  while (b) {
+    if (b & 1) r *= x;
+    x *= x;
+    b >>= 1;
+  }
+  return (int64_t)r;
+}
+__device__ __forceinline__ int64_t pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
+  return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
+}
+
+/* ---------------------------------------------------------------------------
+ * The value ops (CT__PW_VALUE_OPS), floating column: F is the ACC type
+ * (float for f32 / f16 / bf16, double for f64), dt the computing dtype. */
+template <typename F>
+__device__ __forceinline__ F eval_float(int op, F a, F b, F c, F v, int dt) {
+  switch (op) {
+  case PW_ADD: return add_rn(a, mul_rn(v, b));
+  case PW_SUB: return sub_rn(a, mul_rn(v, b));
+  case PW_MUL: return mul_rn(a, b);
+  case PW_DIV: return div_rn(a, b);
+  case PW_THRESHOLD_BW: return b <= v ? (F)0 : a;
+  case PW_DIV_TRUNC: return (F)trunc(pw_rt((double)div_rn(a, b), dt));
+  case PW_DIV_FLOOR: return (F)pw_floordiv((double)a, (double)b, sizeof(F) == 4);
+  case PW_REMAINDER: return (F)pw_fremainder((double)a, (double)b);
+  case PW_FMOD: return (F)pw_fmod((double)a, (double)b);
+  case PW_POW: return (F)pw_pow((double)a, (double)b);
+  case PW_MAXIMUM: return pw_nan(a, b, pw_max(a, b));
+  case PW_MINIMUM: return pw_nan(a, b, pw_min(a, b));
+  case PW_ATAN2: return (F)pw_atan2((double)a, (double)b);
+  case PW_LERP:
+    return fabs((double)c) < 0.5 ? add_rn(a, mul_rn(c, sub_rn(b, a))) : sub_rn(b, mul_rn(sub_rn(b, a), sub_rn((F)1, c)));
+  case PW_LERP_S:
+    return fabs((double)v) < 0.5 ? add_rn(a, mul_rn(v, sub_rn(b, a))) : sub_rn(b, mul_rn(sub_rn(b, a), sub_rn((F)1, v)));
+  case PW_ADDCMUL: return add_rn(a, mul_rn(mul_rn(v, b), c));
+  case PW_ADDCDIV: return add_rn(a, div_rn(mul_rn(v, b), c));
+  case PW_CLAMP_S: return pw_min(pw_max(a, b), c);
+  case PW_CLAMP_MIN_S: return pw_max(a, b);
+  case PW_CLAMP_MAX_S: return pw_min(a, b);
+  case PW_CLAMP_T: return a != a ? a : pw_nan(b, c, pw_min(pw_max(a, b), c));
+  case PW_CLAMP_MIN_T: return pw_nan(a, b, pw_max(a, b));
+  case PW_CLAMP_MAX_T: return pw_nan(a, b, pw_min(a, b));
+  default: return (F)0;
+  }
+}
+
+/* integer column (int64_t, wrapping through uint64_t); vt: (int64_t)(TI)iparam.
+ * A zero divisor of the division ops raises *zd (CT_POINTWISE_CHECK_DIVISOR). */
+__device__ __forceinline__ int64_t eval_int(int op, int64_t a, int64_t b, int64_t c, int64_t v, int64_t vt, int *zd) {
+  switch (op) {
+  case PW_ADD: return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b);
+  case PW_SUB: return (int64_t)((uint64_t)a - (uint64_t)v * (uint64_t)b);
+  case PW_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+  case PW_THRESHOLD_BW: return b <= vt ? 0 : a;
+  case PW_DIV_TRUNC:
+    if (b == 0 && zd) *zd = 1;
+    return pw_idiv_trunc(a, b);
+  case PW_DIV_FLOOR:
+    if (b == 0 && zd) *zd = 1;
+    return pw_idiv_floor(a, b);
+  case PW_REMAINDER:
+    if (b == 0 && zd) *zd = 1;
+    return pw_iremainder(a, b);
+  case PW_FMOD:
+    if (b == 0 && zd) *zd = 1;
+    return pw_imod(a, b);
+  case PW_POW: return pw_ipow(a, b);
+  case PW_MAXIMUM: return pw_max(a, b);
+  case PW_MINIMUM: return pw_min(a, b);
+  case PW_ADDCMUL: return pw_iaddcmul(a, v, b, c);
+  case PW_CLAMP_S:
+  case PW_CLAMP_T: return pw_min(pw_max(a, b), c);
+  case PW_CLAMP_MIN_S:
+  case PW_CLAMP_MIN_T: return pw_max(a, b);
+  case PW_CLAMP_MAX_S:
+  case PW_CLAMP_MAX_T: return pw_min(a, b);
+  default: return 0;
+  }
+}
+
+/* bool column (the operands are 0 / 1 as int64_t) */
+__device__ __forceinline__ int64_t eval_bool(int op, int64_t a, int64_t b, int64_t c, int64_t v) {
+  switch (op) {
+  case PW_ADD: return a || (v && b);
+  case PW_MUL: return a && b;
+  case PW_MAXIMUM: return a | b;
+  case PW_MINIMUM: return a & b;
+  case PW_CLAMP_T: return pw_min(pw_max(a, b), c);
+  case PW_CLAMP_MIN_T: return pw_max(a, b);
+  case PW_CLAMP_MAX_T: return pw_min(a, b);
+  default: return 0;
+  }
+}
+
+/* CT__PW_BOOL_OPS: the same expression for every dtype class */
+template <typename A> __device__ __forceinline__ bool eval_cmp(int op, A a, A b) {
+  switch (op) {
+  case PW_EQ: return a == b;
+  case PW_NE: return a != b;
+  case PW_LT: return a < b;
+  case PW_LE: return a <= b;
+  case PW_GT: return a > b;
+  case PW_GE: return a >= b;
+  case PW_AND: return a && b;
+  case PW_OR: return a || b;
+  case PW_XOR: return a != b;
+  default: return !a; /* PW_NOT */
+  }
+}
+
+template <int DT> struct Eval;
+template <int DT> struct EvalF {
+  typedef typename DType<DT>::A A;
+  static __device__ __forceinline__ A run(int op, A a, A b, A c, A v, int64_t, int *) { return eval_float<A>(op, a, b, c, v, DT); }
+};
+template <> struct Eval<CTCU_F32> : EvalF<CTCU_F32> {};
+template <> struct Eval<CTCU_F64> : EvalF<CTCU_F64> {};
+template <> struct Eval<CTCU_F16> : EvalF<CTCU_F16> {};
+template <> struct Eval<CTCU_BF16> : EvalF<CTCU_BF16> {};
+struct EvalI {
+  static __device__ __forceinline__ int64_t run(int op, int64_t a, int64_t b, int64_t c, int64_t v, int64_t vt, int *zd) {
+    return eval_int(op, a, b, c, v, vt, zd);
+  }
+};
+template <> struct Eval<CTCU_I64> : EvalI {};
+template <> struct Eval<CTCU_I32> : EvalI {};
+template <> struct Eval<CTCU_U8> : EvalI {};
+template <> struct Eval<CTCU_BOOL> {
+  static __device__ __forceinline__ int64_t run(int op, int64_t a, int64_t b, int64_t c, int64_t v, int64_t, int *) {
+    return eval_bool(op, a, b, c, v);
+  }
+};
+
+/* ---------------------------------------------------------------------------
+ * The unary functions (ct__unary_f_* over double, ct__unary_i_* over int64) */
+__device__ __forceinline__ double sigmoid1(double x) { return __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); }
+__device__ __noinline__ double unary_f(int code, double x) {
+  switch (code) {
+  case CTCU_UN_NEG: return -x;
+  case CTCU_UN_ABS: return fabs(x);
+  case CTCU_UN_SIGN: return (double)((0.0 < x) - (x < 0.0));
+  case CTCU_UN_EXP: return exp(x);
+  case CTCU_UN_EXP2: return exp2(x);
+  case CTCU_UN_LOG: return log(x);
+  case CTCU_UN_LOG2: return log2(x);
+  case CTCU_UN_LOG1P: return log1p(x);
+  case CTCU_UN_EXPM1: return expm1(x);
+  case CTCU_UN_SQRT: return __dsqrt_rn(x);
+  case CTCU_UN_RSQRT: return __ddiv_rn(1.0, __dsqrt_rn(x));
+  case CTCU_UN_RECIPROCAL: return __ddiv_rn(1.0, x);
+  case CTCU_UN_SQUARE: return __dmul_rn(x, x);
+  case CTCU_UN_SIN: return sin(x);
+  case CTCU_UN_COS: return cos(x);
+  case CTCU_UN_TAN: return tan(x);
+  case CTCU_UN_TANH: return tanh(x);
+  case CTCU_UN_SIGMOID: return sigmoid1(x);
+  case CTCU_UN_RELU: return x > 0 || x != x ? x : 0.0;
+  case CTCU_UN_SILU: return __dmul_rn(x, sigmoid1(x));
+  case CTCU_UN_MISH: return __dmul_rn(x, tanh(log1p(exp(x))));
+  case CTCU_UN_ERF: return erf(x);
+  case CTCU_UN_FLOOR: return floor(x);
+  case CTCU_UN_CEIL: return ceil(x);
+  case CTCU_UN_ROUND: return rint(x); /* nearbyint: half to even */
+  case CTCU_UN_TRUNC: return trunc(x);
+  default: return x;
+  }
+}
+__device__ __forceinline__ int64_t unary_i(int code, int64_t x) {
+  uint64_t u = (uint64_t)x;
+  switch (code) {
+  case CTCU_UN_NEG: return (int64_t)(0 - u);
+  case CTCU_UN_ABS: return x < 0 ? (int64_t)(0 - u) : x;
+  case CTCU_UN_SIGN: return (int64_t)((x > 0) - (x < 0));
+  case CTCU_UN_SQUARE: return (int64_t)(u * u);
+  case CTCU_UN_RELU: return x > 0 ? x : 0;
+  default: return x; /* floor, ceil, round, trunc of integers */
+  }
+}
+/* has an integer form (CT__UNARY_I) */
+bool unary_has_int(int code) {
+  switch (code) {
+  case CTCU_UN_NEG: case CTCU_UN_ABS: case CTCU_UN_SIGN: case CTCU_UN_SQUARE: case CTCU_UN_RELU:
+  case CTCU_UN_FLOOR: case CTCU_UN_CEIL: case CTCU_UN_ROUND: case CTCU_UN_TRUNC: return true;
+  default: return false;
+  }
+}
+
+/* the unary input from its storage bits, any dtype (ct__unary_load_f / _i) */
+__device__ __forceinline__ double bits_any_f(uint64_t b, int dt) {
+  switch (dt) {
+  case CTCU_F32: return (double)u2f((uint32_t)b);
+  case CTCU_F64: return __longlong_as_double((long long)b);
+  case CTCU_F16: return (double)f16_to_f32((uint16_t)b);
+  case CTCU_BF16: return (double)bf16_to_f32((uint16_t)b);
+  case CTCU_I64: return (double)(int64_t)b;
+  case CTCU_I32: return (double)(int32_t)(uint32_t)b;
+  case CTCU_U8: return (double)(uint8_t)b;
+  default: return (uint8_t)b != 0 ? 1.0 : 0.0;
+  }
+}
+__device__ __forceinline__ int64_t bits_any_i(uint64_t b, int dt) {
+  switch (dt) {
+  case CTCU_I64: return (int64_t)b;
+  case CTCU_I32: return (int64_t)(int32_t)(uint32_t)b;
+  case CTCU_U8: return (int64_t)(uint8_t)b;
+  default: return (uint8_t)b != 0;
+  }
+}
+/* stores of the unary result (ct__unary_store_f / _i) */
+template <int DT> struct UStore;
+template <> struct UStore<CTCU_F32> {
+  static __device__ __forceinline__ float f(double x) { return (float)x; }
+};
+template <> struct UStore<CTCU_F64> {
+  static __device__ __forceinline__ double f(double x) { return x; }
+};
+template <> struct UStore<CTCU_F16> {
+  static __device__ __forceinline__ uint16_t f(double x) { return f32_to_f16((float)x); }
+};
+template <> struct UStore<CTCU_BF16> {
+  static __device__ __forceinline__ uint16_t f(double x) { return f32_to_bf16((float)x); }
+};
+template <> struct UStore<CTCU_I64> {
+  static __device__ __forceinline__ int64_t f(int64_t x) { return x; }
+};
+template <> struct UStore<CTCU_I32> {
+  static __device__ __forceinline__ int32_t f(int64_t x) { return (int32_t)(uint32_t)(uint64_t)x; }
+};
+template <> struct UStore<CTCU_U8> {
+  static __device__ __forceinline__ uint8_t f(int64_t x) { return (uint8_t)(uint64_t)x; }
+};
+template <> struct UStore<CTCU_BOOL> {
+  static __device__ __forceinline__ uint8_t f(int64_t x) { return x != 0; }
+};
+template <int DT> struct UOut {
+  typedef typename DType<DT>::S S;
+  static constexpr bool floating = DT <= CTCU_BF16;
+};
+
+/* ---------------------------------------------------------------------------
+ * Geometry: the broadcast shape after dropping size-1 dimensions and merging
+ * the dimensions every operand walks contiguously; strides in elements of
+ * each operand's dtype (0 where broadcast, and for 0-dim CPU operands). */
+template <typename S> struct Geo {
+  S shape[CTCU_MAX_DIMS];
+  S st[4][CTCU_MAX_DIMS]; /* out, in[0], in[1], in[2] */
+};
+struct Args {
+  char *ptr[4];      /* out, in[0..2] (NULL for 0-dim CPU operands) */
+  uint64_t bits[3];  /* a 0-dim CPU input's value, as its storage bits */
+  int scalar[3];     /* in[k] is a 0-dim CPU operand */
+  int ndim, op, unary, in_dtype;
+  int contig;        /* one dimension, every non-scalar operand with stride 1 */
+  double param;      /* the Scalar parameter, floating */
+  int64_t iparam;    /* the same, integer */
+  int64_t vt;        /* (int64_t)(TI)iparam */
+  int *zd;           /* integer division by zero flag, or NULL */
+};
+
+/* element i's offsets (in elements) for the four operands */
+template <typename U, typename S>
+__device__ __forceinline__ void offsets(const Geo<S> &g, int ndim, U i, S off[4]) {
+  off[0] = off[1] = off[2] = off[3] = 0;
+  for (int k = ndim - 1; k > 0; k--) {
+    U sh = (U)g.shape[k], q = i / sh;
+    S c = (S)(i - q * sh);
+    i = q;
+    off[0] += c * g.st[0][k];
+    off[1] += c * g.st[1][k];
+    off[2] += c * g.st[2][k];
+    off[3] += c * g.st[3][k];
+  }
+  off[0] += (S)i * g.st[0][0];
+  off[1] += (S)i * g.st[1][0];
+  off[2] += (S)i * g.st[2][0];
+  off[3] += (S)i * g.st[3][0];
+}
+
+template <typename T> __device__ __forceinline__ T from_bits(uint64_t b) {
+  T t;
+  memcpy(&t, &b, sizeof(T));
+  return t;
+}
+
+/* The element loop of every kernel. K::load(off) reads element i's inputs
+ * (offsets in elements: out, in[0..2]) into a K::V, K::store(off, v)
+ * computes and writes it. contig (every non-scalar operand walks the single
+ * dimension with stride 1: offset = i): kUnroll elements per thread, their
+ * loads issued before any store (ILP); else the generic strided loop. */
+constexpr int kUnroll = 4;
+template <class K, typename U, typename S>
+__device__ __forceinline__ void elem_loop(const K &k, const Geo<S> &g, int ndim, int contig, U n) {
+  if (sizeof(U) == 4 && contig) { /* (the 64-bit index form runs the generic loop: fewer instantiations) */
+    const U tile = (U)kThreads * kUnroll;
+    for (U base = (U)blockIdx.x * tile + threadIdx.x; base < n; base += (U)gridDim.x * tile) {
+      typename K::V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; u++) {
+        const U i = base + (U)(u * kThreads);
+        if (i < n) {
+          const S off[4] = {(S)i, (S)i, (S)i, (S)i};
+          v[u] = k.load(off);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; u++) {
+        const U i = base + (U)(u * kThreads);
+        if (i < n) {
+          const S off[4] = {(S)i, (S)i, (S)i, (S)i};
+          k.store(off, v[u]);
+        }
+      }
+    }
+  } else {
+    const U step = (U)gridDim.x * kThreads;
+    for (U i = (U)blockIdx.x * kThreads + threadIdx.x; i < n; i += step) {
+      S off[4];
+      offsets<U, S>(g, ndim, i, off);
+      k.store(off, k.load(off));
+    }
+  }
+}
+
+/* Each K::load reads raw storage values only (no data-dependent branch
+ * between the loads of an unrolled group, so they are all in flight
+ * together); K::store converts, computes and writes. */
+
+/* value ops and bool ops of computing dtype DT */
+template <int DT, typename S> struct ValueK {
+  typedef DType<DT> D;
+  typedef typename D::S T;
+  typedef typename D::A A;
+  struct V {
+    T p, q, r;
+  };
+  const T *x, *y, *z;
+  char *o;
+  A s0, s1, s2, v;
+  int64_t vt;
+  int *zd;
+  int op, sc0, sc1, sc2;
+  bool has_y, has_z, boolout;
+  __device__ __forceinline__ V load(const S *off) const {
+    V e;
+    e.p = sc0 ? T() : x[off[1]];
+    e.q = !has_y || sc1 ? T() : y[off[2]];
+    e.r = !has_z || sc2 ? T() : z[off[3]];
+    return e;
+  }
+  __device__ __forceinline__ void store(const S *off, const V &e) const {
+    const A p = sc0 ? s0 : D::ld(e.p);
+    const A q = !has_y ? p : sc1 ? s1 : D::ld(e.q);
+    const A r = !has_z ? p : sc2 ? s2 : D::ld(e.r);
+    if (boolout)
+      ((uint8_t *)o)[off[0]] = eval_cmp<A>(op, p, q);
+    else
+      ((T *)o)[off[0]] = D::st(Eval<DT>::run(op, p, q, r, v, vt, zd));
+  }
+};
+template <int DT, typename U, typename S>
+__global__ void __launch_bounds__(kThreads) pointwise_kernel(const Args a, const Geo<S> g, U n) {
+  typedef ValueK<DT, S> K;
+  typedef typename K::D D;
+  typedef typename K::T T;
+  typedef typename K::A A;
+  const bool floating = DT <= CTCU_BF16;
+  K k;
+  k.op = a.op;
+  k.x = (const T *)a.ptr[1], k.y = (const T *)a.ptr[2], k.z = (const T *)a.ptr[3], k.o = a.ptr[0];
+  k.s0 = D::ld(from_bits<T>(a.bits[0])), k.s1 = D::ld(from_bits<T>(a.bits[1])), k.s2 = D::ld(from_bits<T>(a.bits[2]));
+  k.v = floating ? (A)a.param : (A)a.iparam; /* CT__PW_LOOP's v */
+  k.vt = a.vt, k.zd = a.zd;
+  k.sc0 = a.scalar[0], k.sc1 = a.scalar[1], k.sc2 = a.scalar[2];
+  k.boolout = k.op >= PW_EQ;
+  k.has_y = k.op != PW_NOT;
+  k.has_z = k.op == PW_LERP || k.op == PW_ADDCMUL || k.op == PW_ADDCDIV || k.op == PW_CLAMP_S || k.op == PW_CLAMP_T;
+  elem_loop<K, U, S>(k, g, a.ndim, a.contig, n);
+}
+
+/* unary functions into an output of dtype DT from an input of any dtype
+ * (loaded as raw bits of its size, converted by bits_any_*) */
+template <int DT, typename S> struct UnaryK {
+  typedef typename UOut<DT>::S T;
+  typedef uint64_t V;
+  const char *x;
+  T *o;
+  uint64_t bits;
+  int code, idt, isz, sc;
+  __device__ __forceinline__ V load(const S *off) const {
+    if (sc) return bits;
+    switch (isz) {
+    case 1: return ((const uint8_t *)x)[off[1]];
+    case 2: return ((const uint16_t *)x)[off[1]];
+    case 4: return ((const uint32_t *)x)[off[1]];
+    default: return ((const uint64_t *)x)[off[1]];
+    }
+  }
+  __device__ __forceinline__ void store(const S *off, V e) const {
+    if constexpr (UOut<DT>::floating) o[off[0]] = UStore<DT>::f(unary_f(code, bits_any_f(e, idt)));
+    else o[off[0]] = UStore<DT>::f(unary_i(code, bits_any_i(e, idt)));
+  }
+};
+template <int DT, typename U, typename S>
+__global__ void __launch_bounds__(kThreads) unary_kernel(const Args a, const Geo<S> g, U n) {
+  typedef UnaryK<DT, S> K;
+  K k;
+  k.x = a.ptr[1], k.o = (typename K::T *)a.ptr[0], k.bits = a.bits[0];
+  k.code = a.unary, k.idt = a.in_dtype, k.sc = a.scalar[0];
+  k.isz = k.idt == CTCU_F64 || k.idt == CTCU_I64 ? 8 : k.idt == CTCU_F32 || k.idt == CTCU_I32 ? 4 : k.idt == CTCU_F16 || k.idt == CTCU_BF16 ? 2 : 1;
+  elem_loop<K, U, S>(k, g, a.ndim, a.contig, n);
+}
+
+/* where / masked_fill: out = in[0] ? in[1] : in[2], elements of T's size
+ * (both candidates are read, so the loads need not wait for the condition) */
+template <typename T, typename S> struct SelectK {
+  struct V {
+    uint8_t c;
+    T x, y;
+  };
+  const uint8_t *cnd;
+  const T *x, *y;
+  T *o;
+  T sx, sy;
+  uint8_t scv;
+  int sc0, sc1, sc2;
+  __device__ __forceinline__ V load(const S *off) const {
+    V e;
+    e.c = sc0 ? scv : cnd[off[1]];
+    e.x = sc1 ? sx : x[off[2]];
+    e.y = sc2 ? sy : y[off[3]];
+    return e;
+  }
+  __device__ __forceinline__ void store(const S *off, const V &e) const { o[off[0]] = e.c != 0 ? e.x : e.y; }
+};
+template <typename T, typename U, typename S>
+__global__ void __launch_bounds__(kThreads) select_kernel(const Args a, const Geo<S> g, U n) {
+  typedef SelectK<T, S> K;
+  K k;
+  k.cnd = (const uint8_t *)a.ptr[1], k.x = (const T *)a.ptr[2], k.y = (const T *)a.ptr[3], k.o = (T *)a.ptr[0];
+  k.sx = from_bits<T>(a.bits[1]), k.sy = from_bits<T>(a.bits[2]);
+  k.scv = (uint8_t)a.bits[0] != 0;
+  k.sc0 = a.scalar[0], k.sc1 = a.scalar[1], k.sc2 = a.scalar[2];
+  elem_loop<K, U, S>(k, g, a.ndim, a.contig, n);
+}
+
+__global__ void empty_kernel() {}
+
+/* ---------------------------------------------------------------------------
+ * host side */
+inline bool is_floating(int dt) { return dt >= CTCU_F32 && dt <= CTCU_BF16; }
+inline bool dtype_ok(int dt) { return dt >= CTCU_F32 && dt <= CTCU_BOOL; }
+inline int dtype_size(int dt) {
+  static const int sizes[] = {4, 8, 2, 2, 8, 4, 1, 1};
+  return sizes[dt];
+}
+inline int dtype_class(int dt) { return is_floating(dt) ? C_FL : dt == CTCU_BOOL ? C_BO : C_IN; }
+
+/* a 0-dim CPU operand's value as the storage bits of dtype dt (what the CPU loop would load) */
+uint64_t scalar_bits(const ctcu_operand *o, int dt) {
+  uint64_t b = 0;
+  switch (dt) {
+  case CTCU_F32: b = f2u((float)o->dval); break;
+  case CTCU_F64: memcpy(&b, &o->dval, 8); break;
+  case CTCU_F16: b = f32_to_f16((float)o->dval); break;
+  case CTCU_BF16: b = f32_to_bf16((float)o->dval); break;
+  case CTCU_I64: b = (uint64_t)o->ival; break;
+  case CTCU_I32: b = (uint32_t)(uint64_t)o->ival; break;
+  case CTCU_U8: b = (uint8_t)(uint64_t)o->ival; break;
+  default: b = o->ival != 0; break;
+  }
+  return b;
+}
+
+struct HostGeo {
+  int ndim;
+  int64_t shape[CTCU_MAX_DIMS];
+  int64_t st[4][CTCU_MAX_DIMS];
+};
+
+/* the geometry of d; ops[0] is out, ops[1..nops) the inputs */
+void build_geo(const ctcu_pointwise_desc *d, int nops, const ctcu_operand *const *ops, HostGeo *g) {
+  int j, k, n = 0;
+  memset(g, 0, sizeof *g);
+  if (d->flat) {
+    g->ndim = 1;
+    g->shape[0] = d->numel;
+    for (j = 0; j < nops; j++) g->st[j][0] = ops[j]->is_scalar ? 0 : 1;
+    return;
+  }
+  /* innermost first: drop size-1 dims, merge a dim into the one inside it
+   * when every operand's stride allows */
+  int64_t sh[CTCU_MAX_DIMS], st[4][CTCU_MAX_DIMS];
+  for (k = d->ndim - 1; k >= 0; k--) {
+    int64_t size = d->shape[k];
+    if (size == 1) continue;
+    if (n > 0) {
+      bool merge = true;
+      for (j = 0; j < nops && merge; j++)
+        if (!ops[j]->is_scalar && ops[j]->strides[k] != st[j][n - 1] * sh[n - 1]) merge = false;
+      if (merge) {
+        sh[n - 1] *= size;
+        continue;
+      }
+    }
+    sh[n] = size;
+    for (j = 0; j < nops; j++) st[j][n] = ops[j]->is_scalar ? 0 : ops[j]->strides[k];
+    n++;
+  }
+  if (n == 0) { /* one element */
+    g->ndim = 1;
+    g->shape[0] = 1;
+    return;
+  }
+  g->ndim = n;
+  for (k = 0; k < n; k++) { /* back to row-major: outermost first */
+    g->shape[k] = sh[n - 1 - k];
+    for (j = 0; j < nops; j++) g->st[j][k] = st[j][n - 1 - k];
+  }
+}
+
+/* does every index and offset fit in int32? */
+bool geo_fits32(const HostGeo *g, int64_t numel) {
+  if (numel > INT32_MAX) return false;
+  for (int j = 0; j < 4; j++) {
+    int64_t m = 0;
+    for (int k = 0; k < g->ndim; k++) {
+      int64_t s = g->st[j][k] < 0 ? -g->st[j][k] : g->st[j][k];
+      if (s > INT32_MAX) return false;
+      m += (g->shape[k] - 1) * s;
+      if (m > INT32_MAX) return false;
+    }
+  }
+  return true;
+}
+
+template <typename S> Geo<S> to_geo(const HostGeo *h) {
+  Geo<S> g;
+  memset(&g, 0, sizeof g);
+  for (int k = 0; k < h->ndim; k++) {
+    g.shape[k] = (S)h->shape[k];
+    for (int j = 0; j < 4; j++) g.st[j][k] = (S)h->st[j][k];
+  }
+  return g;
+}
+
+std::atomic<int> sm_counts[64];
+unsigned grid_for(int64_t numel, int contig) {
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < 64) {
+    sms = sm_counts[dev].load(std::memory_order_relaxed);
+    if (sms <= 0) {
+      if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess && sms > 0)
+        sm_counts[dev].store(sms, std::memory_order_relaxed);
+      else
+        sms = 0, (void)cudaGetLastError(); /* (a failed query must not read as the launch's error) */
+    }
+  } else {
+    (void)cudaGetLastError();
+  }
+  int64_t cap = sms > 0 ? (int64_t)sms * 32 : 65535;
+  const int64_t per_block = contig ? (int64_t)kThreads * kUnroll : kThreads;
+  int64_t blocks = (numel + per_block - 1) / per_block;
+  return (unsigned)(blocks < cap ? blocks : cap);
+}
+
+enum Kind { K_VALUE, K_UNARY, K_SELECT };
+
+template <typename U, typename S>
+void launch(Kind kind, int dt, int es, const Args &a, const HostGeo *hg, int64_t numel, cudaStream_t stream) {
+  const Geo<S> g = to_geo<S>(hg);
+  const U n = (U)numel;
+  const unsigned blocks = grid_for(numel, a.contig);
+  if (kind == K_VALUE) {
+    switch (dt) {
+    case CTCU_F32: pointwise_kernel<CTCU_F32, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_F64: pointwise_kernel<CTCU_F64, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_F16: pointwise_kernel<CTCU_F16, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_BF16: pointwise_kernel<CTCU_BF16, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_I64: pointwise_kernel<CTCU_I64, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_I32: pointwise_kernel<CTCU_I32, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_U8: pointwise_kernel<CTCU_U8, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    default: pointwise_kernel<CTCU_BOOL, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    }
+  } else if (kind == K_UNARY) {
+    switch (dt) { /* the output's dtype */
+    case CTCU_F32: unary_kernel<CTCU_F32, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_F64: unary_kernel<CTCU_F64, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_F16: unary_kernel<CTCU_F16, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_BF16: unary_kernel<CTCU_BF16, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_I64: unary_kernel<CTCU_I64, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_I32: unary_kernel<CTCU_I32, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case CTCU_U8: unary_kernel<CTCU_U8, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    default: unary_kernel<CTCU_BOOL, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    }
+  } else {
+    switch (es) {
+    case 1: select_kernel<uint8_t, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case 2: select_kernel<uint16_t, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    case 4: select_kernel<uint32_t, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    default: select_kernel<uint64_t, U, S><<<blocks, kThreads, 0, stream>>>(a, g, n); break;
+    }
+  }
+}
+
+} /* namespace */
+
+/* ---------------------------------------------------------------------------
+ * entry points */
+extern "C" int ctcu_unary_code(const char *name) {
+  static const struct {
+    const char *name;
+    int code;
+  } table[] = {
+      {"neg", CTCU_UN_NEG},       {"abs", CTCU_UN_ABS},         {"sign", CTCU_UN_SIGN},
+      {"exp", CTCU_UN_EXP},       {"exp2", CTCU_UN_EXP2},       {"log", CTCU_UN_LOG},
+      {"log2", CTCU_UN_LOG2},     {"log1p", CTCU_UN_LOG1P},     {"expm1", CTCU_UN_EXPM1},
+      {"sqrt", CTCU_UN_SQRT},     {"rsqrt", CTCU_UN_RSQRT},     {"reciprocal", CTCU_UN_RECIPROCAL},
+      {"square", CTCU_UN_SQUARE}, {"sin", CTCU_UN_SIN},         {"cos", CTCU_UN_COS},
+      {"tan", CTCU_UN_TAN},       {"tanh", CTCU_UN_TANH},       {"sigmoid", CTCU_UN_SIGMOID},
+      {"relu", CTCU_UN_RELU},     {"silu", CTCU_UN_SILU},       {"mish", CTCU_UN_MISH},
+      {"erf", CTCU_UN_ERF},       {"floor", CTCU_UN_FLOOR},     {"ceil", CTCU_UN_CEIL},
+      {"round", CTCU_UN_ROUND},   {"trunc", CTCU_UN_TRUNC},
+  };
+  if (!name) return CTCU_UN_NONE;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(name, table[i].name)) return table[i].code;
+  return CTCU_UN_NONE; /* leaky_relu, elu, gelu, softplus, hardtanh, round_dec, nan_to_num, ...: parameters */
+}
+
+extern "C" int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream) {
+  const ctcu_operand *ops[4];
+  HostGeo hg;
+  Args a;
+  Kind kind;
+  int op, dt, nin, nops, k, es = 0;
+  if (!d) return -1;
+  op = d->op, dt = d->dtype, nin = d->nin;
+  if (op < 0 || op >= PW_NUM_OPS || !dtype_ok(dt) || nin != pw_nin[op]) return -1;
+  if (d->ndim < 0 || d->ndim > CTCU_MAX_DIMS || d->numel < 0) return -1;
+  /* which kernel, and is this (op, dtype) native? */
+  if (op == PW_UNARY) {
+    const int idt = d->in[0].dtype, odt = d->out.dtype;
+    if (d->unary < 0 || d->unary >= CTCU_UN_NUM || !dtype_ok(idt) || !dtype_ok(odt)) return -1;
+    if (!is_floating(odt) && (is_floating(idt) || !unary_has_int(d->unary))) return -1;
+    kind = K_UNARY;
+  } else if (op == PW_WHERE || op == PW_MASKED_FILL) {
+    if (d->out.dtype != dt || (d->in[0].dtype != CTCU_BOOL && d->in[0].dtype != CTCU_U8)) return -1;
+    for (k = 1; k < 3; k++)
+      if (d->in[k].dtype != dt) return -1;
+    es = dtype_size(dt);
+    kind = K_SELECT;
+  } else {
+    if (!(pw_classes[op] & dtype_class(dt))) return -1;
+    if (d->out.dtype != (op >= PW_EQ ? (int)CTCU_BOOL : dt)) return -1;
+    for (k = 0; k < nin; k++) /* (0-dim CPU operands too: their value is read as dt's) */
+      if (d->in[k].dtype != dt) return -1;
+    kind = K_VALUE;
+  }
+  if (d->numel == 0) return 0;
+
+  nops = 1 + nin;
+  ops[0] = &d->out;
+  for (k = 0; k < nin; k++) ops[k + 1] = &d->in[k];
+  build_geo(d, nops, ops, &hg);
+
+  memset(&a, 0, sizeof a);
+  a.ptr[0] = d->out.data;
+  for (k = 0; k < nin; k++) {
+    const ctcu_operand *o = &d->in[k];
+    int sdt = kind == K_UNARY ? o->dtype : kind == K_SELECT && k == 0 ? (int)CTCU_BOOL : dt;
+    a.scalar[k] = o->is_scalar != 0;
+    a.ptr[k + 1] = o->is_scalar ? NULL : o->data;
+    if (o->is_scalar) a.bits[k] = scalar_bits(o, sdt);
+  }
+  a.ndim = hg.ndim;
+  a.contig = hg.ndim == 1;
+  for (k = 0; k < nops; k++)
+    if (!ops[k]->is_scalar && hg.st[k][0] != 1) a.contig = 0;
+  a.op = op;
+  a.unary = d->unary;
+  a.in_dtype = d->in[0].dtype;
+  a.param = d->param;
+  a.iparam = d->iparam;
+  a.vt = dt == CTCU_I32 ? (int64_t)(int32_t)(uint32_t)(uint64_t)d->iparam
+       : dt == CTCU_U8 ? (int64_t)(uint8_t)(uint64_t)d->iparam
+       : dt == CTCU_BOOL ? (int64_t)(d->iparam != 0) : d->iparam;
+  a.zd = (op == PW_DIV_TRUNC || op == PW_DIV_FLOOR || op == PW_REMAINDER || op == PW_FMOD) && !is_floating(dt) ? d->zero_divisor
+                                                                                                            : NULL;
+  const int kdt = kind == K_UNARY ? d->out.dtype : dt;
+  cudaStream_t s = (cudaStream_t)stream;
+  if (geo_fits32(&hg, d->numel)) launch<uint32_t, int32_t>(kind, kdt, es, a, &hg, d->numel, s);
+  else launch<uint64_t, int64_t>(kind, kdt, es, a, &hg, d->numel, s);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int ctcu_launch_empty(void *stream) {
+  empty_kernel<<<1, 1, 0, (cudaStream_t)stream>>>();
+  return (int)cudaGetLastError();
+}

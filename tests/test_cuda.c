@@ -1,0 +1,321 @@
+/* tests/test_cuda.c - the CUDA backend (backends/cuda), in the suite built by
+ * `make test-cuda` (tests/main.c with -DCT_TEST_CUDA, linked with
+ * build/libctorch_cuda.a). Without a GPU only cuda_without_a_device runs
+ * and every other test skips; with one, the op fixture suite, the autograd,
+ * views and view-program suites run with their tensors on cuda:0, plus the
+ * allocator, copies, pointwise, GEMM and training-loop tests below. */
+#include "ctorch_cuda.h"
+
+#define CUDA(i) ct_device_make(CT_DEVICE_CUDA, (i))
+
+static int cuda_ready(void) {
+  if (ct_device_interface_get(CT_DEVICE_CUDA) == NULL) {
+    harness_skip("the CUDA backend is not registered");
+    return 0;
+  }
+  if (ct_device_count(CT_DEVICE_CUDA) == 0) {
+    harness_skip("no CUDA device");
+    return 0;
+  }
+  return 1;
+}
+
+/* The backend always loads; without a device every CUDA tensor is a clear error. */
+TEST(cuda_without_a_device) {
+  CHECK(ct_device_interface_get(CT_DEVICE_CUDA) != NULL);
+  CHECK(ct_backend_find("cuda") != NULL && ct_backend_find("cuda")->status == CT_OK);
+  if (ct_device_count(CT_DEVICE_CUDA) > 0) {
+    harness_skip("a GPU is present (the GPU tests run instead)");
+    return;
+  }
+  CHECK(ct_cuda_device_count() == 0);
+  CHECK_ERR(ct_zeros_ex(CT_DIMS(3), CT_F32, CUDA(0)), CT_ERR_INDEX, "'cuda' has 0 devices");
+  CT_SCOPE {
+    ct_tensor *x = ct_ones(CT_DIMS(3), CT_F32);
+    CHECK_ERR(ct_to_device(x, CUDA(0)), CT_ERR_INDEX, "'cuda' has 0 devices");
+  }
+  CHECK_ERR(ct_set_default_device(CUDA(0)), CT_ERR_INDEX, "'cuda' has 0 devices");
+  ct_clear_error();
+}
+
+static int cuda_equal(ct_tensor *a, ct_tensor *b, double tol) { /* same shape, values within tol (NaN equal NaN) */
+  int64_t i;
+  ct_tensor *ca, *cb;
+  int ok = 1;
+  if (!a || !b || a->numel != b->numel) return 0;
+  ca = ct_contiguous(ct_to_device(a, CT_CPU));
+  cb = ct_contiguous(ct_to_device(b, CT_CPU));
+  if (!ca || !cb) return 0;
+  for (i = 0; i < a->numel && ok; i++) {
+    double x = ct_get(ca, i), y = ct_get(cb, i);
+    if (x != x && y != y) continue;
+    if (x == y) continue;
+    ok = fabs(x - y) <= tol * (1 + fabs(y));
+  }
+  return ok;
+}
+
+/* The caching allocator: a freed block is reused for the same size and
+ * stream without cudaMalloc; blocks split and merge; empty_cache gives the
+ * segments back; statistics follow. */
+TEST(cuda_allocator_reuse_split_merge) {
+  ct_device_stats a, b;
+  if (!cuda_ready()) return;
+  ct_device_empty_cache(CUDA(0));
+  CHECK_OK(ct_device_memory_stats(CUDA(0), &a));
+  CT_SCOPE {
+    ct_tensor *x = ct_empty_ex(CT_DIMS(1000), CT_F32, CUDA(0), false); /* 4000 B: one 512-rounded block of a 2 MiB segment */
+    CHECK(x != NULL);
+    CHECK_OK(ct_device_memory_stats(CUDA(0), &b));
+    CHECK(b.system_allocs == a.system_allocs + 1 && b.reserved_bytes == a.reserved_bytes + (2 << 20));
+    CHECK(b.allocated_bytes == a.allocated_bytes + 4096 && b.allocated_blocks == a.allocated_blocks + 1);
+    {
+      ct_tensor *y = ct_empty_ex(CT_DIMS(1000), CT_F32, CUDA(0), false); /* split from the same segment */
+      CHECK(y != NULL);
+      CHECK_OK(ct_device_memory_stats(CUDA(0), &b));
+      CHECK(b.system_allocs == a.system_allocs + 1);
+      CHECK((char *)y->storage->data == (char *)x->storage->data + 4096);
+    }
+  }
+  CHECK_OK(ct_device_memory_stats(CUDA(0), &b));
+  CHECK(b.allocated_bytes == a.allocated_bytes && b.cached_blocks == a.cached_blocks + 1); /* merged back into one free segment */
+  CT_SCOPE { /* reused: no cudaMalloc */
+    ct_tensor *z = ct_empty_ex(CT_DIMS(200000), CT_F32, CUDA(0), false); /* 800 KB: still the small pool */
+    ct_device_stats c;
+    CHECK(z != NULL);
+    CHECK_OK(ct_device_memory_stats(CUDA(0), &c));
+    CHECK(c.system_allocs == a.system_allocs + 1);
+  }
+  CT_SCOPE { /* large pool: 12 MiB rounds to a 12 MiB segment; 3 MiB gets a 20 MiB segment that later requests split */
+    ct_tensor *l = ct_empty_ex(CT_DIMS(3 << 18), CT_F32, CUDA(0), false);
+    ct_tensor *m = ct_empty_ex(CT_DIMS(3 << 18), CT_F32, CUDA(0), false);
+    ct_device_stats c;
+    CHECK(l && m);
+    CHECK_OK(ct_device_memory_stats(CUDA(0), &c));
+    CHECK(c.system_allocs == a.system_allocs + 2 && c.peak_allocated_bytes >= (int64_t)6 << 20);
+  }
+  ct_device_empty_cache(CUDA(0));
+  CHECK_OK(ct_device_memory_stats(CUDA(0), &b));
+  CHECK(b.reserved_bytes == 0 && b.cached_blocks == 0 && b.system_frees >= a.system_frees + 2);
+  ct_clear_error();
+}
+
+/* record_stream: a block used on a side stream is not reused until that stream's work is done. */
+TEST(cuda_allocator_record_stream) {
+  ct_stream side;
+  ct_device_stats st;
+  if (!cuda_ready()) return;
+  CHECK_OK(ct_stream_create(CUDA(0), 0, &side));
+  {
+    ct_tensor *x = ct_ones(CT_DIMS(1 << 20), CT_F32), *g = ct_to_device(x, CUDA(0));
+    CHECK(g != NULL);
+    CT_STREAM_GUARD(side) { /* queue work on the side stream that reads g */
+      ct_tensor *h = ct_mul(g, g);
+      CHECK(h != NULL);
+      ct_release(h);
+    }
+    CHECK_OK(ct_record_stream(g, side));
+    ct_release(x);
+    ct_release(g); /* freed while the side stream may still read it: pending until the side stream passes */
+    CHECK_OK(ct_stream_synchronize(side));
+    CHECK_OK(ct_device_memory_stats(CUDA(0), &st));
+    CHECK(st.pending_blocks == 0); /* the side stream is done: the block is free again */
+  }
+  CHECK_OK(ct_stream_destroy(side));
+  ct_clear_error();
+}
+
+/* Out of memory is an error with the sizes, never an abort; the allocator stays usable. */
+TEST(cuda_out_of_memory) {
+  if (!cuda_ready()) return;
+  CHECK_ERR(ct_empty_ex(CT_DIMS((int64_t)1 << 46), CT_F32, CUDA(0), false), CT_ERR_OOM, "out of memory");
+  CT_SCOPE {
+    ct_tensor *x = ct_ones(CT_DIMS(4), CT_F32), *g = ct_to_device(x, CUDA(0));
+    CHECK(g && ct_get(g, 3) == 1);
+  }
+  ct_clear_error();
+}
+
+/* Copies between every pair: CPU <-> CUDA, strided, dtype-changing, pinned non-blocking. */
+TEST(cuda_copies) {
+  static const float v[6] = {1, 2, 3, 4, 5, 6};
+  if (!cuda_ready()) return;
+  CT_SCOPE {
+    ct_tensor *c = ct_from_array(CT_DIMS(2, 3), CT_F32, v), *g = ct_to_device(c, CUDA(0)), *back, *gt, *pinned, *gg;
+    CHECK(g && ct_device_eq(g->device, CUDA(0)) && cuda_equal(g, c, 0));
+    gt = ct_contiguous(ct_t(g)); /* a strided read on the device */
+    CHECK(gt && cuda_equal(gt, ct_t(c), 0));
+    back = ct_to_device_ex(g, CT_CPU, CT_F64, false, false);
+    CHECK(back && back->dtype == CT_F64 && ct_get(back, 5) == 6);
+    pinned = ct_pin_memory(c);
+    CHECK(pinned && ct_is_pinned(pinned));
+    gg = ct_to_device_ex(pinned, CUDA(0), CT_DTYPE_NONE, true, false); /* non-blocking from pinned memory */
+    CHECK_OK(ct_device_synchronize(CUDA(0)));
+    CHECK(gg && cuda_equal(gg, c, 0));
+    {
+      ct_tensor *d2h = ct_to_device_ex(g, CT_CPU, CT_DTYPE_NONE, true, false); /* lands in pinned memory */
+      CHECK_OK(ct_device_synchronize(CUDA(0)));
+      CHECK(d2h && ct_is_pinned(d2h) && ct_get(d2h, 4) == 5);
+    }
+    CHECK_OK(ct_copy_(ct_t(g), ct_from_array(CT_DIMS(3, 2), CT_F32, v))); /* into a strided device view */
+    CHECK(ct_get(g, 1) == 3);
+  }
+  ct_clear_error();
+}
+
+/* The pointwise engine runs natively: values equal the CPU's, with broadcasting, strides, numbers, dtypes. */
+TEST(cuda_pointwise_native) {
+  static const ct_dtype dts[6] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32};
+  ct_cuda_counters c0, c1;
+  int k;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (k = 0; k < 6; k++) CT_SCOPE {
+    ct_dtype dt = dts[k];
+    int fl = ct_dtype_is_floating(dt);
+    ct_tensor *a = ct_to_dtype(ct_mul_scalar(ct_randn(CT_DIMS(5, 7)), ct_float(fl ? 3 : 10)), dt);
+    ct_tensor *b = ct_to_dtype(ct_mul_scalar(ct_randn(CT_DIMS(7)), ct_float(fl ? 3 : 10)), dt);
+    ct_tensor *ga = ct_to_device(a, CUDA(0)), *gb = ct_to_device(b, CUDA(0));
+    CHECK(cuda_equal(ct_add_ex(ga, gb, fl ? ct_float(0.5) : ct_int(3)), ct_add_ex(a, b, fl ? ct_float(0.5) : ct_int(3)), 0));
+    CHECK(cuda_equal(ct_mul(ct_t(ga), ct_unsqueeze(gb, 1)), ct_mul(ct_t(a), ct_unsqueeze(b, 1)), 0)); /* strided, broadcast */
+    CHECK(cuda_equal(ct_maximum(ga, gb), ct_maximum(a, b), 0));
+    CHECK(cuda_equal(ct_lt(ga, gb), ct_lt(a, b), 0));
+    CHECK(cuda_equal(ct_where(ct_gt(ga, gb), ga, gb), ct_where(ct_gt(a, b), a, b), 0));
+    CHECK(cuda_equal(ct_clamp(ga, ct_float(-1), ct_float(2)), ct_clamp(a, ct_float(-1), ct_float(2)), 0));
+    CHECK(cuda_equal(ct_mul(ga, ct_scalar_tensor(ct_float(2), dt)), ct_mul(a, ct_scalar_tensor(ct_float(2), dt)), 0)); /* a CPU 0-dim */
+    if (fl) {
+      CHECK(cuda_equal(ct_div(ga, gb), ct_div(a, b), 0));
+      CHECK(cuda_equal(ct_exp(ga), ct_exp(a), dt == CT_F64 ? 1e-15 : 1e-6));
+      CHECK(cuda_equal(ct_relu(ga), ct_relu(a), 0));
+      CHECK(cuda_equal(ct_sigmoid(ga), ct_sigmoid(a), dt == CT_F64 ? 1e-15 : 1e-6));
+    }
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(c1.pointwise_native > c0.pointwise_native + 40);
+  CT_SCOPE { /* integer division by zero is an error, as on the CPU */
+    ct_tensor *x = ct_to_device(ct_arange(1, 5, 1, CT_I64), CUDA(0)), *z = ct_zeros_ex(CT_DIMS(4), CT_I64, CUDA(0));
+    CHECK_ERR(ct_remainder(x, z), CT_ERR_INVALID, "ZeroDivisionError");
+  }
+  CT_SCOPE { /* in place keeps the tensor; the version moves */
+    ct_tensor *x = ct_to_device(ct_ones(CT_DIMS(3), CT_F32), CUDA(0));
+    uint32_t ver = x->storage->version;
+    CHECK_OK(ct_add_(x, x));
+    CHECK(ct_get(x, 2) == 2 && x->storage->version > ver);
+  }
+  ct_clear_error();
+}
+
+/* cuBLAS GEMMs against the CPU: transposed operands, batches, addmm's broadcast bias, out=. */
+TEST(cuda_gemm_matches_cpu) {
+  ct_cuda_counters c0, c1;
+  int k;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (k = 0; k < 3; k++) CT_SCOPE {
+    ct_dtype dt = k == 0 ? CT_F32 : k == 1 ? CT_F64 : CT_BF16;
+    double tol = k == 0 ? 1e-5 : k == 1 ? 1e-12 : 2e-2;
+    ct_tensor *a = ct_to_dtype(ct_randn(CT_DIMS(33, 17)), dt), *b = ct_to_dtype(ct_randn(CT_DIMS(17, 9)), dt);
+    ct_tensor *bias = ct_to_dtype(ct_randn(CT_DIMS(9)), dt), *bt = ct_to_dtype(ct_randn(CT_DIMS(9, 17)), dt);
+    ct_tensor *ba = ct_to_dtype(ct_randn(CT_DIMS(4, 5, 6)), dt), *bb = ct_to_dtype(ct_randn(CT_DIMS(4, 6, 3)), dt);
+    ct_tensor *ga = ct_to_device(a, CUDA(0)), *gb = ct_to_device(b, CUDA(0)), *gbias = ct_to_device(bias, CUDA(0));
+    ct_tensor *gbt = ct_to_device(bt, CUDA(0)), *gba = ct_to_device(ba, CUDA(0)), *gbb = ct_to_device(bb, CUDA(0));
+    ct_tensor *o = ct_empty_ex(CT_DIMS(33, 9), dt, CUDA(0), false);
+    CHECK(cuda_equal(ct_mm(ga, gb), ct_mm(a, b), tol));
+    CHECK(cuda_equal(ct_mm(ga, ct_t(gbt)), ct_mm(a, ct_t(bt)), tol)); /* nn.Linear's layout */
+    CHECK(cuda_equal(ct_mm(ct_t(ct_contiguous(ct_t(ga))), gb), ct_mm(a, b), tol)); /* a column-major operand */
+    CHECK(cuda_equal(ct_addmm_ex(gbias, ga, gb, ct_float(0.5), ct_float(2)), ct_addmm_ex(bias, a, b, ct_float(0.5), ct_float(2)), tol));
+    CHECK(cuda_equal(ct_linear(ga, gbt, gbias), ct_linear(a, bt, bias), tol));
+    CHECK(cuda_equal(ct_bmm(gba, gbb), ct_bmm(ba, bb), tol));
+    CHECK(cuda_equal(ct_matmul(gba, ct_transpose(ct_transpose(gbb, 1, 2), 1, 2)), ct_matmul(ba, bb), tol));
+    CHECK_OK(ct_mm_out(o, ga, gb));
+    CHECK(cuda_equal(o, ct_mm(a, b), tol));
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(c1.gemm_native >= c0.gemm_native + 18);
+  ct_clear_error();
+}
+
+/* A steady-state training loop (forward, MSE, backward, SGD) makes no cudaMalloc calls. */
+TEST(cuda_training_loop_no_cudamalloc) {
+  ct_device_stats s0, s1;
+  int step;
+  double first = 0, last = 0;
+  if (!cuda_ready()) return;
+  CT_SCOPE {
+    ct_tensor *x = ct_randn_ex(CT_DIMS(64, 32), NULL, CT_F32, CUDA(0)), *y = ct_randn_ex(CT_DIMS(64, 8), NULL, CT_F32, CUDA(0));
+    ct_tensor *w1 = ct_mul_scalar(ct_randn_ex(CT_DIMS(64, 32), NULL, CT_F32, CUDA(0)), ct_float(0.1));
+    ct_tensor *w2 = ct_mul_scalar(ct_randn_ex(CT_DIMS(8, 64), NULL, CT_F32, CUDA(0)), ct_float(0.1));
+    ct_tensor *b1 = ct_zeros_ex(CT_DIMS(64), CT_F32, CUDA(0)), *b2 = ct_zeros_ex(CT_DIMS(8), CT_F32, CUDA(0));
+    ct_tensor *params[4];
+    params[0] = w1, params[1] = b1, params[2] = w2, params[3] = b2;
+    for (step = 0; step < 4; step++) ct_set_requires_grad(params[step], true);
+    for (step = 0; step < 30; step++) {
+      int p;
+      if (step == 10) CHECK_OK(ct_device_memory_stats(CUDA(0), &s0));
+      CT_SCOPE {
+        ct_tensor *loss = ct_mse_loss(ct_linear(ct_relu(ct_linear(x, w1, b1)), w2, b2), y, 1);
+        CHECK_OK(ct_backward(loss));
+        if (step == 0) CHECK_OK(ct_item(loss, &first));
+        CHECK_OK(ct_item(loss, &last));
+        CT_NO_GRAD {
+          for (p = 0; p < 4; p++) {
+            CHECK_OK(ct_add_ex_(params[p], ct_grad(params[p]), ct_float(-0.1)));
+            CHECK_OK(ct_fill_(ct_grad(params[p]), ct_float(0)));
+          }
+        }
+      }
+    }
+    CHECK_OK(ct_device_memory_stats(CUDA(0), &s1));
+    CHECK(s1.system_allocs == s0.system_allocs);
+    CHECK(last < first);
+    for (step = 0; step < 4; step++) CHECK(ct_grad(params[step]) && ct_device_eq(ct_grad(params[step])->device, CUDA(0)));
+  }
+  ct_clear_error();
+}
+
+/* Random numbers on the device equal the CPU's for the same seed (Philox, offsets). */
+TEST(cuda_random_matches_cpu) {
+  if (!cuda_ready()) return;
+  CT_SCOPE {
+    ct_tensor *c, *g;
+    ct_manual_seed_all(1234);
+    c = ct_randn(CT_DIMS(1000));
+    ct_manual_seed_all(1234);
+    g = ct_randn_ex(CT_DIMS(1000), NULL, CT_F32, CUDA(0));
+    CHECK(cuda_equal(g, c, 0));
+    ct_manual_seed_all(7);
+    c = ct_bernoulli(ct_full(CT_DIMS(500), ct_float(0.3), CT_F32));
+    ct_manual_seed_all(7);
+    g = ct_bernoulli(ct_full_ex(CT_DIMS(500), ct_float(0.3), CT_F32, CUDA(0)));
+    CHECK(cuda_equal(g, c, 0));
+  }
+  ct_clear_error();
+}
+
+/* The whole op fixture suite with every input on cuda:0. */
+static void cuda_opcases(const char *area, const char *const *const *cases) {
+  if (!cuda_ready()) return;
+  opc_device = CUDA(0);
+  opc_run_area(area, cases);
+  opc_device = CT_CPU;
+}
+TEST(cuda_opcases_unary) { cuda_opcases("unary", cases_unary); }
+TEST(cuda_opcases_binary) { cuda_opcases("binary", cases_binary); }
+TEST(cuda_opcases_reduce) { cuda_opcases("reduce", cases_reduce); }
+TEST(cuda_opcases_linalg) { cuda_opcases("linalg", cases_linalg); }
+TEST(cuda_opcases_shape) { cuda_opcases("shape", cases_shape); }
+TEST(cuda_opcases_nn) { cuda_opcases("nn", cases_nn); }
+TEST(cuda_opcases_conv) { cuda_opcases("conv", cases_conv); }
+TEST(cuda_opcases_random) { cuda_opcases("random", cases_random); }
+TEST(cuda_opcases_hardening) { cuda_opcases("hardening", cases_hardening); }
+
+/* Autograd (double backward included), views and in-place, the 400 view programs, with cuda:0 as the default device. */
+TEST(cuda_autograd_suite) {
+  if (cuda_ready()) dev_run_file_on("test_autograd.c", CUDA(0));
+}
+TEST(cuda_views_inplace_suite) {
+  if (cuda_ready()) dev_run_file_on("test_views_inplace.c", CUDA(0));
+}
+TEST(cuda_view_programs_suite) {
+  if (cuda_ready()) dev_run_file_on("test_view_programs.c", CUDA(0));
+}
