@@ -937,14 +937,15 @@ static int64_t ct__engine_find(const ct__engine *e, const ct_node *n) {
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
   if (e->n == e->cap) {
     int64_t cap = e->cap ? e->cap * 2 : 64;
-    ct_node **p = (ct_node **)CT_REALLOC(e->nodes, sizeof(ct_node *) * (size_t)cap);
+    ct_node **p = (ct_node **)ct__scratch_grow(e->nodes, sizeof(ct_node *) * (size_t)e->cap, sizeof(ct_node *) * (size_t)cap);
     if (!p) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
     e->nodes = p;
     e->cap = cap;
   }
   if (2 * (e->n + 1) > e->index_cap) { /* grow the index and put every node back */
     int64_t cap = e->index_cap ? 2 * e->index_cap : 128, i;
-    ct__node_index *old = e->index, *fresh = (ct__node_index *)CT_MALLOC(sizeof(ct__node_index) * (size_t)cap);
+    int64_t old_cap = e->index_cap;
+    ct__node_index *old = e->index, *fresh = (ct__node_index *)ct__scratch_alloc(sizeof(ct__node_index) * (size_t)cap);
     if (!fresh) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
     memset(fresh, 0, sizeof(ct__node_index) * (size_t)cap);
     e->index = fresh;
@@ -954,7 +955,7 @@ static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
       slot->node = e->nodes[i];
       slot->index = i;
     }
-    CT_FREE(old);
+    ct__scratch_free(old, sizeof(ct__node_index) * (size_t)old_cap);
   }
   {
     ct__node_index *slot = ct__engine_slot(e, n);
@@ -1001,11 +1002,17 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
       if (k == e->nhooked) {
         if (e->nhooked == e->hooked_cap) {
           int64_t cap = e->hooked_cap ? 2 * e->hooked_cap : 8;
-          ct_tensor **l = (ct_tensor **)CT_REALLOC(e->hooked_leaf, sizeof(ct_tensor *) * (size_t)cap);
-          ct_tensor **gr = l ? (ct_tensor **)CT_REALLOC(e->hooked_grad, sizeof(ct_tensor *) * (size_t)cap) : NULL;
-          if (l) e->hooked_leaf = l;
-          if (!gr) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
-          e->hooked_grad = gr;
+          size_t was = sizeof(ct_tensor *) * (size_t)e->hooked_cap, now = sizeof(ct_tensor *) * (size_t)cap;
+          ct_tensor **l = (ct_tensor **)ct__scratch_alloc(now), **gr = (ct_tensor **)ct__scratch_alloc(now);
+          if (!l || !gr) {
+            ct__scratch_free(l, now), ct__scratch_free(gr, now);
+            return ct_fail(CT_ERR_OOM, "backward", "out of memory");
+          }
+          if (was) {
+            memcpy(l, e->hooked_leaf, was), memcpy(gr, e->hooked_grad, was);
+            ct__scratch_free(e->hooked_leaf, was), ct__scratch_free(e->hooked_grad, was);
+          }
+          e->hooked_leaf = l, e->hooked_grad = gr;
           e->hooked_cap = cap;
         }
         e->hooked_leaf[k] = edge->leaf, e->hooked_grad[k] = NULL, e->nhooked++;
@@ -1080,6 +1087,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   static const char *op = "backward";
   ct__engine e;
   ct_tensor **slots = NULL;
+  size_t grads_bytes = 0, slots_bytes = 0;
   int64_t i, nslots = 0;
   int r;
   ct_status st = CT_OK;
@@ -1122,8 +1130,10 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   e.captured = captured;
   if ((st = ct__engine_collect(&e, d->num_outputs, d->outputs)) != CT_OK) goto done;
   for (i = 0; i < e.n; i++) nslots += e.nodes[i]->num_outputs;
-  e.grads = (ct_tensor ***)CT_MALLOC(sizeof(ct_tensor **) * (size_t)(e.n ? e.n : 1));
-  slots = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1));
+  grads_bytes = sizeof(ct_tensor **) * (size_t)(e.n ? e.n : 1);
+  slots_bytes = sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1);
+  e.grads = (ct_tensor ***)ct__scratch_alloc(grads_bytes);
+  slots = (ct_tensor **)ct__scratch_alloc(slots_bytes);
   if (!e.grads || !slots) {
     st = ct_fail(CT_ERR_OOM, op, "out of memory");
     goto done;
@@ -1161,14 +1171,14 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     ct_guard_end(&grad_mode);
   }
 done:
-  for (i = 0; i < nslots; i++) ct_release(slots[i]);
+  for (i = 0; slots && i < nslots; i++) ct_release(slots[i]);
   for (i = 0; i < e.nhooked; i++) ct_release(e.hooked_grad[i]);
-  CT_FREE(e.hooked_leaf);
-  CT_FREE(e.hooked_grad);
-  CT_FREE(slots);
-  CT_FREE(e.grads);
-  CT_FREE(e.nodes);
-  CT_FREE(e.index);
+  ct__scratch_free(e.hooked_leaf, sizeof(ct_tensor *) * (size_t)e.hooked_cap);
+  ct__scratch_free(e.hooked_grad, sizeof(ct_tensor *) * (size_t)e.hooked_cap);
+  ct__scratch_free(slots, slots_bytes);
+  ct__scratch_free(e.grads, grads_bytes);
+  ct__scratch_free(e.nodes, sizeof(ct_node *) * (size_t)e.cap);
+  ct__scratch_free(e.index, sizeof(ct__node_index) * (size_t)e.index_cap);
   if (st != CT_OK && captured)
     for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
   if (st == CT_OK && captured && !d->allow_unused)

@@ -635,6 +635,23 @@ static void ct__pool_free(void *p, size_t nbytes) {
   ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes);
 }
 
+/* Scratch for kernels and the autograd engine (reduction rows, work lists):
+ * blocks of the thread's cache, so that a steady-state loop makes no system
+ * allocation. The size is given back on free; ct__scratch_grow returns a
+ * larger block holding the old contents (NULL on failure, the old block
+ * kept). */
+static void *ct__scratch_alloc(size_t nbytes) { return ct__pool_alloc(nbytes); }
+static void ct__scratch_free(void *p, size_t nbytes) { ct__pool_free(p, nbytes); }
+static void *ct__scratch_grow(void *p, size_t old_bytes, size_t new_bytes) {
+  void *q = ct__pool_alloc(new_bytes);
+  if (!q) return NULL;
+  if (p) {
+    memcpy(q, p, old_bytes);
+    ct__pool_free(p, old_bytes);
+  }
+  return q;
+}
+
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
   void *p = ct__pool_alloc(nbytes);
   ct__thread_stats *st;

@@ -218,7 +218,7 @@ static void ct__scope_end(ct_guard *g) {
 #endif
     ct_release(s->items[i]);
   }
-  if (s->items != s->inline_items) CT_FREE(s->items);
+  if (s->items != s->inline_items) ct__scratch_free(s->items, sizeof(ct_tensor *) * (size_t)s->cap);
   s->items = s->inline_items;
   s->n = 0;
 }

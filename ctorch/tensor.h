@@ -488,10 +488,10 @@ static ct_tensor *ct__track(ct_tensor *t) {
   if (!t || !s || s->depth != ct__tls.depth) return t;
   if (s->n == s->cap) {
     int cap = s->cap * 2;
-    ct_tensor **items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)cap);
+    ct_tensor **items = (ct_tensor **)ct__scratch_alloc(sizeof(ct_tensor *) * (size_t)cap); /* (the thread's cache: no system allocation in a loop) */
     if (!items) return t; /* cannot track: the caller still gets a valid reference */
     memcpy(items, s->items, sizeof(ct_tensor *) * (size_t)s->n);
-    if (s->items != s->inline_items) CT_FREE(s->items);
+    if (s->items != s->inline_items) ct__scratch_free(s->items, sizeof(ct_tensor *) * (size_t)s->cap);
     s->items = items;
     s->cap = cap;
   }

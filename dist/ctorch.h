@@ -4433,6 +4433,23 @@ static void ct__pool_free(void *p, size_t nbytes) {
   ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes);
 }
 
+/* Scratch for kernels and the autograd engine (reduction rows, work lists):
+ * blocks of the thread's cache, so that a steady-state loop makes no system
+ * allocation. The size is given back on free; ct__scratch_grow returns a
+ * larger block holding the old contents (NULL on failure, the old block
+ * kept). */
+static void *ct__scratch_alloc(size_t nbytes) { return ct__pool_alloc(nbytes); }
+static void ct__scratch_free(void *p, size_t nbytes) { ct__pool_free(p, nbytes); }
+static void *ct__scratch_grow(void *p, size_t old_bytes, size_t new_bytes) {
+  void *q = ct__pool_alloc(new_bytes);
+  if (!q) return NULL;
+  if (p) {
+    memcpy(q, p, old_bytes);
+    ct__pool_free(p, old_bytes);
+  }
+  return q;
+}
+
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
   void *p = ct__pool_alloc(nbytes);
   ct__thread_stats *st;
@@ -6390,10 +6407,10 @@ static ct_tensor *ct__track(ct_tensor *t) {
   if (!t || !s || s->depth != ct__tls.depth) return t;
   if (s->n == s->cap) {
     int cap = s->cap * 2;
-    ct_tensor **items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)cap);
+    ct_tensor **items = (ct_tensor **)ct__scratch_alloc(sizeof(ct_tensor *) * (size_t)cap); /* (the thread's cache: no system allocation in a loop) */
     if (!items) return t; /* cannot track: the caller still gets a valid reference */
     memcpy(items, s->items, sizeof(ct_tensor *) * (size_t)s->n);
-    if (s->items != s->inline_items) CT_FREE(s->items);
+    if (s->items != s->inline_items) ct__scratch_free(s->items, sizeof(ct_tensor *) * (size_t)s->cap);
     s->items = items;
     s->cap = cap;
   }
@@ -7949,7 +7966,7 @@ static void ct__scope_end(ct_guard *g) {
 #endif
     ct_release(s->items[i]);
   }
-  if (s->items != s->inline_items) CT_FREE(s->items);
+  if (s->items != s->inline_items) ct__scratch_free(s->items, sizeof(ct_tensor *) * (size_t)s->cap);
   s->items = s->inline_items;
   s->n = 0;
 }
@@ -8928,14 +8945,15 @@ static int64_t ct__engine_find(const ct__engine *e, const ct_node *n) {
 static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
   if (e->n == e->cap) {
     int64_t cap = e->cap ? e->cap * 2 : 64;
-    ct_node **p = (ct_node **)CT_REALLOC(e->nodes, sizeof(ct_node *) * (size_t)cap);
+    ct_node **p = (ct_node **)ct__scratch_grow(e->nodes, sizeof(ct_node *) * (size_t)e->cap, sizeof(ct_node *) * (size_t)cap);
     if (!p) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
     e->nodes = p;
     e->cap = cap;
   }
   if (2 * (e->n + 1) > e->index_cap) { /* grow the index and put every node back */
     int64_t cap = e->index_cap ? 2 * e->index_cap : 128, i;
-    ct__node_index *old = e->index, *fresh = (ct__node_index *)CT_MALLOC(sizeof(ct__node_index) * (size_t)cap);
+    int64_t old_cap = e->index_cap;
+    ct__node_index *old = e->index, *fresh = (ct__node_index *)ct__scratch_alloc(sizeof(ct__node_index) * (size_t)cap);
     if (!fresh) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
     memset(fresh, 0, sizeof(ct__node_index) * (size_t)cap);
     e->index = fresh;
@@ -8945,7 +8963,7 @@ static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
       slot->node = e->nodes[i];
       slot->index = i;
     }
-    CT_FREE(old);
+    ct__scratch_free(old, sizeof(ct__node_index) * (size_t)old_cap);
   }
   {
     ct__node_index *slot = ct__engine_slot(e, n);
@@ -8992,11 +9010,17 @@ static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor
       if (k == e->nhooked) {
         if (e->nhooked == e->hooked_cap) {
           int64_t cap = e->hooked_cap ? 2 * e->hooked_cap : 8;
-          ct_tensor **l = (ct_tensor **)CT_REALLOC(e->hooked_leaf, sizeof(ct_tensor *) * (size_t)cap);
-          ct_tensor **gr = l ? (ct_tensor **)CT_REALLOC(e->hooked_grad, sizeof(ct_tensor *) * (size_t)cap) : NULL;
-          if (l) e->hooked_leaf = l;
-          if (!gr) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
-          e->hooked_grad = gr;
+          size_t was = sizeof(ct_tensor *) * (size_t)e->hooked_cap, now = sizeof(ct_tensor *) * (size_t)cap;
+          ct_tensor **l = (ct_tensor **)ct__scratch_alloc(now), **gr = (ct_tensor **)ct__scratch_alloc(now);
+          if (!l || !gr) {
+            ct__scratch_free(l, now), ct__scratch_free(gr, now);
+            return ct_fail(CT_ERR_OOM, "backward", "out of memory");
+          }
+          if (was) {
+            memcpy(l, e->hooked_leaf, was), memcpy(gr, e->hooked_grad, was);
+            ct__scratch_free(e->hooked_leaf, was), ct__scratch_free(e->hooked_grad, was);
+          }
+          e->hooked_leaf = l, e->hooked_grad = gr;
           e->hooked_cap = cap;
         }
         e->hooked_leaf[k] = edge->leaf, e->hooked_grad[k] = NULL, e->nhooked++;
@@ -9071,6 +9095,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   static const char *op = "backward";
   ct__engine e;
   ct_tensor **slots = NULL;
+  size_t grads_bytes = 0, slots_bytes = 0;
   int64_t i, nslots = 0;
   int r;
   ct_status st = CT_OK;
@@ -9113,8 +9138,10 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
   e.captured = captured;
   if ((st = ct__engine_collect(&e, d->num_outputs, d->outputs)) != CT_OK) goto done;
   for (i = 0; i < e.n; i++) nslots += e.nodes[i]->num_outputs;
-  e.grads = (ct_tensor ***)CT_MALLOC(sizeof(ct_tensor **) * (size_t)(e.n ? e.n : 1));
-  slots = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1));
+  grads_bytes = sizeof(ct_tensor **) * (size_t)(e.n ? e.n : 1);
+  slots_bytes = sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1);
+  e.grads = (ct_tensor ***)ct__scratch_alloc(grads_bytes);
+  slots = (ct_tensor **)ct__scratch_alloc(slots_bytes);
   if (!e.grads || !slots) {
     st = ct_fail(CT_ERR_OOM, op, "out of memory");
     goto done;
@@ -9152,14 +9179,14 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     ct_guard_end(&grad_mode);
   }
 done:
-  for (i = 0; i < nslots; i++) ct_release(slots[i]);
+  for (i = 0; slots && i < nslots; i++) ct_release(slots[i]);
   for (i = 0; i < e.nhooked; i++) ct_release(e.hooked_grad[i]);
-  CT_FREE(e.hooked_leaf);
-  CT_FREE(e.hooked_grad);
-  CT_FREE(slots);
-  CT_FREE(e.grads);
-  CT_FREE(e.nodes);
-  CT_FREE(e.index);
+  ct__scratch_free(e.hooked_leaf, sizeof(ct_tensor *) * (size_t)e.hooked_cap);
+  ct__scratch_free(e.hooked_grad, sizeof(ct_tensor *) * (size_t)e.hooked_cap);
+  ct__scratch_free(slots, slots_bytes);
+  ct__scratch_free(e.grads, grads_bytes);
+  ct__scratch_free(e.nodes, sizeof(ct_node *) * (size_t)e.cap);
+  ct__scratch_free(e.index, sizeof(ct__node_index) * (size_t)e.index_cap);
   if (st != CT_OK && captured)
     for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
   if (st == CT_OK && captured && !d->allow_unused)
@@ -12817,7 +12844,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
-  buf = CT_MALLOC(words * 8);
+  buf = ct__scratch_alloc(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)words * 8);
   in_off = (int64_t *)buf;
   xi = in_off + (noff + 1);
@@ -12892,7 +12919,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       idx[d] = 0;
     }
   }
-  CT_FREE(buf);
+  ct__scratch_free(buf, words * 8);
   return CT_OK;
 }
 

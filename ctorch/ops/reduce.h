@@ -256,7 +256,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
-  buf = CT_MALLOC(words * 8);
+  buf = ct__scratch_alloc(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)words * 8);
   in_off = (int64_t *)buf;
   xi = in_off + (noff + 1);
@@ -331,7 +331,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       idx[d] = 0;
     }
   }
-  CT_FREE(buf);
+  ct__scratch_free(buf, words * 8);
   return CT_OK;
 }
 
