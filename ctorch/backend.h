@@ -64,6 +64,16 @@ typedef struct ct_backend {
   struct ct_backend *next;
 } ct_backend;
 
+/* One entry of a backend's kernel table, checked by the compiler: `handle`
+ * is the op's name with '.' written '_' (mm_out for mm.out, add_Tensor for
+ * add.Tensor) and fn must have the op's kernel type ct_kernel_<handle>
+ * (generated/functions.h; declare the kernel with it: `static ct_kernel_mm
+ * my_mm;`). A function of another type is a compile error. */
+#define CT_BACKEND_KERNEL(handle, key, fn)                                                                             \
+  {CT__OPNAME_##handle, CT__OPSIG_##handle, (key), CT_FN(1 ? (fn) : (ct_kernel_##handle *)0), {NULL, NULL, NULL, NULL}, 0}
+/* The kernel an entry displaced, with the op's kernel type (NULL if none). */
+#define CT_BACKEND_REPLACED(handle, entry) ((ct_kernel_##handle *)(void (*)(void))(entry).replaced.unboxed)
+
 /* Install b (idempotent). Safe from a constructor, before or after the
  * library initialised itself. b must stay valid (static storage). */
 CTDEF ct_status ct_register_backend(ct_backend *b);

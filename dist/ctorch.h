@@ -1404,6 +1404,16 @@ typedef struct ct_backend {
   struct ct_backend *next;
 } ct_backend;
 
+/* One entry of a backend's kernel table, checked by the compiler: `handle`
+ * is the op's name with '.' written '_' (mm_out for mm.out, add_Tensor for
+ * add.Tensor) and fn must have the op's kernel type ct_kernel_<handle>
+ * (generated/functions.h; declare the kernel with it: `static ct_kernel_mm
+ * my_mm;`). A function of another type is a compile error. */
+#define CT_BACKEND_KERNEL(handle, key, fn)                                                                             \
+  {CT__OPNAME_##handle, CT__OPSIG_##handle, (key), CT_FN(1 ? (fn) : (ct_kernel_##handle *)0), {NULL, NULL, NULL, NULL}, 0}
+/* The kernel an entry displaced, with the op's kernel type (NULL if none). */
+#define CT_BACKEND_REPLACED(handle, entry) ((ct_kernel_##handle *)(void (*)(void))(entry).replaced.unboxed)
+
 /* Install b (idempotent). Safe from a constructor, before or after the
  * library initialised itself. b must stay valid (static storage). */
 CTDEF ct_status ct_register_backend(ct_backend *b);
@@ -3677,6 +3687,1698 @@ CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *m
  * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
 CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
 CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
+
+/* ---- kernel types ----
+ * ct_kernel_<op>: the C function type of the op's kernels; declare a backend's
+ * kernel with it (`static ct_kernel_mm my_mm;`) and the compiler checks the
+ * definition. CT__OPNAME_<op> / CT__OPSIG_<op>: the op's name and C signature
+ * code, for CT_BACKEND_KERNEL (ctorch/backend.h). */
+typedef ct_tensor *ct_kernel_add_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_add_Tensor "add.Tensor"
+#define CT__OPSIG_add_Tensor "T,T,S->T"
+typedef ct_status ct_kernel_add__Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_add__Tensor "add_.Tensor"
+#define CT__OPSIG_add__Tensor "Tw,T,S->Tw"
+typedef ct_status ct_kernel_add_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_add_out "add.out"
+#define CT__OPSIG_add_out "T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_add_Scalar(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_add_Scalar "add.Scalar"
+#define CT__OPSIG_add_Scalar "T,S,S->T"
+typedef ct_status ct_kernel_add__Scalar(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_add__Scalar "add_.Scalar"
+#define CT__OPSIG_add__Scalar "Tw,S,S->Tw"
+typedef ct_tensor *ct_kernel_sub_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_sub_Tensor "sub.Tensor"
+#define CT__OPSIG_sub_Tensor "T,T,S->T"
+typedef ct_status ct_kernel_sub__Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_sub__Tensor "sub_.Tensor"
+#define CT__OPSIG_sub__Tensor "Tw,T,S->Tw"
+typedef ct_status ct_kernel_sub_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_sub_out "sub.out"
+#define CT__OPSIG_sub_out "T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_sub_Scalar(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_sub_Scalar "sub.Scalar"
+#define CT__OPSIG_sub_Scalar "T,S,S->T"
+typedef ct_status ct_kernel_sub__Scalar(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_sub__Scalar "sub_.Scalar"
+#define CT__OPSIG_sub__Scalar "Tw,S,S->Tw"
+typedef ct_tensor *ct_kernel_mul_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mul_Tensor "mul.Tensor"
+#define CT__OPSIG_mul_Tensor "T,T->T"
+typedef ct_status ct_kernel_mul__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mul__Tensor "mul_.Tensor"
+#define CT__OPSIG_mul__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_mul_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mul_out "mul.out"
+#define CT__OPSIG_mul_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_mul_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_mul_Scalar "mul.Scalar"
+#define CT__OPSIG_mul_Scalar "T,S->T"
+typedef ct_status ct_kernel_mul__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_mul__Scalar "mul_.Scalar"
+#define CT__OPSIG_mul__Scalar "Tw,S->Tw"
+typedef ct_tensor *ct_kernel_div_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_div_Tensor "div.Tensor"
+#define CT__OPSIG_div_Tensor "T,T->T"
+typedef ct_status ct_kernel_div__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_div__Tensor "div_.Tensor"
+#define CT__OPSIG_div__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_div_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_div_out "div.out"
+#define CT__OPSIG_div_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_div_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_div_Scalar "div.Scalar"
+#define CT__OPSIG_div_Scalar "T,S->T"
+typedef ct_status ct_kernel_div__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_div__Scalar "div_.Scalar"
+#define CT__OPSIG_div__Scalar "Tw,S->Tw"
+typedef ct_tensor *ct_kernel_threshold_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_threshold_backward "threshold_backward"
+#define CT__OPSIG_threshold_backward "T,T,S->T"
+typedef ct_status ct_kernel_copy_(ct_keyset, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_copy_ "copy_"
+#define CT__OPSIG_copy_ "Tw,T,b->Tw"
+typedef ct_status ct_kernel_fill__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_fill__Scalar "fill_.Scalar"
+#define CT__OPSIG_fill__Scalar "Tw,S->Tw"
+typedef ct_tensor *ct_kernel_clone(ct_keyset, ct_tensor *);
+#define CT__OPNAME_clone "clone"
+#define CT__OPSIG_clone "T->T"
+typedef ct_tensor *ct_kernel_contiguous(ct_keyset, ct_tensor *);
+#define CT__OPNAME_contiguous "contiguous"
+#define CT__OPSIG_contiguous "T->T"
+typedef ct_tensor *ct_kernel__to_copy(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME__to_copy "_to_copy"
+#define CT__OPSIG__to_copy "T,D,V,b->T"
+typedef ct_tensor *ct_kernel__pin_memory(ct_keyset, ct_tensor *, ct_device );
+#define CT__OPNAME__pin_memory "_pin_memory"
+#define CT__OPSIG__pin_memory "T,V->T"
+typedef ct_tensor *ct_kernel_pin_memory(ct_keyset, ct_tensor *, ct_device );
+#define CT__OPNAME_pin_memory "pin_memory"
+#define CT__OPSIG_pin_memory "T,V->T"
+typedef ct_tensor *ct_kernel_to_dtype(ct_keyset, ct_tensor *, ct_dtype );
+#define CT__OPNAME_to_dtype "to.dtype"
+#define CT__OPSIG_to_dtype "T,D->T"
+typedef ct_tensor *ct_kernel_to_device(ct_keyset, ct_tensor *, ct_device , ct_dtype , bool , bool );
+#define CT__OPNAME_to_device "to.device"
+#define CT__OPSIG_to_device "T,V,D,b,b->T"
+typedef ct_tensor *ct_kernel_view(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_view "view"
+#define CT__OPSIG_view "T,I->T"
+typedef ct_tensor *ct_kernel_reshape(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reshape "reshape"
+#define CT__OPSIG_reshape "T,I->T"
+typedef ct_tensor *ct_kernel_transpose_int(ct_keyset, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_transpose_int "transpose.int"
+#define CT__OPSIG_transpose_int "T,i,i->T"
+typedef ct_tensor *ct_kernel_t(ct_keyset, ct_tensor *);
+#define CT__OPNAME_t "t"
+#define CT__OPSIG_t "T->T"
+typedef ct_tensor *ct_kernel_permute(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_permute "permute"
+#define CT__OPSIG_permute "T,I->T"
+typedef ct_tensor *ct_kernel_expand(ct_keyset, ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_expand "expand"
+#define CT__OPSIG_expand "T,I,b->T"
+typedef ct_tensor *ct_kernel_broadcast_to(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_broadcast_to "broadcast_to"
+#define CT__OPSIG_broadcast_to "T,I->T"
+typedef ct_tensor *ct_kernel_unsqueeze(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_unsqueeze "unsqueeze"
+#define CT__OPSIG_unsqueeze "T,i->T"
+typedef ct_tensor *ct_kernel_squeeze(ct_keyset, ct_tensor *);
+#define CT__OPNAME_squeeze "squeeze"
+#define CT__OPSIG_squeeze "T->T"
+typedef ct_tensor *ct_kernel_squeeze_dim(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_squeeze_dim "squeeze.dim"
+#define CT__OPSIG_squeeze_dim "T,i->T"
+typedef ct_tensor *ct_kernel_flatten_using_ints(ct_keyset, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_flatten_using_ints "flatten.using_ints"
+#define CT__OPSIG_flatten_using_ints "T,i,i->T"
+typedef ct_tensor *ct_kernel_select_int(ct_keyset, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_select_int "select.int"
+#define CT__OPSIG_select_int "T,i,i->T"
+typedef ct_tensor *ct_kernel_select_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t );
+#define CT__OPNAME_select_backward "select_backward"
+#define CT__OPSIG_select_backward "T,I,i,i->T"
+typedef ct_tensor *ct_kernel_slice_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t );
+#define CT__OPNAME_slice_Tensor "slice.Tensor"
+#define CT__OPSIG_slice_Tensor "T,i,i,i,i->T"
+typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t );
+#define CT__OPNAME_slice_backward "slice_backward"
+#define CT__OPSIG_slice_backward "T,I,i,i,i,i->T"
+typedef ct_tensor *ct_kernel_narrow(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_narrow "narrow"
+#define CT__OPSIG_narrow "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_as_strided(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_as_strided "as_strided"
+#define CT__OPSIG_as_strided "T,I,I,i->T"
+typedef ct_tensor *ct_kernel_alias(ct_keyset, ct_tensor *);
+#define CT__OPNAME_alias "alias"
+#define CT__OPSIG_alias "T->T"
+typedef ct_tensor *ct_kernel_detach(ct_keyset, ct_tensor *);
+#define CT__OPNAME_detach "detach"
+#define CT__OPSIG_detach "T->T"
+typedef ct_tensor *ct_kernel_empty_memory_format(ct_keyset, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_empty_memory_format "empty.memory_format"
+#define CT__OPSIG_empty_memory_format "I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_zeros(ct_keyset, ct_int_list , ct_dtype , ct_device );
+#define CT__OPNAME_zeros "zeros"
+#define CT__OPSIG_zeros "I,D,V->T"
+typedef ct_tensor *ct_kernel_ones(ct_keyset, ct_int_list , ct_dtype , ct_device );
+#define CT__OPNAME_ones "ones"
+#define CT__OPSIG_ones "I,D,V->T"
+typedef ct_tensor *ct_kernel_full(ct_keyset, ct_int_list , ct_scalar , ct_dtype , ct_device );
+#define CT__OPNAME_full "full"
+#define CT__OPSIG_full "I,S,D,V->T"
+typedef ct_tensor *ct_kernel_scalar_tensor(ct_keyset, ct_scalar , ct_dtype , ct_device );
+#define CT__OPNAME_scalar_tensor "scalar_tensor"
+#define CT__OPSIG_scalar_tensor "S,D,V->T"
+typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
+#define CT__OPNAME_arange_start_step "arange.start_step"
+#define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
+typedef ct_status ct_kernel_arange_start_out(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_arange_start_out "arange.start_out"
+#define CT__OPSIG_arange_start_out "S,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_neg(ct_keyset, ct_tensor *);
+#define CT__OPNAME_neg "neg"
+#define CT__OPSIG_neg "T->T"
+typedef ct_status ct_kernel_neg_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_neg_ "neg_"
+#define CT__OPSIG_neg_ "Tw->Tw"
+typedef ct_status ct_kernel_neg_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_neg_out "neg.out"
+#define CT__OPSIG_neg_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_abs(ct_keyset, ct_tensor *);
+#define CT__OPNAME_abs "abs"
+#define CT__OPSIG_abs "T->T"
+typedef ct_status ct_kernel_abs_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_abs_ "abs_"
+#define CT__OPSIG_abs_ "Tw->Tw"
+typedef ct_status ct_kernel_abs_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_abs_out "abs.out"
+#define CT__OPSIG_abs_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sign(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sign "sign"
+#define CT__OPSIG_sign "T->T"
+typedef ct_status ct_kernel_sign_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sign_ "sign_"
+#define CT__OPSIG_sign_ "Tw->Tw"
+typedef ct_status ct_kernel_sign_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sign_out "sign.out"
+#define CT__OPSIG_sign_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_square(ct_keyset, ct_tensor *);
+#define CT__OPNAME_square "square"
+#define CT__OPSIG_square "T->T"
+typedef ct_status ct_kernel_square_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_square_ "square_"
+#define CT__OPSIG_square_ "Tw->Tw"
+typedef ct_status ct_kernel_square_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_square_out "square.out"
+#define CT__OPSIG_square_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_exp(ct_keyset, ct_tensor *);
+#define CT__OPNAME_exp "exp"
+#define CT__OPSIG_exp "T->T"
+typedef ct_status ct_kernel_exp_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_exp_ "exp_"
+#define CT__OPSIG_exp_ "Tw->Tw"
+typedef ct_status ct_kernel_exp_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_exp_out "exp.out"
+#define CT__OPSIG_exp_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_exp2(ct_keyset, ct_tensor *);
+#define CT__OPNAME_exp2 "exp2"
+#define CT__OPSIG_exp2 "T->T"
+typedef ct_status ct_kernel_exp2_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_exp2_ "exp2_"
+#define CT__OPSIG_exp2_ "Tw->Tw"
+typedef ct_status ct_kernel_exp2_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_exp2_out "exp2.out"
+#define CT__OPSIG_exp2_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_log(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log "log"
+#define CT__OPSIG_log "T->T"
+typedef ct_status ct_kernel_log_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log_ "log_"
+#define CT__OPSIG_log_ "Tw->Tw"
+typedef ct_status ct_kernel_log_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log_out "log.out"
+#define CT__OPSIG_log_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_log2(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log2 "log2"
+#define CT__OPSIG_log2 "T->T"
+typedef ct_status ct_kernel_log2_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log2_ "log2_"
+#define CT__OPSIG_log2_ "Tw->Tw"
+typedef ct_status ct_kernel_log2_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log2_out "log2.out"
+#define CT__OPSIG_log2_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_log1p(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log1p "log1p"
+#define CT__OPSIG_log1p "T->T"
+typedef ct_status ct_kernel_log1p_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log1p_ "log1p_"
+#define CT__OPSIG_log1p_ "Tw->Tw"
+typedef ct_status ct_kernel_log1p_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log1p_out "log1p.out"
+#define CT__OPSIG_log1p_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_expm1(ct_keyset, ct_tensor *);
+#define CT__OPNAME_expm1 "expm1"
+#define CT__OPSIG_expm1 "T->T"
+typedef ct_status ct_kernel_expm1_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_expm1_ "expm1_"
+#define CT__OPSIG_expm1_ "Tw->Tw"
+typedef ct_status ct_kernel_expm1_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_expm1_out "expm1.out"
+#define CT__OPSIG_expm1_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sqrt(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sqrt "sqrt"
+#define CT__OPSIG_sqrt "T->T"
+typedef ct_status ct_kernel_sqrt_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sqrt_ "sqrt_"
+#define CT__OPSIG_sqrt_ "Tw->Tw"
+typedef ct_status ct_kernel_sqrt_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sqrt_out "sqrt.out"
+#define CT__OPSIG_sqrt_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_rsqrt(ct_keyset, ct_tensor *);
+#define CT__OPNAME_rsqrt "rsqrt"
+#define CT__OPSIG_rsqrt "T->T"
+typedef ct_status ct_kernel_rsqrt_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_rsqrt_ "rsqrt_"
+#define CT__OPSIG_rsqrt_ "Tw->Tw"
+typedef ct_status ct_kernel_rsqrt_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_rsqrt_out "rsqrt.out"
+#define CT__OPSIG_rsqrt_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_reciprocal(ct_keyset, ct_tensor *);
+#define CT__OPNAME_reciprocal "reciprocal"
+#define CT__OPSIG_reciprocal "T->T"
+typedef ct_status ct_kernel_reciprocal_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_reciprocal_ "reciprocal_"
+#define CT__OPSIG_reciprocal_ "Tw->Tw"
+typedef ct_status ct_kernel_reciprocal_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_reciprocal_out "reciprocal.out"
+#define CT__OPSIG_reciprocal_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sin(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sin "sin"
+#define CT__OPSIG_sin "T->T"
+typedef ct_status ct_kernel_sin_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sin_ "sin_"
+#define CT__OPSIG_sin_ "Tw->Tw"
+typedef ct_status ct_kernel_sin_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sin_out "sin.out"
+#define CT__OPSIG_sin_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_cos(ct_keyset, ct_tensor *);
+#define CT__OPNAME_cos "cos"
+#define CT__OPSIG_cos "T->T"
+typedef ct_status ct_kernel_cos_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_cos_ "cos_"
+#define CT__OPSIG_cos_ "Tw->Tw"
+typedef ct_status ct_kernel_cos_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_cos_out "cos.out"
+#define CT__OPSIG_cos_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_tan(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tan "tan"
+#define CT__OPSIG_tan "T->T"
+typedef ct_status ct_kernel_tan_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tan_ "tan_"
+#define CT__OPSIG_tan_ "Tw->Tw"
+typedef ct_status ct_kernel_tan_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_tan_out "tan.out"
+#define CT__OPSIG_tan_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_tanh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tanh "tanh"
+#define CT__OPSIG_tanh "T->T"
+typedef ct_status ct_kernel_tanh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tanh_ "tanh_"
+#define CT__OPSIG_tanh_ "Tw->Tw"
+typedef ct_status ct_kernel_tanh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_tanh_out "tanh.out"
+#define CT__OPSIG_tanh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_erf(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erf "erf"
+#define CT__OPSIG_erf "T->T"
+typedef ct_status ct_kernel_erf_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erf_ "erf_"
+#define CT__OPSIG_erf_ "Tw->Tw"
+typedef ct_status ct_kernel_erf_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_erf_out "erf.out"
+#define CT__OPSIG_erf_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sigmoid(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sigmoid "sigmoid"
+#define CT__OPSIG_sigmoid "T->T"
+typedef ct_status ct_kernel_sigmoid_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sigmoid_ "sigmoid_"
+#define CT__OPSIG_sigmoid_ "Tw->Tw"
+typedef ct_status ct_kernel_sigmoid_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sigmoid_out "sigmoid.out"
+#define CT__OPSIG_sigmoid_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_relu(ct_keyset, ct_tensor *);
+#define CT__OPNAME_relu "relu"
+#define CT__OPSIG_relu "T->T"
+typedef ct_status ct_kernel_relu_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_relu_ "relu_"
+#define CT__OPSIG_relu_ "Tw->Tw"
+typedef ct_status ct_kernel_relu_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_relu_out "relu.out"
+#define CT__OPSIG_relu_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardtanh(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_hardtanh "hardtanh"
+#define CT__OPSIG_hardtanh "T,S,S->T"
+typedef ct_status ct_kernel_hardtanh_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_hardtanh_ "hardtanh_"
+#define CT__OPSIG_hardtanh_ "Tw,S,S->Tw"
+typedef ct_status ct_kernel_hardtanh_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_hardtanh_out "hardtanh.out"
+#define CT__OPSIG_hardtanh_out "T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_relu6(ct_keyset, ct_tensor *);
+#define CT__OPNAME_relu6 "relu6"
+#define CT__OPSIG_relu6 "T->T"
+typedef ct_status ct_kernel_relu6_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_relu6_ "relu6_"
+#define CT__OPSIG_relu6_ "Tw->Tw"
+typedef ct_tensor *ct_kernel_leaky_relu(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_leaky_relu "leaky_relu"
+#define CT__OPSIG_leaky_relu "T,S->T"
+typedef ct_status ct_kernel_leaky_relu_(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_leaky_relu_ "leaky_relu_"
+#define CT__OPSIG_leaky_relu_ "Tw,S->Tw"
+typedef ct_status ct_kernel_leaky_relu_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_leaky_relu_out "leaky_relu.out"
+#define CT__OPSIG_leaky_relu_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_elu(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar );
+#define CT__OPNAME_elu "elu"
+#define CT__OPSIG_elu "T,S,S,S->T"
+typedef ct_status ct_kernel_elu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar );
+#define CT__OPNAME_elu_ "elu_"
+#define CT__OPSIG_elu_ "Tw,S,S,S->Tw"
+typedef ct_status ct_kernel_elu_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_elu_out "elu.out"
+#define CT__OPSIG_elu_out "T,S,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_gelu(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_gelu "gelu"
+#define CT__OPSIG_gelu "T,s->T"
+typedef ct_status ct_kernel_gelu_(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_gelu_ "gelu_"
+#define CT__OPSIG_gelu_ "Tw,s->Tw"
+typedef ct_status ct_kernel_gelu_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_gelu_out "gelu.out"
+#define CT__OPSIG_gelu_out "T,s,Tw->Tw"
+typedef ct_tensor *ct_kernel_silu(ct_keyset, ct_tensor *);
+#define CT__OPNAME_silu "silu"
+#define CT__OPSIG_silu "T->T"
+typedef ct_status ct_kernel_silu_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_silu_ "silu_"
+#define CT__OPSIG_silu_ "Tw->Tw"
+typedef ct_status ct_kernel_silu_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_silu_out "silu.out"
+#define CT__OPSIG_silu_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_softplus(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_softplus "softplus"
+#define CT__OPSIG_softplus "T,S,S->T"
+typedef ct_status ct_kernel_softplus_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_softplus_out "softplus.out"
+#define CT__OPSIG_softplus_out "T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_mish(ct_keyset, ct_tensor *);
+#define CT__OPNAME_mish "mish"
+#define CT__OPSIG_mish "T->T"
+typedef ct_status ct_kernel_mish_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_mish_ "mish_"
+#define CT__OPSIG_mish_ "Tw->Tw"
+typedef ct_status ct_kernel_mish_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mish_out "mish.out"
+#define CT__OPSIG_mish_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_floor(ct_keyset, ct_tensor *);
+#define CT__OPNAME_floor "floor"
+#define CT__OPSIG_floor "T->T"
+typedef ct_status ct_kernel_floor_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_floor_ "floor_"
+#define CT__OPSIG_floor_ "Tw->Tw"
+typedef ct_status ct_kernel_floor_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_floor_out "floor.out"
+#define CT__OPSIG_floor_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_ceil(ct_keyset, ct_tensor *);
+#define CT__OPNAME_ceil "ceil"
+#define CT__OPSIG_ceil "T->T"
+typedef ct_status ct_kernel_ceil_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_ceil_ "ceil_"
+#define CT__OPSIG_ceil_ "Tw->Tw"
+typedef ct_status ct_kernel_ceil_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ceil_out "ceil.out"
+#define CT__OPSIG_ceil_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_round(ct_keyset, ct_tensor *);
+#define CT__OPNAME_round "round"
+#define CT__OPSIG_round "T->T"
+typedef ct_status ct_kernel_round_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_round_ "round_"
+#define CT__OPSIG_round_ "Tw->Tw"
+typedef ct_status ct_kernel_round_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_round_out "round.out"
+#define CT__OPSIG_round_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_round_decimals(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_round_decimals "round.decimals"
+#define CT__OPSIG_round_decimals "T,i->T"
+typedef ct_status ct_kernel_round__decimals(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_round__decimals "round_.decimals"
+#define CT__OPSIG_round__decimals "Tw,i->Tw"
+typedef ct_status ct_kernel_round_decimals_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_round_decimals_out "round.decimals_out"
+#define CT__OPSIG_round_decimals_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_trunc(ct_keyset, ct_tensor *);
+#define CT__OPNAME_trunc "trunc"
+#define CT__OPSIG_trunc "T->T"
+typedef ct_status ct_kernel_trunc_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_trunc_ "trunc_"
+#define CT__OPSIG_trunc_ "Tw->Tw"
+typedef ct_status ct_kernel_trunc_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_trunc_out "trunc.out"
+#define CT__OPSIG_trunc_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_nan_to_num(ct_keyset, ct_tensor *, double , double , double );
+#define CT__OPNAME_nan_to_num "nan_to_num"
+#define CT__OPSIG_nan_to_num "T,f?,f?,f?->T"
+typedef ct_status ct_kernel_nan_to_num_(ct_keyset, ct_tensor *, double , double , double );
+#define CT__OPNAME_nan_to_num_ "nan_to_num_"
+#define CT__OPSIG_nan_to_num_ "Tw,f?,f?,f?->Tw"
+typedef ct_status ct_kernel_nan_to_num_out(ct_keyset, ct_tensor *, double , double , double , ct_tensor *);
+#define CT__OPNAME_nan_to_num_out "nan_to_num.out"
+#define CT__OPSIG_nan_to_num_out "T,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_div_Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
+#define CT__OPNAME_div_Tensor_mode "div.Tensor_mode"
+#define CT__OPSIG_div_Tensor_mode "T,T,s?->T"
+typedef ct_status ct_kernel_div__Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
+#define CT__OPNAME_div__Tensor_mode "div_.Tensor_mode"
+#define CT__OPSIG_div__Tensor_mode "Tw,T,s?->Tw"
+typedef ct_status ct_kernel_div_out_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_div_out_mode "div.out_mode"
+#define CT__OPSIG_div_out_mode "T,T,s?,Tw->Tw"
+typedef ct_tensor *ct_kernel_div_Scalar_mode(ct_keyset, ct_tensor *, ct_scalar , const char *);
+#define CT__OPNAME_div_Scalar_mode "div.Scalar_mode"
+#define CT__OPSIG_div_Scalar_mode "T,S,s?->T"
+typedef ct_status ct_kernel_div__Scalar_mode(ct_keyset, ct_tensor *, ct_scalar , const char *);
+#define CT__OPNAME_div__Scalar_mode "div_.Scalar_mode"
+#define CT__OPSIG_div__Scalar_mode "Tw,S,s?->Tw"
+typedef ct_tensor *ct_kernel_floor_divide(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_floor_divide "floor_divide"
+#define CT__OPSIG_floor_divide "T,T->T"
+typedef ct_status ct_kernel_floor_divide__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_floor_divide__Tensor "floor_divide_.Tensor"
+#define CT__OPSIG_floor_divide__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_floor_divide_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_floor_divide_out "floor_divide.out"
+#define CT__OPSIG_floor_divide_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_floor_divide_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_floor_divide_Scalar "floor_divide.Scalar"
+#define CT__OPSIG_floor_divide_Scalar "T,S->T"
+typedef ct_status ct_kernel_floor_divide__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_floor_divide__Scalar "floor_divide_.Scalar"
+#define CT__OPSIG_floor_divide__Scalar "Tw,S->Tw"
+typedef ct_tensor *ct_kernel_pow_Tensor_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_pow_Tensor_Tensor "pow.Tensor_Tensor"
+#define CT__OPSIG_pow_Tensor_Tensor "T,T->T"
+typedef ct_status ct_kernel_pow__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_pow__Tensor "pow_.Tensor"
+#define CT__OPSIG_pow__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_pow_Tensor_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_pow_Tensor_Tensor_out "pow.Tensor_Tensor_out"
+#define CT__OPSIG_pow_Tensor_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_pow_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_pow_Tensor_Scalar "pow.Tensor_Scalar"
+#define CT__OPSIG_pow_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_pow__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_pow__Scalar "pow_.Scalar"
+#define CT__OPSIG_pow__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_pow_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_pow_Tensor_Scalar_out "pow.Tensor_Scalar_out"
+#define CT__OPSIG_pow_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_pow_Scalar(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_pow_Scalar "pow.Scalar"
+#define CT__OPSIG_pow_Scalar "S,T->T"
+typedef ct_status ct_kernel_pow_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_pow_Scalar_out "pow.Scalar_out"
+#define CT__OPSIG_pow_Scalar_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_remainder_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_remainder_Tensor "remainder.Tensor"
+#define CT__OPSIG_remainder_Tensor "T,T->T"
+typedef ct_status ct_kernel_remainder__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_remainder__Tensor "remainder_.Tensor"
+#define CT__OPSIG_remainder__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_remainder_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_remainder_Tensor_out "remainder.Tensor_out"
+#define CT__OPSIG_remainder_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_remainder_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_remainder_Scalar "remainder.Scalar"
+#define CT__OPSIG_remainder_Scalar "T,S->T"
+typedef ct_status ct_kernel_remainder__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_remainder__Scalar "remainder_.Scalar"
+#define CT__OPSIG_remainder__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_remainder_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_remainder_Scalar_out "remainder.Scalar_out"
+#define CT__OPSIG_remainder_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_remainder_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_remainder_Scalar_Tensor "remainder.Scalar_Tensor"
+#define CT__OPSIG_remainder_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_remainder_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_remainder_Scalar_Tensor_out "remainder.Scalar_Tensor_out"
+#define CT__OPSIG_remainder_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_fmod_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmod_Tensor "fmod.Tensor"
+#define CT__OPSIG_fmod_Tensor "T,T->T"
+typedef ct_status ct_kernel_fmod__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmod__Tensor "fmod_.Tensor"
+#define CT__OPSIG_fmod__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_fmod_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmod_Tensor_out "fmod.Tensor_out"
+#define CT__OPSIG_fmod_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_fmod_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_fmod_Scalar "fmod.Scalar"
+#define CT__OPSIG_fmod_Scalar "T,S->T"
+typedef ct_status ct_kernel_fmod__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_fmod__Scalar "fmod_.Scalar"
+#define CT__OPSIG_fmod__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_fmod_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_fmod_Scalar_out "fmod.Scalar_out"
+#define CT__OPSIG_fmod_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_maximum(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_maximum "maximum"
+#define CT__OPSIG_maximum "T,T->T"
+typedef ct_status ct_kernel_maximum_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_maximum_out "maximum.out"
+#define CT__OPSIG_maximum_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_minimum(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_minimum "minimum"
+#define CT__OPSIG_minimum "T,T->T"
+typedef ct_status ct_kernel_minimum_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_minimum_out "minimum.out"
+#define CT__OPSIG_minimum_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_atan2(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_atan2 "atan2"
+#define CT__OPSIG_atan2 "T,T->T"
+typedef ct_status ct_kernel_atan2_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_atan2_ "atan2_"
+#define CT__OPSIG_atan2_ "Tw,T->Tw"
+typedef ct_status ct_kernel_atan2_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_atan2_out "atan2.out"
+#define CT__OPSIG_atan2_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_eq_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_eq_Tensor "eq.Tensor"
+#define CT__OPSIG_eq_Tensor "T,T->T"
+typedef ct_status ct_kernel_eq__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_eq__Tensor "eq_.Tensor"
+#define CT__OPSIG_eq__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_eq_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_eq_Tensor_out "eq.Tensor_out"
+#define CT__OPSIG_eq_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_eq_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_eq_Scalar "eq.Scalar"
+#define CT__OPSIG_eq_Scalar "T,S->T"
+typedef ct_status ct_kernel_eq__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_eq__Scalar "eq_.Scalar"
+#define CT__OPSIG_eq__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_eq_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_eq_Scalar_out "eq.Scalar_out"
+#define CT__OPSIG_eq_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_ne_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ne_Tensor "ne.Tensor"
+#define CT__OPSIG_ne_Tensor "T,T->T"
+typedef ct_status ct_kernel_ne__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ne__Tensor "ne_.Tensor"
+#define CT__OPSIG_ne__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_ne_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ne_Tensor_out "ne.Tensor_out"
+#define CT__OPSIG_ne_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_ne_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_ne_Scalar "ne.Scalar"
+#define CT__OPSIG_ne_Scalar "T,S->T"
+typedef ct_status ct_kernel_ne__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_ne__Scalar "ne_.Scalar"
+#define CT__OPSIG_ne__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_ne_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_ne_Scalar_out "ne.Scalar_out"
+#define CT__OPSIG_ne_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_lt_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lt_Tensor "lt.Tensor"
+#define CT__OPSIG_lt_Tensor "T,T->T"
+typedef ct_status ct_kernel_lt__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lt__Tensor "lt_.Tensor"
+#define CT__OPSIG_lt__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_lt_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lt_Tensor_out "lt.Tensor_out"
+#define CT__OPSIG_lt_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_lt_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_lt_Scalar "lt.Scalar"
+#define CT__OPSIG_lt_Scalar "T,S->T"
+typedef ct_status ct_kernel_lt__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_lt__Scalar "lt_.Scalar"
+#define CT__OPSIG_lt__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_lt_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_lt_Scalar_out "lt.Scalar_out"
+#define CT__OPSIG_lt_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_le_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_le_Tensor "le.Tensor"
+#define CT__OPSIG_le_Tensor "T,T->T"
+typedef ct_status ct_kernel_le__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_le__Tensor "le_.Tensor"
+#define CT__OPSIG_le__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_le_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_le_Tensor_out "le.Tensor_out"
+#define CT__OPSIG_le_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_le_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_le_Scalar "le.Scalar"
+#define CT__OPSIG_le_Scalar "T,S->T"
+typedef ct_status ct_kernel_le__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_le__Scalar "le_.Scalar"
+#define CT__OPSIG_le__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_le_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_le_Scalar_out "le.Scalar_out"
+#define CT__OPSIG_le_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_gt_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gt_Tensor "gt.Tensor"
+#define CT__OPSIG_gt_Tensor "T,T->T"
+typedef ct_status ct_kernel_gt__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gt__Tensor "gt_.Tensor"
+#define CT__OPSIG_gt__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_gt_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gt_Tensor_out "gt.Tensor_out"
+#define CT__OPSIG_gt_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_gt_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_gt_Scalar "gt.Scalar"
+#define CT__OPSIG_gt_Scalar "T,S->T"
+typedef ct_status ct_kernel_gt__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_gt__Scalar "gt_.Scalar"
+#define CT__OPSIG_gt__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_gt_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_gt_Scalar_out "gt.Scalar_out"
+#define CT__OPSIG_gt_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_ge_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ge_Tensor "ge.Tensor"
+#define CT__OPSIG_ge_Tensor "T,T->T"
+typedef ct_status ct_kernel_ge__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ge__Tensor "ge_.Tensor"
+#define CT__OPSIG_ge__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_ge_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ge_Tensor_out "ge.Tensor_out"
+#define CT__OPSIG_ge_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_ge_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_ge_Scalar "ge.Scalar"
+#define CT__OPSIG_ge_Scalar "T,S->T"
+typedef ct_status ct_kernel_ge__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_ge__Scalar "ge_.Scalar"
+#define CT__OPSIG_ge__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_ge_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_ge_Scalar_out "ge.Scalar_out"
+#define CT__OPSIG_ge_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_logical_and(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_and "logical_and"
+#define CT__OPSIG_logical_and "T,T->T"
+typedef ct_status ct_kernel_logical_and_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_and_ "logical_and_"
+#define CT__OPSIG_logical_and_ "Tw,T->Tw"
+typedef ct_status ct_kernel_logical_and_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_and_out "logical_and.out"
+#define CT__OPSIG_logical_and_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logical_or(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_or "logical_or"
+#define CT__OPSIG_logical_or "T,T->T"
+typedef ct_status ct_kernel_logical_or_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_or_ "logical_or_"
+#define CT__OPSIG_logical_or_ "Tw,T->Tw"
+typedef ct_status ct_kernel_logical_or_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_or_out "logical_or.out"
+#define CT__OPSIG_logical_or_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logical_xor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_xor "logical_xor"
+#define CT__OPSIG_logical_xor "T,T->T"
+typedef ct_status ct_kernel_logical_xor_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_xor_ "logical_xor_"
+#define CT__OPSIG_logical_xor_ "Tw,T->Tw"
+typedef ct_status ct_kernel_logical_xor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_xor_out "logical_xor.out"
+#define CT__OPSIG_logical_xor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logical_not(ct_keyset, ct_tensor *);
+#define CT__OPNAME_logical_not "logical_not"
+#define CT__OPSIG_logical_not "T->T"
+typedef ct_status ct_kernel_logical_not_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_logical_not_ "logical_not_"
+#define CT__OPSIG_logical_not_ "Tw->Tw"
+typedef ct_status ct_kernel_logical_not_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logical_not_out "logical_not.out"
+#define CT__OPSIG_logical_not_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_where_self(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_where_self "where.self"
+#define CT__OPSIG_where_self "T,T,T->T"
+typedef ct_status ct_kernel_where_self_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_where_self_out "where.self_out"
+#define CT__OPSIG_where_self_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_where_ScalarSelf(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_where_ScalarSelf "where.ScalarSelf"
+#define CT__OPSIG_where_ScalarSelf "T,S,T->T"
+typedef ct_tensor *ct_kernel_where_ScalarOther(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_where_ScalarOther "where.ScalarOther"
+#define CT__OPSIG_where_ScalarOther "T,T,S->T"
+typedef ct_tensor *ct_kernel_where_Scalar(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_where_Scalar "where.Scalar"
+#define CT__OPSIG_where_Scalar "T,S,S->T"
+typedef ct_tensor *ct_kernel_masked_fill_Scalar(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_masked_fill_Scalar "masked_fill.Scalar"
+#define CT__OPSIG_masked_fill_Scalar "T,T,S->T"
+typedef ct_status ct_kernel_masked_fill__Scalar(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_masked_fill__Scalar "masked_fill_.Scalar"
+#define CT__OPSIG_masked_fill__Scalar "Tw,T,S->Tw"
+typedef ct_status ct_kernel_masked_fill_Scalar_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_masked_fill_Scalar_out "masked_fill.Scalar_out"
+#define CT__OPSIG_masked_fill_Scalar_out "T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_fill_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_fill_Tensor "masked_fill.Tensor"
+#define CT__OPSIG_masked_fill_Tensor "T,T,T->T"
+typedef ct_status ct_kernel_masked_fill__Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_fill__Tensor "masked_fill_.Tensor"
+#define CT__OPSIG_masked_fill__Tensor "Tw,T,T->Tw"
+typedef ct_status ct_kernel_masked_fill_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_fill_Tensor_out "masked_fill.Tensor_out"
+#define CT__OPSIG_masked_fill_Tensor_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_lerp_Scalar(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_lerp_Scalar "lerp.Scalar"
+#define CT__OPSIG_lerp_Scalar "T,T,S->T"
+typedef ct_status ct_kernel_lerp__Scalar(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_lerp__Scalar "lerp_.Scalar"
+#define CT__OPSIG_lerp__Scalar "Tw,T,S->Tw"
+typedef ct_status ct_kernel_lerp_Scalar_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_lerp_Scalar_out "lerp.Scalar_out"
+#define CT__OPSIG_lerp_Scalar_out "T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_lerp_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lerp_Tensor "lerp.Tensor"
+#define CT__OPSIG_lerp_Tensor "T,T,T->T"
+typedef ct_status ct_kernel_lerp__Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lerp__Tensor "lerp_.Tensor"
+#define CT__OPSIG_lerp__Tensor "Tw,T,T->Tw"
+typedef ct_status ct_kernel_lerp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lerp_Tensor_out "lerp.Tensor_out"
+#define CT__OPSIG_lerp_Tensor_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_addcmul(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_addcmul "addcmul"
+#define CT__OPSIG_addcmul "T,T,T,S->T"
+typedef ct_status ct_kernel_addcmul_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_addcmul_ "addcmul_"
+#define CT__OPSIG_addcmul_ "Tw,T,T,S->Tw"
+typedef ct_status ct_kernel_addcmul_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_addcmul_out "addcmul.out"
+#define CT__OPSIG_addcmul_out "T,T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addcdiv(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_addcdiv "addcdiv"
+#define CT__OPSIG_addcdiv "T,T,T,S->T"
+typedef ct_status ct_kernel_addcdiv_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_addcdiv_ "addcdiv_"
+#define CT__OPSIG_addcdiv_ "Tw,T,T,S->Tw"
+typedef ct_status ct_kernel_addcdiv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_addcdiv_out "addcdiv.out"
+#define CT__OPSIG_addcdiv_out "T,T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_clamp "clamp"
+#define CT__OPSIG_clamp "T,S?,S?->T"
+typedef ct_status ct_kernel_clamp_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_clamp_ "clamp_"
+#define CT__OPSIG_clamp_ "Tw,S?,S?->Tw"
+typedef ct_status ct_kernel_clamp_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_clamp_out "clamp.out"
+#define CT__OPSIG_clamp_out "T,S?,S?,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_Tensor "clamp.Tensor"
+#define CT__OPSIG_clamp_Tensor "T,T?,T?->T"
+typedef ct_status ct_kernel_clamp__Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp__Tensor "clamp_.Tensor"
+#define CT__OPSIG_clamp__Tensor "Tw,T?,T?->Tw"
+typedef ct_status ct_kernel_clamp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_Tensor_out "clamp.Tensor_out"
+#define CT__OPSIG_clamp_Tensor_out "T,T?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp_min(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_clamp_min "clamp_min"
+#define CT__OPSIG_clamp_min "T,S->T"
+typedef ct_status ct_kernel_clamp_min_(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_clamp_min_ "clamp_min_"
+#define CT__OPSIG_clamp_min_ "Tw,S->Tw"
+typedef ct_status ct_kernel_clamp_min_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_clamp_min_out "clamp_min.out"
+#define CT__OPSIG_clamp_min_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp_min_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_min_Tensor "clamp_min.Tensor"
+#define CT__OPSIG_clamp_min_Tensor "T,T->T"
+typedef ct_status ct_kernel_clamp_min__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_min__Tensor "clamp_min_.Tensor"
+#define CT__OPSIG_clamp_min__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_clamp_min_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_min_Tensor_out "clamp_min.Tensor_out"
+#define CT__OPSIG_clamp_min_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp_max(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_clamp_max "clamp_max"
+#define CT__OPSIG_clamp_max "T,S->T"
+typedef ct_status ct_kernel_clamp_max_(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_clamp_max_ "clamp_max_"
+#define CT__OPSIG_clamp_max_ "Tw,S->Tw"
+typedef ct_status ct_kernel_clamp_max_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_clamp_max_out "clamp_max.out"
+#define CT__OPSIG_clamp_max_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_clamp_max_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_max_Tensor "clamp_max.Tensor"
+#define CT__OPSIG_clamp_max_Tensor "T,T->T"
+typedef ct_status ct_kernel_clamp_max__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_max__Tensor "clamp_max_.Tensor"
+#define CT__OPSIG_clamp_max__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_clamp_max_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_clamp_max_Tensor_out "clamp_max.Tensor_out"
+#define CT__OPSIG_clamp_max_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sum(ct_keyset, ct_tensor *, ct_dtype );
+#define CT__OPNAME_sum "sum"
+#define CT__OPSIG_sum "T,D->T"
+typedef ct_status ct_kernel_sum_out(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *);
+#define CT__OPNAME_sum_out "sum.out"
+#define CT__OPSIG_sum_out "T,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_sum_dim_IntList(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_sum_dim_IntList "sum.dim_IntList"
+#define CT__OPSIG_sum_dim_IntList "T,I,b,D->T"
+typedef ct_status ct_kernel_sum_IntList_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_sum_IntList_out "sum.IntList_out"
+#define CT__OPSIG_sum_IntList_out "T,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_mean(ct_keyset, ct_tensor *, ct_dtype );
+#define CT__OPNAME_mean "mean"
+#define CT__OPSIG_mean "T,D->T"
+typedef ct_tensor *ct_kernel_mean_dim(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_mean_dim "mean.dim"
+#define CT__OPSIG_mean_dim "T,I,b,D->T"
+typedef ct_status ct_kernel_mean_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_mean_out "mean.out"
+#define CT__OPSIG_mean_out "T,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_prod(ct_keyset, ct_tensor *, ct_dtype );
+#define CT__OPNAME_prod "prod"
+#define CT__OPSIG_prod "T,D->T"
+typedef ct_status ct_kernel_prod_out(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *);
+#define CT__OPNAME_prod_out "prod.out"
+#define CT__OPSIG_prod_out "T,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_prod_dim_int(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype );
+#define CT__OPNAME_prod_dim_int "prod.dim_int"
+#define CT__OPSIG_prod_dim_int "T,i,b,D->T"
+typedef ct_status ct_kernel_prod_int_out(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_prod_int_out "prod.int_out"
+#define CT__OPSIG_prod_int_out "T,i,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_amax(ct_keyset, ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_amax "amax"
+#define CT__OPSIG_amax "T,I,b->T"
+typedef ct_status ct_kernel_amax_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_amax_out "amax.out"
+#define CT__OPSIG_amax_out "T,I,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_amin(ct_keyset, ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_amin "amin"
+#define CT__OPSIG_amin "T,I,b->T"
+typedef ct_status ct_kernel_amin_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_amin_out "amin.out"
+#define CT__OPSIG_amin_out "T,I,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_max(ct_keyset, ct_tensor *);
+#define CT__OPNAME_max "max"
+#define CT__OPSIG_max "T->T"
+typedef ct_tensor *ct_kernel_min(ct_keyset, ct_tensor *);
+#define CT__OPNAME_min "min"
+#define CT__OPSIG_min "T->T"
+typedef ct_tensor *ct_kernel_var_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool );
+#define CT__OPNAME_var_correction "var.correction"
+#define CT__OPSIG_var_correction "T,I,S?,b->T"
+typedef ct_status ct_kernel_var_correction_out(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *);
+#define CT__OPNAME_var_correction_out "var.correction_out"
+#define CT__OPSIG_var_correction_out "T,I,S?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_var(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_var "var"
+#define CT__OPSIG_var "T,b->T"
+typedef ct_tensor *ct_kernel_var_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool );
+#define CT__OPNAME_var_dim "var.dim"
+#define CT__OPSIG_var_dim "T,I,b,b->T"
+typedef ct_status ct_kernel_var_out(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *);
+#define CT__OPNAME_var_out "var.out"
+#define CT__OPSIG_var_out "T,I,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_std_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool );
+#define CT__OPNAME_std_correction "std.correction"
+#define CT__OPSIG_std_correction "T,I,S?,b->T"
+typedef ct_status ct_kernel_std_correction_out(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *);
+#define CT__OPNAME_std_correction_out "std.correction_out"
+#define CT__OPSIG_std_correction_out "T,I,S?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_std(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_std "std"
+#define CT__OPSIG_std "T,b->T"
+typedef ct_tensor *ct_kernel_std_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool );
+#define CT__OPNAME_std_dim "std.dim"
+#define CT__OPSIG_std_dim "T,I,b,b->T"
+typedef ct_status ct_kernel_std_out(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *);
+#define CT__OPNAME_std_out "std.out"
+#define CT__OPSIG_std_out "T,I,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_vector_norm(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_vector_norm "linalg_vector_norm"
+#define CT__OPSIG_linalg_vector_norm "T,S,I,b,D->T"
+typedef ct_status ct_kernel_linalg_vector_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_vector_norm_out "linalg_vector_norm.out"
+#define CT__OPSIG_linalg_vector_norm_out "T,S,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_norm_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_norm_Scalar "norm.Scalar"
+#define CT__OPSIG_norm_Scalar "T,S->T"
+typedef ct_tensor *ct_kernel_norm_ScalarOpt_dim(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool );
+#define CT__OPNAME_norm_ScalarOpt_dim "norm.ScalarOpt_dim"
+#define CT__OPSIG_norm_ScalarOpt_dim "T,S?,I,b->T"
+typedef ct_status ct_kernel_norm_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_norm_Scalar_out "norm.Scalar_out"
+#define CT__OPSIG_norm_Scalar_out "T,S,Tw->Tw"
+typedef ct_status ct_kernel_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_norm_out "norm.out"
+#define CT__OPSIG_norm_out "T,S?,I,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_logsumexp(ct_keyset, ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_logsumexp "logsumexp"
+#define CT__OPSIG_logsumexp "T,I,b->T"
+typedef ct_status ct_kernel_logsumexp_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_logsumexp_out "logsumexp.out"
+#define CT__OPSIG_logsumexp_out "T,I,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_all(ct_keyset, ct_tensor *);
+#define CT__OPNAME_all "all"
+#define CT__OPSIG_all "T->T"
+typedef ct_status ct_kernel_all_all_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_all_all_out "all.all_out"
+#define CT__OPSIG_all_all_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_all_dim(ct_keyset, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_all_dim "all.dim"
+#define CT__OPSIG_all_dim "T,i,b->T"
+typedef ct_status ct_kernel_all_out(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *);
+#define CT__OPNAME_all_out "all.out"
+#define CT__OPSIG_all_out "T,i,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_any(ct_keyset, ct_tensor *);
+#define CT__OPNAME_any "any"
+#define CT__OPSIG_any "T->T"
+typedef ct_status ct_kernel_any_all_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_any_all_out "any.all_out"
+#define CT__OPSIG_any_all_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_any_dim(ct_keyset, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_any_dim "any.dim"
+#define CT__OPSIG_any_dim "T,i,b->T"
+typedef ct_status ct_kernel_any_out(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *);
+#define CT__OPNAME_any_out "any.out"
+#define CT__OPSIG_any_out "T,i,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_cumsum(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_cumsum "cumsum"
+#define CT__OPSIG_cumsum "T,i,D->T"
+typedef ct_status ct_kernel_cumsum_(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_cumsum_ "cumsum_"
+#define CT__OPSIG_cumsum_ "Tw,i,D->Tw"
+typedef ct_status ct_kernel_cumsum_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
+#define CT__OPNAME_cumsum_out "cumsum.out"
+#define CT__OPSIG_cumsum_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_cumprod(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_cumprod "cumprod"
+#define CT__OPSIG_cumprod "T,i,D->T"
+typedef ct_status ct_kernel_cumprod_(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_cumprod_ "cumprod_"
+#define CT__OPSIG_cumprod_ "Tw,i,D->Tw"
+typedef ct_status ct_kernel_cumprod_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
+#define CT__OPNAME_cumprod_out "cumprod.out"
+#define CT__OPSIG_cumprod_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_dim(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_max_dim "max.dim"
+#define CT__OPSIG_max_dim "T,i,b->T,T"
+typedef ct_status ct_kernel_max_dim_max(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_dim_max "max.dim_max"
+#define CT__OPSIG_max_dim_max "T,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_min_dim(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_min_dim "min.dim"
+#define CT__OPSIG_min_dim "T,i,b->T,T"
+typedef ct_status ct_kernel_min_dim_min(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_min_dim_min "min.dim_min"
+#define CT__OPSIG_min_dim_min "T,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_argmax(ct_keyset, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_argmax "argmax"
+#define CT__OPSIG_argmax "T,i?,b->T"
+typedef ct_status ct_kernel_argmax_out(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *);
+#define CT__OPNAME_argmax_out "argmax.out"
+#define CT__OPSIG_argmax_out "T,i?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_argmin(ct_keyset, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_argmin "argmin"
+#define CT__OPSIG_argmin "T,i?,b->T"
+typedef ct_status ct_kernel_argmin_out(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *);
+#define CT__OPNAME_argmin_out "argmin.out"
+#define CT__OPSIG_argmin_out "T,i?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_sort(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_sort "sort"
+#define CT__OPSIG_sort "T,i,b->T,T"
+typedef ct_status ct_kernel_sort_values(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sort_values "sort.values"
+#define CT__OPSIG_sort_values "T,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_sort_stable(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **);
+#define CT__OPNAME_sort_stable "sort.stable"
+#define CT__OPSIG_sort_stable "T,b?,i,b->T,T"
+typedef ct_status ct_kernel_sort_values_stable(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sort_values_stable "sort.values_stable"
+#define CT__OPSIG_sort_values_stable "T,b?,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_topk(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **);
+#define CT__OPNAME_topk "topk"
+#define CT__OPSIG_topk "T,i,i,b,b->T,T"
+typedef ct_status ct_kernel_topk_values(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_topk_values "topk.values"
+#define CT__OPSIG_topk_values "T,i,i,b,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_value_selecting_reduction_backward(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_value_selecting_reduction_backward "value_selecting_reduction_backward"
+#define CT__OPSIG_value_selecting_reduction_backward "T,i,T,I,b->T"
+typedef ct_tensor *ct_kernel__rd_gather(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool );
+#define CT__OPNAME__rd_gather "_rd_gather"
+#define CT__OPSIG__rd_gather "T,i,T,b->T"
+typedef ct_tensor *ct_kernel_nansum(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_nansum "nansum"
+#define CT__OPSIG_nansum "T,I,b,D->T"
+typedef ct_status ct_kernel_nansum_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_nansum_out "nansum.out"
+#define CT__OPSIG_nansum_out "T,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_nanmean(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_nanmean "nanmean"
+#define CT__OPSIG_nanmean "T,I,b,D->T"
+typedef ct_status ct_kernel_nanmean_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_nanmean_out "nanmean.out"
+#define CT__OPSIG_nanmean_out "T,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_count_nonzero_dim_IntList(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_count_nonzero_dim_IntList "count_nonzero.dim_IntList"
+#define CT__OPSIG_count_nonzero_dim_IntList "T,I->T"
+typedef ct_status ct_kernel_count_nonzero_dim_IntList_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_count_nonzero_dim_IntList_out "count_nonzero.dim_IntList_out"
+#define CT__OPSIG_count_nonzero_dim_IntList_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_count_nonzero(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_count_nonzero "count_nonzero"
+#define CT__OPSIG_count_nonzero "T,i?->T"
+typedef ct_status ct_kernel_count_nonzero_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_count_nonzero_out "count_nonzero.out"
+#define CT__OPSIG_count_nonzero_out "T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_logcumsumexp(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_logcumsumexp "logcumsumexp"
+#define CT__OPSIG_logcumsumexp "T,i->T"
+typedef ct_status ct_kernel_logcumsumexp_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_logcumsumexp_out "logcumsumexp.out"
+#define CT__OPSIG_logcumsumexp_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_cummax(ct_keyset, ct_tensor *, int64_t , ct_tensor **);
+#define CT__OPNAME_cummax "cummax"
+#define CT__OPSIG_cummax "T,i->T,T"
+typedef ct_status ct_kernel_cummax_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_cummax_out "cummax.out"
+#define CT__OPSIG_cummax_out "T,i,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_cummin(ct_keyset, ct_tensor *, int64_t , ct_tensor **);
+#define CT__OPNAME_cummin "cummin"
+#define CT__OPSIG_cummin "T,i->T,T"
+typedef ct_status ct_kernel_cummin_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_cummin_out "cummin.out"
+#define CT__OPSIG_cummin_out "T,i,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_kthvalue(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **);
+#define CT__OPNAME_kthvalue "kthvalue"
+#define CT__OPSIG_kthvalue "T,i,i,b->T,T"
+typedef ct_status ct_kernel_kthvalue_values(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_kthvalue_values "kthvalue.values"
+#define CT__OPSIG_kthvalue_values "T,i,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_median(ct_keyset, ct_tensor *);
+#define CT__OPNAME_median "median"
+#define CT__OPSIG_median "T->T"
+typedef ct_status ct_kernel_median_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_median_out "median.out"
+#define CT__OPSIG_median_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_median_dim(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_median_dim "median.dim"
+#define CT__OPSIG_median_dim "T,i,b->T,T"
+typedef ct_status ct_kernel_median_dim_values(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_median_dim_values "median.dim_values"
+#define CT__OPSIG_median_dim_values "T,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_nanmedian(ct_keyset, ct_tensor *);
+#define CT__OPNAME_nanmedian "nanmedian"
+#define CT__OPSIG_nanmedian "T->T"
+typedef ct_status ct_kernel_nanmedian_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nanmedian_out "nanmedian.out"
+#define CT__OPSIG_nanmedian_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_nanmedian_dim(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_nanmedian_dim "nanmedian.dim"
+#define CT__OPSIG_nanmedian_dim "T,i,b->T,T"
+typedef ct_status ct_kernel_nanmedian_dim_values(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nanmedian_dim_values "nanmedian.dim_values"
+#define CT__OPSIG_nanmedian_dim_values "T,i,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_argsort(ct_keyset, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_argsort "argsort"
+#define CT__OPSIG_argsort "T,i,b->T"
+typedef ct_tensor *ct_kernel_argsort_stable(ct_keyset, ct_tensor *, bool , int64_t , bool );
+#define CT__OPNAME_argsort_stable "argsort.stable"
+#define CT__OPSIG_argsort_stable "T,b,i,b->T"
+typedef ct_tensor *ct_kernel_msort(ct_keyset, ct_tensor *);
+#define CT__OPNAME_msort "msort"
+#define CT__OPSIG_msort "T->T"
+typedef ct_tensor *ct_kernel_var_mean_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **);
+#define CT__OPNAME_var_mean_correction "var_mean.correction"
+#define CT__OPSIG_var_mean_correction "T,I,S?,b->T,T"
+typedef ct_tensor *ct_kernel_std_mean_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **);
+#define CT__OPNAME_std_mean_correction "std_mean.correction"
+#define CT__OPSIG_std_mean_correction "T,I,S?,b->T,T"
+typedef ct_tensor *ct_kernel_aminmax(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME_aminmax "aminmax"
+#define CT__OPSIG_aminmax "T,i?,b->T,T"
+typedef ct_tensor *ct_kernel_dot(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_dot "dot"
+#define CT__OPSIG_dot "T,T->T"
+typedef ct_status ct_kernel_dot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_dot_out "dot.out"
+#define CT__OPSIG_dot_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_mv(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mv "mv"
+#define CT__OPSIG_mv "T,T->T"
+typedef ct_status ct_kernel_mv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mv_out "mv.out"
+#define CT__OPSIG_mv_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_mm(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mm "mm"
+#define CT__OPSIG_mm "T,T->T"
+typedef ct_status ct_kernel_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_mm_out "mm.out"
+#define CT__OPSIG_mm_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bmm(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bmm "bmm"
+#define CT__OPSIG_bmm "T,T->T"
+typedef ct_status ct_kernel_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bmm_out "bmm.out"
+#define CT__OPSIG_bmm_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmm "addmm"
+#define CT__OPSIG_addmm "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmm_ "addmm_"
+#define CT__OPSIG_addmm_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addmm_out "addmm.out"
+#define CT__OPSIG_addmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_baddbmm "baddbmm"
+#define CT__OPSIG_baddbmm "T,T,T,S,S->T"
+typedef ct_status ct_kernel_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_baddbmm_ "baddbmm_"
+#define CT__OPSIG_baddbmm_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_baddbmm_out "baddbmm.out"
+#define CT__OPSIG_baddbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_outer(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_outer "outer"
+#define CT__OPSIG_outer "T,T->T"
+typedef ct_status ct_kernel_outer_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_outer_out "outer.out"
+#define CT__OPSIG_outer_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_matmul(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_matmul "matmul"
+#define CT__OPSIG_matmul "T,T->T"
+typedef ct_status ct_kernel_matmul_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_matmul_out "matmul.out"
+#define CT__OPSIG_matmul_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_linear(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linear "linear"
+#define CT__OPSIG_linear "T,T,T?->T"
+typedef ct_status ct_kernel_linear_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linear_out "linear.out"
+#define CT__OPSIG_linear_out "T,T,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
+#define CT__OPNAME_cat "cat"
+#define CT__OPSIG_cat "L,i->T"
+typedef ct_status ct_kernel_cat_out(ct_keyset, ct_tensor_list , int64_t , ct_tensor *);
+#define CT__OPNAME_cat_out "cat.out"
+#define CT__OPSIG_cat_out "L,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_stack(ct_keyset, ct_tensor_list , int64_t );
+#define CT__OPNAME_stack "stack"
+#define CT__OPSIG_stack "L,i->T"
+typedef ct_status ct_kernel_stack_out(ct_keyset, ct_tensor_list , int64_t , ct_tensor *);
+#define CT__OPNAME_stack_out "stack.out"
+#define CT__OPSIG_stack_out "L,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_flip(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_flip "flip"
+#define CT__OPSIG_flip "T,I->T"
+typedef ct_status ct_kernel_flip_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_flip_out "flip.out"
+#define CT__OPSIG_flip_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_roll(ct_keyset, ct_tensor *, ct_int_list , ct_int_list );
+#define CT__OPNAME_roll "roll"
+#define CT__OPSIG_roll "T,I,I->T"
+typedef ct_status ct_kernel_roll_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *);
+#define CT__OPNAME_roll_out "roll.out"
+#define CT__OPSIG_roll_out "T,I,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_repeat "repeat"
+#define CT__OPSIG_repeat "T,I->T"
+typedef ct_status ct_kernel_repeat_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_repeat_out "repeat.out"
+#define CT__OPSIG_repeat_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_tile(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_tile "tile"
+#define CT__OPSIG_tile "T,I->T"
+typedef ct_tensor *ct_kernel_constant_pad_nd(ct_keyset, ct_tensor *, ct_int_list , ct_scalar );
+#define CT__OPNAME_constant_pad_nd "constant_pad_nd"
+#define CT__OPSIG_constant_pad_nd "T,I,S->T"
+typedef ct_status ct_kernel_constant_pad_nd_out(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *);
+#define CT__OPNAME_constant_pad_nd_out "constant_pad_nd.out"
+#define CT__OPSIG_constant_pad_nd_out "T,I,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_reflection_pad1d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad1d "reflection_pad1d"
+#define CT__OPSIG_reflection_pad1d "T,I->T"
+typedef ct_status ct_kernel_reflection_pad1d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_reflection_pad1d_out "reflection_pad1d.out"
+#define CT__OPSIG_reflection_pad1d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_reflection_pad1d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad1d_backward "reflection_pad1d_backward"
+#define CT__OPSIG_reflection_pad1d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_reflection_pad2d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad2d "reflection_pad2d"
+#define CT__OPSIG_reflection_pad2d "T,I->T"
+typedef ct_status ct_kernel_reflection_pad2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_reflection_pad2d_out "reflection_pad2d.out"
+#define CT__OPSIG_reflection_pad2d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_reflection_pad2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad2d_backward "reflection_pad2d_backward"
+#define CT__OPSIG_reflection_pad2d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_reflection_pad3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad3d "reflection_pad3d"
+#define CT__OPSIG_reflection_pad3d "T,I->T"
+typedef ct_status ct_kernel_reflection_pad3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_reflection_pad3d_out "reflection_pad3d.out"
+#define CT__OPSIG_reflection_pad3d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_reflection_pad3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_reflection_pad3d_backward "reflection_pad3d_backward"
+#define CT__OPSIG_reflection_pad3d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_replication_pad1d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad1d "replication_pad1d"
+#define CT__OPSIG_replication_pad1d "T,I->T"
+typedef ct_status ct_kernel_replication_pad1d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_replication_pad1d_out "replication_pad1d.out"
+#define CT__OPSIG_replication_pad1d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_replication_pad1d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad1d_backward "replication_pad1d_backward"
+#define CT__OPSIG_replication_pad1d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_replication_pad2d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad2d "replication_pad2d"
+#define CT__OPSIG_replication_pad2d "T,I->T"
+typedef ct_status ct_kernel_replication_pad2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_replication_pad2d_out "replication_pad2d.out"
+#define CT__OPSIG_replication_pad2d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_replication_pad2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad2d_backward "replication_pad2d_backward"
+#define CT__OPSIG_replication_pad2d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_replication_pad3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad3d "replication_pad3d"
+#define CT__OPSIG_replication_pad3d "T,I->T"
+typedef ct_status ct_kernel_replication_pad3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_replication_pad3d_out "replication_pad3d.out"
+#define CT__OPSIG_replication_pad3d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_replication_pad3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_replication_pad3d_backward "replication_pad3d_backward"
+#define CT__OPSIG_replication_pad3d_backward "T,T,I->T"
+typedef ct_tensor *ct_kernel_tril(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_tril "tril"
+#define CT__OPSIG_tril "T,i->T"
+typedef ct_status ct_kernel_tril_(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_tril_ "tril_"
+#define CT__OPSIG_tril_ "Tw,i->Tw"
+typedef ct_status ct_kernel_tril_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_tril_out "tril.out"
+#define CT__OPSIG_tril_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_triu(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_triu "triu"
+#define CT__OPSIG_triu "T,i->T"
+typedef ct_status ct_kernel_triu_(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_triu_ "triu_"
+#define CT__OPSIG_triu_ "Tw,i->Tw"
+typedef ct_status ct_kernel_triu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_triu_out "triu.out"
+#define CT__OPSIG_triu_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_gather(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool );
+#define CT__OPNAME_gather "gather"
+#define CT__OPSIG_gather "T,i,T,b->T"
+typedef ct_status ct_kernel_gather_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_gather_out "gather.out"
+#define CT__OPSIG_gather_out "T,i,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_scatter_src(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter_src "scatter.src"
+#define CT__OPSIG_scatter_src "T,i,T,T->T"
+typedef ct_status ct_kernel_scatter__src(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter__src "scatter_.src"
+#define CT__OPSIG_scatter__src "Tw,i,T,T->Tw"
+typedef ct_status ct_kernel_scatter_src_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter_src_out "scatter.src_out"
+#define CT__OPSIG_scatter_src_out "T,i,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_scatter_value(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar );
+#define CT__OPNAME_scatter_value "scatter.value"
+#define CT__OPSIG_scatter_value "T,i,T,S->T"
+typedef ct_status ct_kernel_scatter__value(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar );
+#define CT__OPNAME_scatter__value "scatter_.value"
+#define CT__OPSIG_scatter__value "Tw,i,T,S->Tw"
+typedef ct_status ct_kernel_scatter_value_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_scatter_value_out "scatter.value_out"
+#define CT__OPSIG_scatter_value_out "T,i,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_scatter_add(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter_add "scatter_add"
+#define CT__OPSIG_scatter_add "T,i,T,T->T"
+typedef ct_status ct_kernel_scatter_add_(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter_add_ "scatter_add_"
+#define CT__OPSIG_scatter_add_ "Tw,i,T,T->Tw"
+typedef ct_status ct_kernel_scatter_add_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_scatter_add_out "scatter_add.out"
+#define CT__OPSIG_scatter_add_out "T,i,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_scatter_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *);
+#define CT__OPNAME_scatter_reduce "scatter.reduce"
+#define CT__OPSIG_scatter_reduce "T,i,T,T,s->T"
+typedef ct_status ct_kernel_scatter__reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *);
+#define CT__OPNAME_scatter__reduce "scatter_.reduce"
+#define CT__OPSIG_scatter__reduce "Tw,i,T,T,s->Tw"
+typedef ct_status ct_kernel_scatter_reduce_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_scatter_reduce_out "scatter.reduce_out"
+#define CT__OPSIG_scatter_reduce_out "T,i,T,T,s,Tw->Tw"
+typedef ct_tensor *ct_kernel_scatter_value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
+#define CT__OPNAME_scatter_value_reduce "scatter.value_reduce"
+#define CT__OPSIG_scatter_value_reduce "T,i,T,S,s->T"
+typedef ct_status ct_kernel_scatter__value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
+#define CT__OPNAME_scatter__value_reduce "scatter_.value_reduce"
+#define CT__OPSIG_scatter__value_reduce "Tw,i,T,S,s->Tw"
+typedef ct_tensor *ct_kernel_scatter_reduce_two(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_scatter_reduce_two "scatter_reduce.two"
+#define CT__OPSIG_scatter_reduce_two "T,i,T,T,s,b->T"
+typedef ct_status ct_kernel_scatter_reduce__two(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_scatter_reduce__two "scatter_reduce_.two"
+#define CT__OPSIG_scatter_reduce__two "Tw,i,T,T,s,b->Tw"
+typedef ct_status ct_kernel_scatter_reduce_two_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
+#define CT__OPNAME_scatter_reduce_two_out "scatter_reduce.two_out"
+#define CT__OPSIG_scatter_reduce_two_out "T,i,T,T,s,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_select(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_index_select "index_select"
+#define CT__OPSIG_index_select "T,i,T->T"
+typedef ct_status ct_kernel_index_select_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_select_out "index_select.out"
+#define CT__OPSIG_index_select_out "T,i,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_add(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_index_add "index_add"
+#define CT__OPSIG_index_add "T,i,T,T,S->T"
+typedef ct_status ct_kernel_index_add_(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_index_add_ "index_add_"
+#define CT__OPSIG_index_add_ "Tw,i,T,T,S->Tw"
+typedef ct_status ct_kernel_index_add_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_index_add_out "index_add.out"
+#define CT__OPSIG_index_add_out "T,i,T,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_copy(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_copy "index_copy"
+#define CT__OPSIG_index_copy "T,i,T,T->T"
+typedef ct_status ct_kernel_index_copy_(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_copy_ "index_copy_"
+#define CT__OPSIG_index_copy_ "Tw,i,T,T->Tw"
+typedef ct_status ct_kernel_index_copy_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_copy_out "index_copy.out"
+#define CT__OPSIG_index_copy_out "T,i,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_fill_int_Scalar(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar );
+#define CT__OPNAME_index_fill_int_Scalar "index_fill.int_Scalar"
+#define CT__OPSIG_index_fill_int_Scalar "T,i,T,S->T"
+typedef ct_status ct_kernel_index_fill__int_Scalar(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar );
+#define CT__OPNAME_index_fill__int_Scalar "index_fill_.int_Scalar"
+#define CT__OPSIG_index_fill__int_Scalar "Tw,i,T,S->Tw"
+typedef ct_tensor *ct_kernel_index_fill_int_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_fill_int_Tensor "index_fill.int_Tensor"
+#define CT__OPSIG_index_fill_int_Tensor "T,i,T,T->T"
+typedef ct_status ct_kernel_index_fill__int_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_fill__int_Tensor "index_fill_.int_Tensor"
+#define CT__OPSIG_index_fill__int_Tensor "Tw,i,T,T->Tw"
+typedef ct_status ct_kernel_index_fill_int_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_index_fill_int_Tensor_out "index_fill.int_Tensor_out"
+#define CT__OPSIG_index_fill_int_Tensor_out "T,i,T,T,Tw->Tw"
+typedef ct_status ct_kernel_index_fill_int_Scalar_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_index_fill_int_Scalar_out "index_fill.int_Scalar_out"
+#define CT__OPSIG_index_fill_int_Scalar_out "T,i,T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_Tensor(ct_keyset, ct_tensor *, ct_tensor_list );
+#define CT__OPNAME_index_Tensor "index.Tensor"
+#define CT__OPSIG_index_Tensor "T,L->T"
+typedef ct_status ct_kernel_index_Tensor_out(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *);
+#define CT__OPNAME_index_Tensor_out "index.Tensor_out"
+#define CT__OPSIG_index_Tensor_out "T,L,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_put(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool );
+#define CT__OPNAME_index_put "index_put"
+#define CT__OPSIG_index_put "T,L,T,b->T"
+typedef ct_status ct_kernel_index_put_(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool );
+#define CT__OPNAME_index_put_ "index_put_"
+#define CT__OPSIG_index_put_ "Tw,L,T,b->Tw"
+typedef ct_status ct_kernel_index_put_out(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_index_put_out "index_put.out"
+#define CT__OPSIG_index_put_out "T,L,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_one_hot(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_one_hot "one_hot"
+#define CT__OPSIG_one_hot "T,i->T"
+typedef ct_tensor *ct_kernel_embedding(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool );
+#define CT__OPNAME_embedding "embedding"
+#define CT__OPSIG_embedding "T,T,i,b,b->T"
+typedef ct_status ct_kernel_embedding_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *);
+#define CT__OPNAME_embedding_out "embedding.out"
+#define CT__OPSIG_embedding_out "T,T,i,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_embedding_dense_backward(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
+#define CT__OPNAME_embedding_dense_backward "embedding_dense_backward"
+#define CT__OPSIG_embedding_dense_backward "T,T,i,i,b->T"
+typedef int64_t ct_kernel_split_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_split_Tensor "split.Tensor"
+#define CT__OPSIG_split_Tensor "T,i,i->L"
+typedef int64_t ct_kernel_split_with_sizes(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_split_with_sizes "split_with_sizes"
+#define CT__OPSIG_split_with_sizes "T,I,i->L"
+typedef int64_t ct_kernel_chunk(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_chunk "chunk"
+#define CT__OPSIG_chunk "T,i,i->L"
+typedef int64_t ct_kernel_unbind_int(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_unbind_int "unbind.int"
+#define CT__OPSIG_unbind_int "T,i->L"
+typedef ct_tensor *ct_kernel_pad(ct_keyset, ct_tensor *, ct_int_list , const char *, double );
+#define CT__OPNAME_pad "pad"
+#define CT__OPSIG_pad "T,I,s,f?->T"
+typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_take_along_dim "take_along_dim"
+#define CT__OPSIG_take_along_dim "T,T,i?->T"
+typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_take_along_dim_out "take_along_dim.out"
+#define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_softmax_int "softmax.int"
+#define CT__OPSIG_softmax_int "T,i,D->T"
+typedef ct_status ct_kernel_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
+#define CT__OPNAME_softmax_int_out "softmax.int_out"
+#define CT__OPSIG_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_log_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_log_softmax_int "log_softmax.int"
+#define CT__OPSIG_log_softmax_int "T,i,D->T"
+typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
+#define CT__OPNAME_log_softmax_int_out "log_softmax.int_out"
+#define CT__OPSIG_log_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_nll_loss "nll_loss"
+#define CT__OPSIG_nll_loss "T,T,T?,i,i->T"
+typedef ct_status ct_kernel_nll_loss_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_nll_loss_out "nll_loss.out"
+#define CT__OPSIG_nll_loss_out "T,T,T?,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_nll_loss_nd(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_nll_loss_nd "nll_loss_nd"
+#define CT__OPSIG_nll_loss_nd "T,T,T?,i,i->T"
+typedef ct_tensor *ct_kernel_nll_loss_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_nll_loss_backward "nll_loss_backward"
+#define CT__OPSIG_nll_loss_backward "T,T,T,T?,i,i,T->T"
+typedef ct_tensor *ct_kernel_cross_entropy_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double );
+#define CT__OPNAME_cross_entropy_loss "cross_entropy_loss"
+#define CT__OPSIG_cross_entropy_loss "T,T,T?,i,i,f->T"
+typedef ct_tensor *ct_kernel_mse_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_mse_loss "mse_loss"
+#define CT__OPSIG_mse_loss "T,T,i->T"
+typedef ct_status ct_kernel_mse_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_mse_loss_out "mse_loss.out"
+#define CT__OPSIG_mse_loss_out "T,T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_l1_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_l1_loss "l1_loss"
+#define CT__OPSIG_l1_loss "T,T,i->T"
+typedef ct_tensor *ct_kernel_smooth_l1_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
+#define CT__OPNAME_smooth_l1_loss "smooth_l1_loss"
+#define CT__OPSIG_smooth_l1_loss "T,T,i,f->T"
+typedef ct_status ct_kernel_smooth_l1_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
+#define CT__OPNAME_smooth_l1_loss_out "smooth_l1_loss.out"
+#define CT__OPSIG_smooth_l1_loss_out "T,T,i,f,Tw->Tw"
+typedef ct_tensor *ct_kernel_kl_div(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool );
+#define CT__OPNAME_kl_div "kl_div"
+#define CT__OPSIG_kl_div "T,T,i,b->T"
+typedef ct_tensor *ct_kernel_binary_cross_entropy(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_binary_cross_entropy "binary_cross_entropy"
+#define CT__OPSIG_binary_cross_entropy "T,T,T?,i->T"
+typedef ct_status ct_kernel_binary_cross_entropy_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_binary_cross_entropy_out "binary_cross_entropy.out"
+#define CT__OPSIG_binary_cross_entropy_out "T,T,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_binary_cross_entropy_with_logits(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_binary_cross_entropy_with_logits "binary_cross_entropy_with_logits"
+#define CT__OPSIG_binary_cross_entropy_with_logits "T,T,T?,T?,i->T"
+typedef ct_tensor *ct_kernel_layer_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool );
+#define CT__OPNAME_layer_norm "layer_norm"
+#define CT__OPSIG_layer_norm "T,I,T?,T?,f,b->T"
+typedef ct_tensor *ct_kernel_group_norm(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool );
+#define CT__OPNAME_group_norm "group_norm"
+#define CT__OPSIG_group_norm "T,i,T?,T?,f,b->T"
+typedef ct_tensor *ct_kernel_batch_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
+#define CT__OPNAME_batch_norm "batch_norm"
+#define CT__OPSIG_batch_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_rms_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double );
+#define CT__OPNAME_rms_norm "rms_norm"
+#define CT__OPSIG_rms_norm "T,I,T?,f?->T"
+typedef ct_tensor *ct_kernel_scaled_dot_product_attention(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double );
+#define CT__OPNAME_scaled_dot_product_attention "scaled_dot_product_attention"
+#define CT__OPSIG_scaled_dot_product_attention "T,T,T,T?,f,b,f?->T"
+typedef ct_tensor *ct_kernel_convolution(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t );
+#define CT__OPNAME_convolution "convolution"
+#define CT__OPSIG_convolution "T,T,T?,I,I,I,b,I,i->T"
+typedef ct_status ct_kernel_convolution_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *);
+#define CT__OPNAME_convolution_out "convolution.out"
+#define CT__OPSIG_convolution_out "T,T,T?,I,I,I,b,I,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_convolution_backward_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_convolution_backward_input "convolution_backward_input"
+#define CT__OPSIG_convolution_backward_input "T,T,I,I,I,I,i->T"
+typedef ct_tensor *ct_kernel_convolution_backward_weight(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_convolution_backward_weight "convolution_backward_weight"
+#define CT__OPSIG_convolution_backward_weight "T,T,I,I,I,I,i->T"
+typedef ct_tensor *ct_kernel_conv1d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_conv1d "conv1d"
+#define CT__OPSIG_conv1d "T,T,T?,I,I,I,i->T"
+typedef ct_tensor *ct_kernel_conv1d_padding(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t );
+#define CT__OPNAME_conv1d_padding "conv1d.padding"
+#define CT__OPSIG_conv1d_padding "T,T,T?,I,s,I,i->T"
+typedef ct_tensor *ct_kernel_conv2d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_conv2d "conv2d"
+#define CT__OPSIG_conv2d "T,T,T?,I,I,I,i->T"
+typedef ct_tensor *ct_kernel_conv2d_padding(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t );
+#define CT__OPNAME_conv2d_padding "conv2d.padding"
+#define CT__OPSIG_conv2d_padding "T,T,T?,I,s,I,i->T"
+typedef ct_tensor *ct_kernel_conv_transpose2d_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list );
+#define CT__OPNAME_conv_transpose2d_input "conv_transpose2d.input"
+#define CT__OPSIG_conv_transpose2d_input "T,T,T?,I,I,I,i,I->T"
+typedef ct_tensor *ct_kernel_adaptive_avg_pool2d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_adaptive_avg_pool2d "adaptive_avg_pool2d"
+#define CT__OPSIG_adaptive_avg_pool2d "T,I->T"
+typedef ct_status ct_kernel_adaptive_avg_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_adaptive_avg_pool2d_out "adaptive_avg_pool2d.out"
+#define CT__OPSIG_adaptive_avg_pool2d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool2d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME__adaptive_avg_pool2d "_adaptive_avg_pool2d"
+#define CT__OPSIG__adaptive_avg_pool2d "T,I->T"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__adaptive_avg_pool2d_backward "_adaptive_avg_pool2d_backward"
+#define CT__OPSIG__adaptive_avg_pool2d_backward "T,T->T"
+typedef ct_tensor *ct_kernel_max_pool2d_with_indices_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_max_pool2d_with_indices_backward "max_pool2d_with_indices_backward"
+#define CT__OPSIG_max_pool2d_with_indices_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_status ct_kernel_max_pool2d_with_indices_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_pool2d_with_indices_backward_grad_input "max_pool2d_with_indices_backward.grad_input"
+#define CT__OPSIG_max_pool2d_with_indices_backward_grad_input "T,T,I,I,I,I,b,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_pool2d_double_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_max_pool2d_double_backward "max_pool2d_double_backward"
+#define CT__OPSIG_max_pool2d_double_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_tensor *ct_kernel_max_pool2d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
+#define CT__OPNAME_max_pool2d_with_indices "max_pool2d_with_indices"
+#define CT__OPSIG_max_pool2d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_tensor *ct_kernel_max_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
+#define CT__OPNAME_max_pool2d "max_pool2d"
+#define CT__OPSIG_max_pool2d "T,I,I,I,I,b->T"
+typedef ct_tensor *ct_kernel_avg_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool2d "avg_pool2d"
+#define CT__OPSIG_avg_pool2d "T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool2d_out "avg_pool2d.out"
+#define CT__OPSIG_avg_pool2d_out "T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool2d_backward "avg_pool2d_backward"
+#define CT__OPSIG_avg_pool2d_backward "T,T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool2d_backward_grad_input "avg_pool2d_backward.grad_input"
+#define CT__OPSIG_avg_pool2d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
+#define CT__OPNAME_im2col "im2col"
+#define CT__OPSIG_im2col "T,I,I,I,I->T"
+typedef ct_tensor *ct_kernel_col2im(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list );
+#define CT__OPNAME_col2im "col2im"
+#define CT__OPSIG_col2im "T,I,I,I,I,I->T"
+typedef ct_status ct_kernel_uniform_(ct_keyset, ct_tensor *, double , double , ct_generator *);
+#define CT__OPNAME_uniform_ "uniform_"
+#define CT__OPSIG_uniform_ "Tw,f,f,G->Tw"
+typedef ct_status ct_kernel_normal_(ct_keyset, ct_tensor *, double , double , ct_generator *);
+#define CT__OPNAME_normal_ "normal_"
+#define CT__OPSIG_normal_ "Tw,f,f,G->Tw"
+typedef ct_status ct_kernel_random__from(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *);
+#define CT__OPNAME_random__from "random_.from"
+#define CT__OPSIG_random__from "Tw,i,i?,G->Tw"
+typedef ct_status ct_kernel_random__to(ct_keyset, ct_tensor *, int64_t , ct_generator *);
+#define CT__OPNAME_random__to "random_.to"
+#define CT__OPSIG_random__to "Tw,i,G->Tw"
+typedef ct_status ct_kernel_random_(ct_keyset, ct_tensor *, ct_generator *);
+#define CT__OPNAME_random_ "random_"
+#define CT__OPSIG_random_ "Tw,G->Tw"
+typedef ct_status ct_kernel_bernoulli__float(ct_keyset, ct_tensor *, double , ct_generator *);
+#define CT__OPNAME_bernoulli__float "bernoulli_.float"
+#define CT__OPSIG_bernoulli__float "Tw,f,G->Tw"
+typedef ct_tensor *ct_kernel_bernoulli(ct_keyset, ct_tensor *, ct_generator *);
+#define CT__OPNAME_bernoulli "bernoulli"
+#define CT__OPSIG_bernoulli "T,G->T"
+typedef ct_tensor *ct_kernel_bernoulli_p(ct_keyset, ct_tensor *, double , ct_generator *);
+#define CT__OPNAME_bernoulli_p "bernoulli.p"
+#define CT__OPSIG_bernoulli_p "T,f,G->T"
+typedef ct_tensor *ct_kernel_normal_Tensor_float(ct_keyset, ct_tensor *, double , ct_generator *);
+#define CT__OPNAME_normal_Tensor_float "normal.Tensor_float"
+#define CT__OPSIG_normal_Tensor_float "T,f,G->T"
+typedef ct_tensor *ct_kernel_normal_float_Tensor(ct_keyset, double , ct_tensor *, ct_generator *);
+#define CT__OPNAME_normal_float_Tensor "normal.float_Tensor"
+#define CT__OPSIG_normal_float_Tensor "f,T,G->T"
+typedef ct_tensor *ct_kernel_normal_Tensor_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *);
+#define CT__OPNAME_normal_Tensor_Tensor "normal.Tensor_Tensor"
+#define CT__OPSIG_normal_Tensor_Tensor "T,T,G->T"
+typedef ct_tensor *ct_kernel_rand_like(ct_keyset, ct_tensor *, ct_dtype , ct_generator *);
+#define CT__OPNAME_rand_like "rand_like"
+#define CT__OPSIG_rand_like "T,D,G->T"
+typedef ct_tensor *ct_kernel_randn_like(ct_keyset, ct_tensor *, ct_dtype , ct_generator *);
+#define CT__OPNAME_randn_like "randn_like"
+#define CT__OPSIG_randn_like "T,D,G->T"
+typedef ct_tensor *ct_kernel_rand(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device );
+#define CT__OPNAME_rand "rand"
+#define CT__OPSIG_rand "I,G,D,V->T"
+typedef ct_tensor *ct_kernel_randn(ct_keyset, ct_int_list , ct_generator *, ct_dtype , ct_device );
+#define CT__OPNAME_randn "randn"
+#define CT__OPSIG_randn "I,G,D,V->T"
+typedef ct_tensor *ct_kernel_randint_low(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_dtype , ct_device );
+#define CT__OPNAME_randint_low "randint.low"
+#define CT__OPSIG_randint_low "i,i,I,G,D,V->T"
+typedef ct_tensor *ct_kernel_randperm(ct_keyset, int64_t , ct_generator *, ct_dtype , ct_device );
+#define CT__OPNAME_randperm "randperm"
+#define CT__OPSIG_randperm "i,G,D,V->T"
+typedef ct_tensor *ct_kernel_eye(ct_keyset, int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_eye "eye"
+#define CT__OPSIG_eye "i,D,V->T"
+typedef ct_tensor *ct_kernel_eye_m(ct_keyset, int64_t , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_eye_m "eye.m"
+#define CT__OPSIG_eye_m "i,i,D,V->T"
+typedef ct_tensor *ct_kernel_linspace(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_linspace "linspace"
+#define CT__OPSIG_linspace "S,S,i,D,V->T"
+typedef ct_status ct_kernel_rand_generator_out(ct_keyset, ct_int_list , ct_generator *, ct_tensor *);
+#define CT__OPNAME_rand_generator_out "rand.generator_out"
+#define CT__OPSIG_rand_generator_out "I,G,Tw->Tw"
+typedef ct_status ct_kernel_randn_generator_out(ct_keyset, ct_int_list , ct_generator *, ct_tensor *);
+#define CT__OPNAME_randn_generator_out "randn.generator_out"
+#define CT__OPSIG_randn_generator_out "I,G,Tw->Tw"
+typedef ct_status ct_kernel_randint_low_generator_out(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *);
+#define CT__OPNAME_randint_low_generator_out "randint.low_generator_out"
+#define CT__OPSIG_randint_low_generator_out "i,i,I,G,Tw->Tw"
+typedef ct_status ct_kernel_randperm_generator_out(ct_keyset, int64_t , ct_generator *, ct_tensor *);
+#define CT__OPNAME_randperm_generator_out "randperm.generator_out"
+#define CT__OPSIG_randperm_generator_out "i,G,Tw->Tw"
+typedef ct_status ct_kernel_eye_out(ct_keyset, int64_t , ct_tensor *);
+#define CT__OPNAME_eye_out "eye.out"
+#define CT__OPSIG_eye_out "i,Tw->Tw"
+typedef ct_status ct_kernel_eye_m_out(ct_keyset, int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_eye_m_out "eye.m_out"
+#define CT__OPSIG_eye_m_out "i,i,Tw->Tw"
+typedef ct_status ct_kernel_linspace_out(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *);
+#define CT__OPNAME_linspace_out "linspace.out"
+#define CT__OPSIG_linspace_out "S,S,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_native_dropout(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **);
+#define CT__OPNAME_native_dropout "native_dropout"
+#define CT__OPSIG_native_dropout "T,f,b,G->T,T"
+typedef ct_tensor *ct_kernel_native_dropout_backward(ct_keyset, ct_tensor *, ct_tensor *, double );
+#define CT__OPNAME_native_dropout_backward "native_dropout_backward"
+#define CT__OPSIG_native_dropout_backward "T,T,f->T"
+typedef ct_tensor *ct_kernel_dropout(ct_keyset, ct_tensor *, double , bool , ct_generator *);
+#define CT__OPNAME_dropout "dropout"
+#define CT__OPSIG_dropout "T,f,b,G->T"
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */

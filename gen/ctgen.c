@@ -527,6 +527,17 @@ static void gen_functions(void) {
       p(");\n");
     }
   }
+  p("\n/* ---- kernel types ----\n"
+    " * ct_kernel_<op>: the C function type of the op's kernels; declare a backend's\n"
+    " * kernel with it (`static ct_kernel_mm my_mm;`) and the compiler checks the\n"
+    " * definition. CT__OPNAME_<op> / CT__OPSIG_<op>: the op's name and C signature\n"
+    " * code, for CT_BACKEND_KERNEL (ctorch/backend.h). */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    p("typedef %sct_kernel_%s(", ret_ctype(o), o->handle);
+    kernel_param_types(o);
+    p(");\n#define CT__OPNAME_%s \"%s\"\n#define CT__OPSIG_%s \"%s\"\n", o->handle, o->full, o->handle, o->s.signature);
+  }
   p("\nCT_EXTERN_C_END\n#endif /* CT_GENERATED_FUNCTIONS_H */\n\n");
   p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_FUNCTIONS_IMPL)\n"
     "#define CT__GENERATED_FUNCTIONS_IMPL\nCT_EXTERN_C_BEGIN\n\n");

@@ -462,76 +462,75 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   }
 }
 
-/* ---- the backend description ---- */
-static ct_tensor *k_mm(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_status k_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-static ct_tensor *k_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-static ct_status k_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
-static ct_status k_addmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-static ct_status k_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-static ct_tensor *k_bmm(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_status k_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-static ct_tensor *k_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-static ct_status k_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
-static ct_tensor *k_mv(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_status k_mv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-static ct_tensor *k_dot(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_status k_dot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-static ct_tensor *k_add(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-static ct_tensor *k_sub(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_tensor *k_relu(ct_keyset, ct_tensor *);
-static ct_status k_relu_(ct_keyset, ct_tensor *);
-static ct_status k_add_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-static ct_status k_sub_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-static ct_status k_mul_(ct_keyset, ct_tensor *, ct_tensor *);
-static ct_status k_fill_(ct_keyset, ct_tensor *, ct_scalar);
-static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
-static ct_tensor *k_sum_dim(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype);
-static ct_tensor *k_exp(ct_keyset, ct_tensor *);
-static ct_tensor *k_sigmoid(ct_keyset, ct_tensor *);
-static ct_tensor *k_tanh(ct_keyset, ct_tensor *);
-static ct_tensor *k_softmax(ct_keyset, ct_tensor *, int64_t, ct_dtype);
-static ct_status k_softmax_out(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
-static ct_tensor *k_log_softmax(ct_keyset, ct_tensor *, int64_t, ct_dtype);
-static ct_status k_log_softmax_out(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
+/* ---- the backend description: each kernel declared with its op's generated type ---- */
+static ct_kernel_mm k_mm;
+static ct_kernel_mm_out k_mm_out;
+static ct_kernel_addmm k_addmm;
+static ct_kernel_addmm_out k_addmm_out;
+static ct_kernel_addmm_ k_addmm_;
+static ct_kernel_baddbmm_ k_baddbmm_;
+static ct_kernel_bmm k_bmm;
+static ct_kernel_bmm_out k_bmm_out;
+static ct_kernel_baddbmm k_baddbmm;
+static ct_kernel_baddbmm_out k_baddbmm_out;
+static ct_kernel_mv k_mv;
+static ct_kernel_mv_out k_mv_out;
+static ct_kernel_dot k_dot;
+static ct_kernel_dot_out k_dot_out;
+static ct_kernel_add_Tensor k_add;
+static ct_kernel_sub_Tensor k_sub;
+static ct_kernel_mul_Tensor k_mul;
+static ct_kernel_relu k_relu;
+static ct_kernel_relu_ k_relu_;
+static ct_kernel_add__Tensor k_add_;
+static ct_kernel_sub__Tensor k_sub_;
+static ct_kernel_mul__Tensor k_mul_;
+static ct_kernel_fill__Scalar k_fill_;
+static ct_kernel_threshold_backward k_threshold_bw;
+static ct_kernel_sum k_sum;
+static ct_kernel_sum_dim_IntList k_sum_dim;
+static ct_kernel_exp k_exp;
+static ct_kernel_sigmoid k_sigmoid;
+static ct_kernel_tanh k_tanh;
+static ct_kernel_softmax_int k_softmax;
+static ct_kernel_softmax_int_out k_softmax_out;
+static ct_kernel_log_softmax_int k_log_softmax;
+static ct_kernel_log_softmax_int_out k_log_softmax_out;
 
-#define CTB__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
 static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
-    CTB__BK("mm", "T,T->T", k_mm),
-    CTB__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
-    CTB__BK("addmm", "T,T,T,S,S->T", k_addmm),
-    CTB__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
-    CTB__BK("addmm_", "Tw,T,T,S,S->Tw", k_addmm_),
-    CTB__BK("baddbmm_", "Tw,T,T,S,S->Tw", k_baddbmm_),
-    CTB__BK("bmm", "T,T->T", k_bmm),
-    CTB__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
-    CTB__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
-    CTB__BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
-    CTB__BK("mv", "T,T->T", k_mv),
-    CTB__BK("mv.out", "T,T,Tw->Tw", k_mv_out),
-    CTB__BK("dot", "T,T->T", k_dot),
-    CTB__BK("dot.out", "T,T,Tw->Tw", k_dot_out),
-    CTB__BK("add.Tensor", "T,T,S->T", k_add),
-    CTB__BK("sub.Tensor", "T,T,S->T", k_sub),
-    CTB__BK("mul.Tensor", "T,T->T", k_mul),
-    CTB__BK("relu", "T->T", k_relu),
-    CTB__BK("relu_", "Tw->Tw", k_relu_),
-    CTB__BK("add_.Tensor", "Tw,T,S->Tw", k_add_),
-    CTB__BK("sub_.Tensor", "Tw,T,S->Tw", k_sub_),
-    CTB__BK("mul_.Tensor", "Tw,T->Tw", k_mul_),
-    CTB__BK("fill_.Scalar", "Tw,S->Tw", k_fill_),
-    CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
-    CTB__BK("sum", "T,D->T", k_sum),
-    CTB__BK("sum.dim_IntList", "T,I,b,D->T", k_sum_dim),
-    CTB__BK("exp", "T->T", k_exp),
-    CTB__BK("sigmoid", "T->T", k_sigmoid),
-    CTB__BK("tanh", "T->T", k_tanh),
-    CTB__BK("softmax.int", "T,i,D->T", k_softmax),
-    CTB__BK("softmax.int_out", "T,i,D,Tw->Tw", k_softmax_out),
-    CTB__BK("log_softmax.int", "T,i,D->T", k_log_softmax),
-    CTB__BK("log_softmax.int_out", "T,i,D,Tw->Tw", k_log_softmax_out),
+    CT_BACKEND_KERNEL(mm, CT_KEY_CPU, k_mm),
+    CT_BACKEND_KERNEL(mm_out, CT_KEY_CPU, k_mm_out),
+    CT_BACKEND_KERNEL(addmm, CT_KEY_CPU, k_addmm),
+    CT_BACKEND_KERNEL(addmm_out, CT_KEY_CPU, k_addmm_out),
+    CT_BACKEND_KERNEL(addmm_, CT_KEY_CPU, k_addmm_),
+    CT_BACKEND_KERNEL(baddbmm_, CT_KEY_CPU, k_baddbmm_),
+    CT_BACKEND_KERNEL(bmm, CT_KEY_CPU, k_bmm),
+    CT_BACKEND_KERNEL(bmm_out, CT_KEY_CPU, k_bmm_out),
+    CT_BACKEND_KERNEL(baddbmm, CT_KEY_CPU, k_baddbmm),
+    CT_BACKEND_KERNEL(baddbmm_out, CT_KEY_CPU, k_baddbmm_out),
+    CT_BACKEND_KERNEL(mv, CT_KEY_CPU, k_mv),
+    CT_BACKEND_KERNEL(mv_out, CT_KEY_CPU, k_mv_out),
+    CT_BACKEND_KERNEL(dot, CT_KEY_CPU, k_dot),
+    CT_BACKEND_KERNEL(dot_out, CT_KEY_CPU, k_dot_out),
+    CT_BACKEND_KERNEL(add_Tensor, CT_KEY_CPU, k_add),
+    CT_BACKEND_KERNEL(sub_Tensor, CT_KEY_CPU, k_sub),
+    CT_BACKEND_KERNEL(mul_Tensor, CT_KEY_CPU, k_mul),
+    CT_BACKEND_KERNEL(relu, CT_KEY_CPU, k_relu),
+    CT_BACKEND_KERNEL(relu_, CT_KEY_CPU, k_relu_),
+    CT_BACKEND_KERNEL(add__Tensor, CT_KEY_CPU, k_add_),
+    CT_BACKEND_KERNEL(sub__Tensor, CT_KEY_CPU, k_sub_),
+    CT_BACKEND_KERNEL(mul__Tensor, CT_KEY_CPU, k_mul_),
+    CT_BACKEND_KERNEL(fill__Scalar, CT_KEY_CPU, k_fill_),
+    CT_BACKEND_KERNEL(threshold_backward, CT_KEY_CPU, k_threshold_bw),
+    CT_BACKEND_KERNEL(sum, CT_KEY_CPU, k_sum),
+    CT_BACKEND_KERNEL(sum_dim_IntList, CT_KEY_CPU, k_sum_dim),
+    CT_BACKEND_KERNEL(exp, CT_KEY_CPU, k_exp),
+    CT_BACKEND_KERNEL(sigmoid, CT_KEY_CPU, k_sigmoid),
+    CT_BACKEND_KERNEL(tanh, CT_KEY_CPU, k_tanh),
+    CT_BACKEND_KERNEL(softmax_int, CT_KEY_CPU, k_softmax),
+    CT_BACKEND_KERNEL(softmax_int_out, CT_KEY_CPU, k_softmax_out),
+    CT_BACKEND_KERNEL(log_softmax_int, CT_KEY_CPU, k_log_softmax),
+    CT_BACKEND_KERNEL(log_softmax_int_out, CT_KEY_CPU, k_log_softmax_out),
 };
 static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
@@ -594,14 +593,8 @@ __attribute__((constructor)) static void ctb__blis_startup(void) {
 #endif
 
 /* the replaced kernel of entry i, typed */
-#define CTB__PREV(i, type) ((type)ctb__blis_kernels[i].replaced.unboxed)
-typedef ct_tensor *(*ctb__fn_tt)(ct_keyset, ct_tensor *, ct_tensor *);
-typedef ct_status (*ctb__fn_ttw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-typedef ct_tensor *(*ctb__fn_tttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-typedef ct_status (*ctb__fn_tttssw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
-typedef ct_tensor *(*ctb__fn_tts)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-typedef ct_tensor *(*ctb__fn_t)(ct_keyset, ct_tensor *);
-typedef ct_tensor *(*ctb__fn_td)(ct_keyset, ct_tensor *, ct_dtype);
+/* the kernel entry i displaced, with the op's kernel type */
+#define CTB__PREV(i, handle) CT_BACKEND_REPLACED(handle, ctb__blis_kernels[i])
 
 /* ---- helpers ---- */
 static int ctb__is_cpu_float(const ct_tensor *t) {
@@ -679,21 +672,21 @@ static int ctb__mm_out_ok(int rank, ct_tensor *a, ct_tensor *b, ct_tensor *out) 
   return ctb__out_ok(out, (ct_dtype)a->dtype, rank, shape, a, b, NULL);
 }
 static ct_tensor *k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ctb__mm_ok(a, b, 2)) return CTB__PREV(K_MM, ctb__fn_tt)(ks, a, b);
+  if (!ctb__mm_ok(a, b, 2)) return CTB__PREV(K_MM, mm)(ks, a, b);
   return ctb__mm_new(2, a, b, "mm");
 }
 static ct_status k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  if (!ctb__mm_out_ok(2, a, b, out)) return CTB__PREV(K_MM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  if (!ctb__mm_out_ok(2, a, b, out)) return CTB__PREV(K_MM_OUT, mm_out)(ks, a, b, out);
   ctb__gemm_tensors(0, a, b, out, 1.0, 0.0);
   ct_backend_bump_version(out);
   return CT_OK;
 }
 static ct_tensor *k_bmm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ctb__mm_ok(a, b, 3)) return CTB__PREV(K_BMM, ctb__fn_tt)(ks, a, b);
+  if (!ctb__mm_ok(a, b, 3)) return CTB__PREV(K_BMM, bmm)(ks, a, b);
   return ctb__mm_new(3, a, b, "bmm");
 }
 static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  if (!ctb__mm_out_ok(3, a, b, out)) return CTB__PREV(K_BMM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  if (!ctb__mm_out_ok(3, a, b, out)) return CTB__PREV(K_BMM_OUT, bmm_out)(ks, a, b, out);
   ctb__gemm_tensors(1, a, b, out, 1.0, 0.0);
   ct_backend_bump_version(out);
   return CT_OK;
@@ -753,11 +746,11 @@ static ct_tensor *ctb__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_te
   return r;
 }
 static ct_tensor *k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
-  if (!ctb__addmm_ok(2, self, m1, m2, beta, alpha)) return CTB__PREV(K_ADDMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  if (!ctb__addmm_ok(2, self, m1, m2, beta, alpha)) return CTB__PREV(K_ADDMM, addmm)(ks, self, m1, m2, beta, alpha);
   return ctb__addmm_new(2, self, m1, m2, beta, alpha, "addmm");
 }
 static ct_tensor *k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
-  if (!ctb__addmm_ok(3, self, m1, m2, beta, alpha)) return CTB__PREV(K_BADDBMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  if (!ctb__addmm_ok(3, self, m1, m2, beta, alpha)) return CTB__PREV(K_BADDBMM, baddbmm)(ks, self, m1, m2, beta, alpha);
   return ctb__addmm_new(3, self, m1, m2, beta, alpha, "baddbmm");
 }
 static ct_status ctb__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta,
@@ -773,7 +766,8 @@ static ct_status ctb__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self
       return CT_OK;
     }
   }
-  return CTB__PREV(idx, ctb__fn_tttssw)(ks, self, m1, m2, beta, alpha, out);
+  return idx == K_ADDMM_OUT ? CTB__PREV(K_ADDMM_OUT, addmm_out)(ks, self, m1, m2, beta, alpha, out)
+                            : CTB__PREV(K_BADDBMM_OUT, baddbmm_out)(ks, self, m1, m2, beta, alpha, out);
 }
 static ct_status k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
                              ct_tensor *out) {
@@ -785,7 +779,6 @@ static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_
 }
 
 /* in place: self is C (beta * self + alpha * m1 @ m2), when it has the full shape */
-typedef ct_status (*ctb__fn_wttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
 static ct_status ctb__addmm_inplace(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2,
                                     ct_scalar beta, ct_scalar alpha) {
   if (ctb__addmm_ok(rank, self, m1, m2, beta, alpha) && self->ndim == rank && ctb__contig(self) &&
@@ -796,7 +789,8 @@ static ct_status ctb__addmm_inplace(int idx, int rank, ct_keyset ks, ct_tensor *
     ct_backend_bump_version(self);
     return CT_OK;
   }
-  return CTB__PREV(idx, ctb__fn_wttss)(ks, self, m1, m2, beta, alpha);
+  return idx == K_ADDMM_ ? CTB__PREV(K_ADDMM_, addmm_)(ks, self, m1, m2, beta, alpha)
+                        : CTB__PREV(K_BADDBMM_, baddbmm_)(ks, self, m1, m2, beta, alpha);
 }
 static ct_status k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
   return ctb__addmm_inplace(K_ADDMM_, 2, ks, self, m1, m2, beta, alpha);
@@ -831,14 +825,14 @@ static void ctb__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
 }
 static ct_tensor *k_mv(ct_keyset ks, ct_tensor *a, ct_tensor *x) {
   ct_tensor *r;
-  if (!ctb__mv_ok(a, x)) return CTB__PREV(K_MV, ctb__fn_tt)(ks, a, x);
+  if (!ctb__mv_ok(a, x)) return CTB__PREV(K_MV, mv)(ks, a, x);
   r = ct_backend_empty("mv", 1, a->sizes, (ct_dtype)a->dtype, a->device);
   if (r) ctb__mv_into(a, x, r);
   return r;
 }
 static ct_status k_mv_out(ct_keyset ks, ct_tensor *a, ct_tensor *x, ct_tensor *out) {
   if (!ctb__mv_ok(a, x) || !ctb__out_ok(out, (ct_dtype)a->dtype, 1, a->sizes, a, x, NULL))
-    return CTB__PREV(K_MV_OUT, ctb__fn_ttw)(ks, a, x, out);
+    return CTB__PREV(K_MV_OUT, mv_out)(ks, a, x, out);
   ctb__mv_into(a, x, out);
   ct_backend_bump_version(out);
   return CT_OK;
@@ -877,14 +871,14 @@ static void ctb__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
 }
 static ct_tensor *k_dot(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
   ct_tensor *r;
-  if (!ctb__dot_ok(a, b)) return CTB__PREV(K_DOT, ctb__fn_tt)(ks, a, b);
+  if (!ctb__dot_ok(a, b)) return CTB__PREV(K_DOT, dot)(ks, a, b);
   r = ct_backend_empty("dot", 0, NULL, (ct_dtype)a->dtype, a->device);
   if (r) ctb__dot_into(a, b, r);
   return r;
 }
 static ct_status k_dot_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
   if (!ctb__dot_ok(a, b) || !ctb__out_ok(out, (ct_dtype)a->dtype, 0, NULL, a, b, NULL))
-    return CTB__PREV(K_DOT_OUT, ctb__fn_ttw)(ks, a, b, out);
+    return CTB__PREV(K_DOT_OUT, dot_out)(ks, a, b, out);
   ctb__dot_into(a, b, out);
   ct_backend_bump_version(out);
   return CT_OK;
@@ -976,24 +970,24 @@ static int ctb__fits(const ct_tensor *t, ct_scalar s) {
          fabs(s.v.f) <= 3.4028234663852886e38;
 }
 static ct_tensor *k_add(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_ADD, ctb__fn_tts)(ks, a, b, alpha);
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_ADD, add_Tensor)(ks, a, b, alpha);
   return ctb__pw_new(OP_ADD, "add", a, b, ctb__scalar_d(alpha));
 }
 static ct_tensor *k_sub(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_SUB, ctb__fn_tts)(ks, a, b, alpha);
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha) || !ctb__fits(a, alpha)) return CTB__PREV(K_SUB, sub_Tensor)(ks, a, b, alpha);
   return ctb__pw_new(OP_ADD, "sub", a, b, -ctb__scalar_d(alpha));
 }
 static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ctb__pw_ok(a, b)) return CTB__PREV(K_MUL, ctb__fn_tt)(ks, a, b);
+  if (!ctb__pw_ok(a, b)) return CTB__PREV(K_MUL, mul_Tensor)(ks, a, b);
   return ctb__pw_new(OP_MUL, "mul", a, b, 0);
 }
 static ct_tensor *k_relu(ct_keyset ks, ct_tensor *a) {
-  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU, ctb__fn_t)(ks, a);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU, relu)(ks, a);
   return ctb__pw_new(OP_RELU, "relu", a, NULL, 0);
 }
 static ct_status k_relu_(ct_keyset ks, ct_tensor *a) {
   ctb__pw_job j;
-  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU_, ct_status (*)(ct_keyset, ct_tensor *))(ks, a);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU_, relu_)(ks, a);
   j.pw.op = OP_RELU;
   j.pw.a = ctb__base(a);
   j.pw.b = NULL;
@@ -1043,25 +1037,25 @@ static int ctb__ip_ok(const ct_tensor *x, const ct_tensor *y) {
 }
 static ct_status k_add_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
   if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha) || !ctb__fits(x, alpha))
-    return CTB__PREV(K_ADD_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+    return CTB__PREV(K_ADD_, add__Tensor)(ks, x, y, alpha);
   return ctb__inplace(0, x, y, ctb__scalar_d(alpha));
 }
 static ct_status k_sub_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
   if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha) || !ctb__fits(x, alpha))
-    return CTB__PREV(K_SUB_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+    return CTB__PREV(K_SUB_, sub__Tensor)(ks, x, y, alpha);
   return ctb__inplace(0, x, y, -ctb__scalar_d(alpha));
 }
 static ct_status k_mul_(ct_keyset ks, ct_tensor *x, ct_tensor *y) {
-  if (!ctb__ip_ok(x, y)) return CTB__PREV(K_MUL_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))(ks, x, y);
+  if (!ctb__ip_ok(x, y)) return CTB__PREV(K_MUL_, mul__Tensor)(ks, x, y);
   return ctb__inplace(1, x, y, 0);
 }
 static ct_status k_fill_(ct_keyset ks, ct_tensor *x, ct_scalar v) {
   if (!ctb__pw_ok(x, NULL) || !(v.kind == CT_SCALAR_FLOAT || v.kind == CT_SCALAR_INT || v.kind == CT_SCALAR_BOOL) || !ctb__fits(x, v))
-    return CTB__PREV(K_FILL_, ct_status (*)(ct_keyset, ct_tensor *, ct_scalar))(ks, x, v);
+    return CTB__PREV(K_FILL_, fill__Scalar)(ks, x, v);
   return ctb__inplace(2, x, NULL, ctb__scalar_d(v));
 }
 static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
-  if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, ctb__fn_tts)(ks, grad, self, th);
+  if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, threshold_backward)(ks, grad, self, th);
   return ctb__pw_new(OP_THRESHOLD_BW, "threshold_backward", grad, self, ctb__scalar_d(th));
 }
 
@@ -1126,7 +1120,7 @@ static ct_tensor *ctb__sum_common(ct_tensor *a, int mean, const char *name) {
   return r;
 }
 static ct_tensor *k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
-  if (!ctb__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CTB__PREV(K_SUM, ctb__fn_td)(ks, a, dtype);
+  if (!ctb__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CTB__PREV(K_SUM, sum)(ks, a, dtype);
   return ctb__sum_common(a, 0, "sum");
 }
 
@@ -1146,7 +1140,7 @@ static ct_tensor *k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool k
   ct_tensor *r;
   if (!ctb__pw_ok(a, NULL) || a->ndim != 2 || dims.n != 1 || !dims.data || (dims.data[0] != 0 && dims.data[0] != -2) ||
       a->sizes[0] < 1 || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype))
-    return CTB__PREV(K_SUM_DIM, ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list, bool, ct_dtype))(ks, a, dims, keepdim, dtype);
+    return CTB__PREV(K_SUM_DIM, sum_dim_IntList)(ks, a, dims, keepdim, dtype);
   shape[0] = 1;
   shape[1] = a->sizes[1];
   r = ct_backend_empty("sum", keepdim ? 2 : 1, keepdim ? shape : shape + 1, (ct_dtype)a->dtype, a->device);
@@ -1271,15 +1265,15 @@ static ct_tensor *ctb__unary_new(int f, const char *name, ct_tensor *a) {
   return r;
 }
 static ct_tensor *k_exp(ct_keyset ks, ct_tensor *a) {
-  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_EXP, ctb__fn_t)(ks, a);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_EXP, exp)(ks, a);
   return ctb__unary_new(UN_EXP, "exp", a);
 }
 static ct_tensor *k_sigmoid(ct_keyset ks, ct_tensor *a) {
-  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_SIGMOID, ctb__fn_t)(ks, a);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_SIGMOID, sigmoid)(ks, a);
   return ctb__unary_new(UN_SIGMOID, "sigmoid", a);
 }
 static ct_tensor *k_tanh(ct_keyset ks, ct_tensor *a) {
-  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_TANH, ctb__fn_t)(ks, a);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_TANH, tanh)(ks, a);
   return ctb__unary_new(UN_TANH, "tanh", a);
 }
 
@@ -1406,27 +1400,25 @@ static ct_tensor *ctb__softmax_new(int is_log, ct_tensor *a, int64_t dim) {
   if (r) ctb__softmax_into(is_log, a, dim, r);
   return r;
 }
-typedef ct_tensor *(*ctb__fn_tid)(ct_keyset, ct_tensor *, int64_t, ct_dtype);
-typedef ct_status (*ctb__fn_tidw)(ct_keyset, ct_tensor *, int64_t, ct_dtype, ct_tensor *);
 static ct_tensor *k_softmax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {
-  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_SOFTMAX, ctb__fn_tid)(ks, a, dim, dtype);
+  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_SOFTMAX, softmax_int)(ks, a, dim, dtype);
   return ctb__softmax_new(0, a, dim);
 }
 static ct_tensor *k_log_softmax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {
-  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_LOG_SOFTMAX, ctb__fn_tid)(ks, a, dim, dtype);
+  if (!ctb__softmax_ok(a, dim, dtype)) return CTB__PREV(K_LOG_SOFTMAX, log_softmax_int)(ks, a, dim, dtype);
   return ctb__softmax_new(1, a, dim);
 }
 static int ctb__softmax_out_ok(const ct_tensor *a, int64_t dim, ct_dtype dtype, const ct_tensor *out) {
   return ctb__softmax_ok(a, dim, dtype) && ctb__out_ok(out, (ct_dtype)a->dtype, a->ndim, a->sizes, a, a, NULL);
 }
 static ct_status k_softmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) {
-  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_SOFTMAX_OUT, ctb__fn_tidw)(ks, a, dim, dtype, out);
+  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_SOFTMAX_OUT, softmax_int_out)(ks, a, dim, dtype, out);
   ctb__softmax_into(0, a, dim, out);
   ct_backend_bump_version(out);
   return CT_OK;
 }
 static ct_status k_log_softmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) {
-  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_LOG_SOFTMAX_OUT, ctb__fn_tidw)(ks, a, dim, dtype, out);
+  if (!ctb__softmax_out_ok(a, dim, dtype, out)) return CTB__PREV(K_LOG_SOFTMAX_OUT, log_softmax_int_out)(ks, a, dim, dtype, out);
   ctb__softmax_into(1, a, dim, out);
   ct_backend_bump_version(out);
   return CT_OK;

@@ -995,16 +995,15 @@ static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_
 }
 
 enum { K_MM, K_MM_OUT, K_BMM, K_BMM_OUT, K_ADDMM, K_ADDMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_COUNT };
-#define CTCU_BK(op, sig, fn) {op, sig, CT_KEY_CUDA, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
-static ct_backend_kernel ctcu_kernels[K_COUNT] = {
-    CTCU_BK("mm", "T,T->T", k_mm),
-    CTCU_BK("mm.out", "T,T,Tw->Tw", k_mm_out),
-    CTCU_BK("bmm", "T,T->T", k_bmm),
-    CTCU_BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
-    CTCU_BK("addmm", "T,T,T,S,S->T", k_addmm),
-    CTCU_BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
-    CTCU_BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
-    CTCU_BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
+static ct_backend_kernel ctcu_kernels[K_COUNT] = { /* typed: each kernel must have its op's ct_kernel_<op> type */
+    CT_BACKEND_KERNEL(mm, CT_KEY_CUDA, k_mm),
+    CT_BACKEND_KERNEL(mm_out, CT_KEY_CUDA, k_mm_out),
+    CT_BACKEND_KERNEL(bmm, CT_KEY_CUDA, k_bmm),
+    CT_BACKEND_KERNEL(bmm_out, CT_KEY_CUDA, k_bmm_out),
+    CT_BACKEND_KERNEL(addmm, CT_KEY_CUDA, k_addmm),
+    CT_BACKEND_KERNEL(addmm_out, CT_KEY_CUDA, k_addmm_out),
+    CT_BACKEND_KERNEL(baddbmm, CT_KEY_CUDA, k_baddbmm),
+    CT_BACKEND_KERNEL(baddbmm_out, CT_KEY_CUDA, k_baddbmm_out),
 };
 static ct_backend ctcu_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cuda", CTCU_VERSION, 10, ctcu_kernels, K_COUNT,
                                   NULL, CT_OK, 0, NULL};
