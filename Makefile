@@ -173,6 +173,9 @@ lint-tidy:
 	@if $(BLIS_FIND) check > /dev/null 2>&1; then echo "clang-tidy backends/cpu_blis/cpu_blis.c"; \
 	  $(CLANG_TIDY) --quiet backends/cpu_blis/cpu_blis.c -- $(STD) $(BLIS_CF) -I. 2> /dev/null; \
 	else echo "clang-tidy: backends/cpu_blis/cpu_blis.c skipped (BLIS not installed: blis.h is needed)"; fi
+	@if [ -f $(CUDA_HOME)/include/cuda_runtime_api.h ]; then echo "clang-tidy backends/cuda/cuda_device.c"; \
+	  $(CLANG_TIDY) --quiet backends/cuda/cuda_device.c -- $(STD) $(CUDA_CF) -I. -Ibackends/cuda 2> /dev/null; \
+	else echo "clang-tidy: backends/cuda/cuda_device.c skipped (CUDA headers not installed)"; fi
 
 # The implementation is checked once, in tests/main.c; the other programs are
 # checked without it (-UCT__IMPLEMENT), so each costs seconds, not minutes.
@@ -183,6 +186,8 @@ lint-cppcheck:
 	@echo "cppcheck examples, test programs, gen, backends/cpu_blis"
 	@$(CPPCHECK) $(CPPCHECK_FLAGS) -UCT__IMPLEMENT examples/demo.c examples/custom_op.c $(LINT_PROGS) $(LINT_OTHER) \
 	  backends/cpu_blis/cpu_blis.c
+	@echo "cppcheck backends/cuda/cuda_device.c"
+	@$(CPPCHECK) $(CPPCHECK_FLAGS) -UCT__IMPLEMENT -Ibackends/cuda backends/cuda/cuda_device.c
 
 clean:
 	rm -rf $(BUILD) dist/ctorch.h.tmp

@@ -113,7 +113,10 @@ static ct_status ctcu_device_synchronize(int index) {
 }
 
 /* ---- streams: id 0 is the legacy default stream of the device ---- */
-static cudaStream_t ctcu_stream(ct_stream s) { return s.id == 0 ? (cudaStream_t)0 : (cudaStream_t)(intptr_t)s.id; }
+/* a created stream's id is its handle (ctcu_stream_create) */
+static cudaStream_t ctcu_stream(ct_stream s) {
+  return s.id == 0 ? (cudaStream_t)0 : (cudaStream_t)(intptr_t)s.id; /* NOLINT(performance-no-int-to-ptr): the id holds the handle */
+}
 static ct_status ctcu_stream_create(int index, int priority, int64_t *id) {
   cudaStream_t s;
   int lo = 0, hi = 0;
@@ -329,7 +332,7 @@ static ct_status ctcu_event_get(ctcu_allocator *a, cudaEvent_t *e) {
 static void ctcu_event_put(ctcu_allocator *a, cudaEvent_t e) {
   if (a->nevent_pool == a->event_pool_cap) {
     int cap = a->event_pool_cap ? a->event_pool_cap * 2 : 16;
-    cudaEvent_t *p = (cudaEvent_t *)realloc(a->event_pool, sizeof *p * (size_t)cap);
+    cudaEvent_t *p = (cudaEvent_t *)realloc(a->event_pool, sizeof(cudaEvent_t) * (size_t)cap);
     if (!p) {
       cudaEventDestroy(e);
       return;
@@ -586,7 +589,7 @@ static const ct_device_interface ctcu_interface = {
 
 /* ---- counters ---- */
 static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
-static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); }
+static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); } /* NOLINT(readability-non-const-parameter): written atomically */
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->pointwise_native = __atomic_load_n(&ctcu_n_pw_native, __ATOMIC_RELAXED);
   out->pointwise_staged = __atomic_load_n(&ctcu_n_pw_staged, __ATOMIC_RELAXED);
@@ -666,8 +669,8 @@ static ct_status ctcu_pointwise(const ct_pointwise_call *call) {
   if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
   memset(&d, 0, sizeof d);
   d.op = call->op;
-  d.unary = CTCU_UN_NONE;
-  if (call->op == CT_PW_UNARY && (d.unary = ctcu_unary_code(call->name)) == CTCU_UN_NONE) return ctcu_pointwise_staged(call);
+  d.unary = call->op == CT_PW_UNARY ? ctcu_unary_code(call->name) : CTCU_UN_NONE;
+  if (call->op == CT_PW_UNARY && d.unary == CTCU_UN_NONE) return ctcu_pointwise_staged(call);
   if (call->op < 0 || call->op >= CT_PW_NUM_OPS || ctcu_may_self_overlap(call->out)) return ctcu_pointwise_staged(call);
   d.dtype = call->dtype;
   d.nin = call->ninputs;
