@@ -107,7 +107,7 @@ CUDA_CF    = -isystem $(CUDA_HOME)/include
 CUDA_LF    = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++ -lpthread -ldl -lrt
 CUDA_SRC   = backends/cuda/cuda_device.c backends/cuda/cuda_internal.h backends/cuda/ctorch_cuda.h
 
-.PHONY: cuda cuda-flags test-cuda bench-cuda
+.PHONY: cuda cuda-flags test-cuda bench-cuda cuda-coverage
 
 cuda: $(BUILD)/libctorch_cuda.a $(BUILD)/libctorch_cuda.so
 
@@ -135,6 +135,12 @@ test-cuda: $(BUILD)/libctorch_cuda.a
 	$(CC) $(STD) $(WARN) -g $(CUDA_TEST_SAN) -I. -Itests -Ibackends/cuda -DCT_TEST_CUDA -o $(BUILD)/tests-cuda tests/main.c \
 	  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF) -lm
 	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 ./$(BUILD)/tests-cuda $(CUDA_TESTS)
+
+# which ops run natively on CUDA (no GPU needed); CUDA_COVERAGE=-v lists every op
+cuda-coverage: $(BUILD)/libctorch_cuda.a
+	$(CC) $(STD) $(WARN) -O1 -I. -Ibackends/cuda -o $(BUILD)/cuda_coverage tools/cuda_coverage.c \
+	  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF) -lm
+	./$(BUILD)/cuda_coverage $(CUDA_COVERAGE)
 
 bench-cuda: $(BUILD)/libctorch_cuda.a
 	$(CC) $(STD) $(WARN) -O2 -I. -Ibackends/cuda $(CUDA_CF) -o $(BUILD)/bench_cuda bench/cuda.c \

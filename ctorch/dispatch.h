@@ -181,6 +181,9 @@ CTDEF ct_op *ct_def(const char *schema);
 /* The op's current dispatch table (an acquire load: safe while others register). */
 static inline const ct_dispatch_table *ct_op_table(const ct_op *op) { return ct__atomic_load(&op->dispatch); }
 CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
+/* Every defined op, in definition order (built-ins first): i in [0, ct_op_count()). */
+CTDEF int64_t ct_op_count(void);
+CTDEF ct_op *ct_op_at(int64_t i); /* NULL out of range */
 /* The kernel registered for op at key (alias keys too); a zeroed kernel if none. */
 CTDEF ct_kernel ct_op_registered(const ct_op *op, ct_key key);
 CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
@@ -733,6 +736,22 @@ CTDEF ct_op *ct_op_find(const char *name) {
   op = ct__find_locked(name);
   ct__unlock();
   if (!op) ct_fail(CT_ERR_INVALID, "ct_op_find", "no operator named '%s'", name);
+  return op;
+}
+CTDEF int64_t ct_op_count(void) {
+  int64_t n;
+  ct__ensure_init();
+  ct__lock();
+  n = ct__registry.nops;
+  ct__unlock();
+  return n;
+}
+CTDEF ct_op *ct_op_at(int64_t i) {
+  ct_op *op = NULL;
+  ct__ensure_init();
+  ct__lock();
+  if (i >= 0 && i < ct__registry.nops) op = ct__registry.ops[i];
+  ct__unlock();
   return op;
 }
 CTDEF ct_kernel ct_op_registered(const ct_op *op, ct_key key) {

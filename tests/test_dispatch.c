@@ -321,3 +321,16 @@ TEST(inplace_and_out_variants_bump_versions) {
   CHECK(out->ndim == 1 && out->sizes[0] == 3 && ct_get(out, 2) == 4 && out->storage->version >= 1);
   ct_release(a), ct_release(out), ct_release(v);
 }
+
+/* ct_op_count / ct_op_at walk every defined op; a new def is the last one */
+TEST(dispatch_op_iteration) {
+  int64_t n = ct_op_count(), i, found = 0;
+  ct_op *mine;
+  CHECK(n > 500);
+  for (i = 0; i < n; i++) found += ct_op_at(i) == ct_op_find("mm");
+  CHECK(found == 1);
+  CHECK(ct_op_at(-1) == NULL && ct_op_at(n) == NULL);
+  mine = ct_def("test_iter_op(Tensor self) -> Tensor");
+  CHECK(mine && ct_op_count() == n + 1 && ct_op_at(n) == mine);
+  ct_clear_error();
+}
