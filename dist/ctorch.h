@@ -12811,14 +12811,15 @@ typedef struct ct__pw_span {
   char *host;
 } ct__pw_span;
 static void ct__pw_span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), a = t->offset, b = t->offset;
+  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), first = t->offset, last;
   int d;
+  last = first;
   for (d = 0; d < t->ndim; d++) {
-    if (t->strides[d] >= 0) b += (t->sizes[d] - 1) * t->strides[d];
-    else a += (t->sizes[d] - 1) * t->strides[d];
+    if (t->strides[d] >= 0) last += (t->sizes[d] - 1) * t->strides[d];
+    else first += (t->sizes[d] - 1) * t->strides[d];
   }
-  *lo = a * es;
-  *hi = (b + 1) * es;
+  *lo = first * es;
+  *hi = (last + 1) * es;
 }
 CTDEF ct_status ct_pointwise_on_host(const ct_pointwise_call *call) {
   ct_pointwise_call h = *call;
