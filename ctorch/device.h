@@ -914,7 +914,7 @@ CTDEF ct_device_type ct_host_pinning_type(void) {
   size_t k;
   for (k = 0; k < sizeof order / sizeof order[0]; k++) {
     const ct_device_interface *i = ct_device_interface_get(order[k]);
-    if (i && i->host_alloc) return order[k];
+    if (i && i->host_alloc && i->device_count() > 0) return order[k]; /* (a backend without devices cannot pin) */
   }
   return CT_DEVICE_CPU;
 }

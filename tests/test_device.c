@@ -60,9 +60,10 @@ TEST(device_errors) {
     bad.alloc = NULL;
     CHECK_ERR(ct_device_register(CT_DEVICE_PRIVATEUSE2, &bad), CT_ERR_INVALID, "lacks a required member");
   }
-  CHECK(ct_device_count(CT_DEVICE_CUDA) == 0);
-  CHECK_ERR(ct_device_set(ct_device_make(CT_DEVICE_CUDA, 0)), CT_ERR_DEVICE, "is its backend linked?");
-  CHECK_ERR(ct_stream_create(ct_device_make(CT_DEVICE_CUDA, 0), 0, &s), CT_ERR_DEVICE, "no device interface registered for 'cuda'");
+  /* a type without a backend (PrivateUse3: CUDA may be linked, make test-cuda) */
+  CHECK(ct_device_count(CT_DEVICE_PRIVATEUSE3) == 0);
+  CHECK_ERR(ct_device_set(ct_device_make(CT_DEVICE_PRIVATEUSE3, 0)), CT_ERR_DEVICE, "is its backend linked?");
+  CHECK_ERR(ct_stream_create(ct_device_make(CT_DEVICE_PRIVATEUSE3, 0), 0, &s), CT_ERR_DEVICE, "no device interface registered for 'privateusethree'");
   CHECK_ERR(ct_device_set(TDEV(2)), CT_ERR_INDEX, "device index 2 out of range: 'privateuseone' has 2 devices");
   CHECK_ERR(ct_device_set(ct_device_make((ct_device_type)9, 0)), CT_ERR_DEVICE, "invalid device type 9");
   CHECK_ERR(ct_device_set(ct_device_make(CT_DEVICE_CPU, 1)), CT_ERR_INDEX, "out of range");
@@ -185,7 +186,7 @@ TEST(device_pinned_memory) {
     CHECK(m && m->device.type == CT_DEVICE_META && !ct_is_pinned(m));
     ct_release(m);
   }
-  CHECK_ERR(ct_pin_memory_ex(x, ct_device_make(CT_DEVICE_CUDA, 0)), CT_ERR_UNSUPPORTED, "'cuda' offers no pinned host memory");
+  CHECK_ERR(ct_pin_memory_ex(x, ct_device_make(CT_DEVICE_PRIVATEUSE3, 0)), CT_ERR_UNSUPPORTED, "'privateusethree' offers no pinned host memory");
   CHECK_ERR(ct_pin_memory_ex(x, CT_CPU), CT_ERR_UNSUPPORTED, "'cpu' offers no pinned host memory");
   CHECK_ERR(ct_pin_memory(NULL), CT_ERR_NULL, "self");
   { /* a pinned out= keeps pinned memory when it grows */
@@ -864,7 +865,7 @@ TEST(device_factories_backend_select) {
     CHECK((t = ct_full_ex(CT_DIMS(2), ct_int(7), CT_DTYPE_NONE, TDEV(0))) && t->dtype == CT_I64 && ct_get(t, 1) == 7); /* the value's dtype */
     CHECK((t = ct_full(CT_DIMS(2), ct_bool(true), CT_DTYPE_NONE)) && t->dtype == CT_BOOL && ct_device_eq(t->device, CT_CPU));
     CHECK((t = ct_empty_ex(CT_DIMS(4), CT_DTYPE_NONE, CT_META, false)) && t->dtype == CT_F32 && t->device.type == CT_DEVICE_META);
-    CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, ct_device_make(CT_DEVICE_CUDA, 0), false), CT_ERR_DEVICE, "no allocator for device 'cuda'");
+    CHECK_ERR(ct_empty_ex(CT_DIMS(4), CT_F32, ct_device_make(CT_DEVICE_PRIVATEUSE3, 0), false), CT_ERR_DEVICE, "no allocator for device 'privateusethree'");
     /* a backend's own empty kernel serves every factory on its device */
     CHECK_OK(ct_impl_remove("empty.memory_format", CT_KEY_PRIVATEUSE1)); /* (the registry refuses a second kernel) */
     CHECK_OK(ct_impl("empty.memory_format", CT_KEY_PRIVATEUSE1, ct_kernel_unboxed(CT_FN(tdev_counting_empty))));
