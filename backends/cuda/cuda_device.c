@@ -105,6 +105,23 @@ static ct_status ctcu_set_device(int index) {
   ctcu_tls_device = index;
   return CT_OK;
 }
+/* Interface members and kernels run on the device they are given and give
+ * the thread its current device back after (c10's CUDAGuard), so that only
+ * set_device changes it. */
+static int ctcu_save_device(void) { return ctcu_get_device(); }
+static void ctcu_restore_device(int prev) {
+  if (ctcu_tls_device < 0 || ctcu_tls_device == prev) return;
+  if (cudaSetDevice(prev) == cudaSuccess) ctcu_tls_device = prev;
+  else cudaGetLastError();
+}
+#define CTCU_GUARDED(type, call)      \
+  do {                                \
+    int ctcu_prev_ = ctcu_save_device(); \
+    type ctcu_r_ = (call);            \
+    ctcu_restore_device(ctcu_prev_);  \
+    return ctcu_r_;                   \
+  } while (0)
+
 static ct_status ctcu_device_synchronize(int index) {
   ct_status st;
   if ((st = ctcu_set_device(index)) != CT_OK) return st;
@@ -580,12 +597,37 @@ static void ctcu_host_free(void *ptr, size_t nbytes, void *ctx) {
   cudaGetLastError();
 }
 
+/* the members that pick a device, guarded */
+static ct_status ctcu_device_synchronize_g(int index) { CTCU_GUARDED(ct_status, ctcu_device_synchronize(index)); }
+static ct_status ctcu_stream_create_g(int index, int priority, int64_t *id) { CTCU_GUARDED(ct_status, ctcu_stream_create(index, priority, id)); }
+static ct_status ctcu_stream_destroy_g(ct_stream s) { CTCU_GUARDED(ct_status, ctcu_stream_destroy(s)); }
+static ct_status ctcu_stream_query_g(ct_stream s, bool *done) { CTCU_GUARDED(ct_status, ctcu_stream_query(s, done)); }
+static ct_status ctcu_stream_synchronize_g(ct_stream s) { CTCU_GUARDED(ct_status, ctcu_stream_synchronize(s)); }
+static ct_status ctcu_event_create_g(int index, uint32_t flags, void **handle) { CTCU_GUARDED(ct_status, ctcu_event_create(index, flags, handle)); }
+static ct_status ctcu_event_record_g(void *handle, ct_stream s) { CTCU_GUARDED(ct_status, ctcu_event_record(handle, s)); }
+static ct_status ctcu_event_block_g(void *handle, ct_stream s) { CTCU_GUARDED(ct_status, ctcu_event_block(handle, s)); }
+static ct_status ctcu_copy_g(void *dst, const void *src, size_t n, ct_copy_kind kind, ct_stream s, bool async) {
+  CTCU_GUARDED(ct_status, ctcu_copy(dst, src, n, kind, s, async));
+}
+static void *ctcu_alloc_g(int index, ct_stream stream, size_t nbytes, void **ctx) { CTCU_GUARDED(void *, ctcu_alloc(index, stream, nbytes, ctx)); }
+static void ctcu_free_g(int index, void *ptr, size_t nbytes, void *ctx) {
+  int prev = ctcu_save_device();
+  if (ctcu_set_device(index) != CT_OK) ct_clear_error(); /* (events for record_stream are created on the block's device) */
+  ctcu_free(index, ptr, nbytes, ctx);
+  ctcu_restore_device(prev);
+}
+static void ctcu_empty_cache_g(int index) {
+  int prev = ctcu_save_device();
+  ctcu_empty_cache(index);
+  ctcu_restore_device(prev);
+}
+
 static const ct_device_interface ctcu_interface = {
-    "cuda", ctcu_device_count, ctcu_get_device, ctcu_set_device, ctcu_device_synchronize,
-    ctcu_stream_create, ctcu_stream_destroy, ctcu_stream_query, ctcu_stream_synchronize,
-    ctcu_event_create, ctcu_event_destroy, ctcu_event_record, ctcu_event_block, ctcu_event_query,
-    ctcu_event_synchronize, ctcu_event_elapsed_ms, ctcu_copy, ctcu_alloc, ctcu_free,
-    ctcu_record_stream, ctcu_memory_stats, ctcu_empty_cache, ctcu_host_alloc, ctcu_host_free};
+    "cuda", ctcu_device_count, ctcu_get_device, ctcu_set_device, ctcu_device_synchronize_g,
+    ctcu_stream_create_g, ctcu_stream_destroy_g, ctcu_stream_query_g, ctcu_stream_synchronize_g,
+    ctcu_event_create_g, ctcu_event_destroy, ctcu_event_record_g, ctcu_event_block_g, ctcu_event_query,
+    ctcu_event_synchronize, ctcu_event_elapsed_ms, ctcu_copy_g, ctcu_alloc_g, ctcu_free_g,
+    ctcu_record_stream, ctcu_memory_stats, ctcu_empty_cache_g, ctcu_host_alloc, ctcu_host_free};
 
 /* ---- counters ---- */
 static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
@@ -660,7 +702,7 @@ static void ctcu_operand_of(ctcu_operand *o, const ct_tensor *t, int ndim, const
 static _Thread_local int *ctcu_tls_flag[CT_DEVICE_MAX_INDEX]; /* a device int per (thread, device) for division checks */
 static _Thread_local int *ctcu_tls_flag_host;
 
-static ct_status ctcu_pointwise(const ct_pointwise_call *call) {
+static ct_status ctcu_pointwise_on(const ct_pointwise_call *call) {
   ctcu_pointwise_desc d;
   ct_device dev = call->out->device;
   cudaStream_t s;
@@ -710,6 +752,8 @@ static ct_status ctcu_pointwise(const ct_pointwise_call *call) {
   }
   return CT_OK;
 }
+
+static ct_status ctcu_pointwise(const ct_pointwise_call *call) { CTCU_GUARDED(ct_status, ctcu_pointwise_on(call)); }
 
 CTDEF ct_status ct_cuda_launch_empty(void) {
   int dev = ctcu_get_device();
@@ -777,7 +821,7 @@ static int ctcu_mat_of(ctcu_mat *m, const ct_tensor *t) {
 static int ctcu_gemm_dtype(ct_dtype d) { return d == CT_F32 || d == CT_F64 || d == CT_F16 || d == CT_BF16; }
 
 /* C (rank-2 or -3, contiguous) = alpha * A @ B + beta * C on the current stream */
-static ct_status ctcu_gemm(const char *op, const ct_tensor *a, const ct_tensor *b, ct_tensor *c, double alpha, double beta) {
+static ct_status ctcu_gemm_on(const char *op, const ct_tensor *a, const ct_tensor *b, ct_tensor *c, double alpha, double beta) {
   ctcu_mat ma, mb;
   int r = c->ndim, dev = c->device.index;
   int64_t m = c->sizes[r - 2], n = c->sizes[r - 1], k = a->sizes[r - 1], batch = r == 3 ? c->sizes[0] : 1;
@@ -813,6 +857,10 @@ static ct_status ctcu_gemm(const char *op, const ct_tensor *a, const ct_tensor *
   if (bs != CUBLAS_STATUS_SUCCESS) return ct_fail(CT_ERR_DEVICE, op, "cuBLAS GEMM failed: %s", ctcu_blas_text(bs));
   ctcu_count_add(&ctcu_n_gemm_native);
   return CT_OK;
+}
+
+static ct_status ctcu_gemm(const char *op, const ct_tensor *a, const ct_tensor *b, ct_tensor *c, double alpha, double beta) {
+  CTCU_GUARDED(ct_status, ctcu_gemm_on(op, a, b, c, alpha, beta));
 }
 
 /* The cases cuBLAS takes: CUDA float operands of one dtype, rank `rank`,
@@ -940,11 +988,15 @@ static ct_status ctcu_broadcast_into(const ct_tensor *self, ct_tensor *out) {
   if (r != 0) return r < 0 ? ct_fail(CT_ERR_UNSUPPORTED, "addmm", "no broadcast kernel for this dtype") : ctcu_fail((cudaError_t)r, "addmm", "kernel launch");
   return CT_OK;
 }
-static ct_status ctcu_addmm_into(const char *op, const ct_tensor *self, const ct_tensor *m1, const ct_tensor *m2, double beta,
+static ct_status ctcu_addmm_into_on(const char *op, const ct_tensor *self, const ct_tensor *m1, const ct_tensor *m2, double beta,
                                  double alpha, ct_tensor *out) {
   ct_status st;
-  if (beta != 0 && (st = ctcu_broadcast_into(self, out)) != CT_OK) return st;
+  if (beta != 0 && ((st = ctcu_set_device(out->device.index)) != CT_OK || (st = ctcu_broadcast_into(self, out)) != CT_OK)) return st;
   return ctcu_gemm(op, m1, m2, out, alpha, beta);
+}
+static ct_status ctcu_addmm_into(const char *op, const ct_tensor *self, const ct_tensor *m1, const ct_tensor *m2, double beta,
+                                 double alpha, ct_tensor *out) {
+  CTCU_GUARDED(ct_status, ctcu_addmm_into_on(op, self, m1, m2, beta, alpha, out));
 }
 static ct_tensor *ctcu_addmm_new(int rank, const char *op, const ct_tensor *self, const ct_tensor *m1, const ct_tensor *m2, ct_scalar beta,
                                  ct_scalar alpha) {
