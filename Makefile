@@ -130,7 +130,8 @@ cuda-flags:
 # fixture suite, autograd, views and the allocator tests on cuda:0 (they
 # skip without a GPU). CUDA_SAN=1 adds ASan+UBSan on the host side.
 CUDA_SAN_FLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-CUDA_TEST_SAN = $(if $(CUDA_SAN),$(CUDA_SAN_FLAGS),-O2)
+CUDA_OPT      ?= -O2
+CUDA_TEST_SAN = $(if $(CUDA_SAN),$(CUDA_SAN_FLAGS),$(CUDA_OPT))
 test-cuda: $(BUILD)/libctorch_cuda.a
 	$(CC) $(STD) $(WARN) -g $(CUDA_TEST_SAN) -I. -Itests -Ibackends/cuda -DCT_TEST_CUDA -o $(BUILD)/tests-cuda tests/main.c \
 	  -Wl,-u,ct_cuda_anchor $(BUILD)/libctorch_cuda.a $(CUDA_LF) -lm

@@ -12611,7 +12611,7 @@ static int ct__pw_output_strides(int nops, ct_tensor *const *ops, int ndim, cons
   if (contiguous) return 0;
   for (i = 0, acc = 1; i < ndim; i++) {
     strides[perm[i]] = acc;
-    acc *= shape[perm[i]];
+    acc = ct__mul_sat(acc, shape[perm[i]]); /* (sizes may overflow: an expanded tensor; the allocation refuses it) */
   }
   return 1;
 }
