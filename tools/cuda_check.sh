@@ -14,6 +14,9 @@ step() { # $1: name, $2: seconds, rest: command
   timeout "$secs" "$@" > "$out/$name.log" 2>&1
   rc=$?
   echo "== $name: rc $rc, $(( $(date +%s) - start )) s; $(tail -n 1 "$out/$name.log")" | tee -a "$out/summary.txt"
+  # failures and the log's tail also go to stdout (a tool may bring back only what was printed)
+  grep -E '^(FAIL|    )' "$out/$name.log" | head -n 40
+  [ $rc -eq 0 ] || tail -n 15 "$out/$name.log"
 }
 { nvidia-smi -L; nvcc --version | tail -n 1; python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'; } > "$out/machine.txt" 2>&1
 step build 120 make -s cuda CUDA_ARCH="$arch"
