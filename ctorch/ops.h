@@ -56,6 +56,24 @@ static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   return CT_OK;
 }
 
+/* May two elements of t share memory (a stride 0, or strides that do not
+ * nest)? Sufficient test: sorted by stride, each stride reaches past the
+ * previous dim's extent; sliced and transposed tensors pass. */
+static int ct__may_self_overlap(const ct_tensor *t) {
+  int64_t st[CT_MAX_DIMS], sz[CT_MAX_DIMS];
+  int n = 0, i, j;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] <= 1) continue;
+    if (t->strides[i] == 0) return 1;
+    for (j = n; j > 0 && st[j - 1] > (t->strides[i] < 0 ? -t->strides[i] : t->strides[i]); j--) st[j] = st[j - 1], sz[j] = sz[j - 1];
+    st[j] = t->strides[i] < 0 ? -t->strides[i] : t->strides[i], sz[j] = t->sizes[i];
+    n++;
+  }
+  for (i = 1; i < n; i++)
+    if (st[i] < ct__mul_sat(st[i - 1], sz[i - 1])) return 1;
+  return 0;
+}
+
 /* ---- memory overlap between a written tensor and an input (PyTorch's get_overlap_status) ----
  * FULL: the same elements in the same layout (same start, byte length and
  * strides), which an elementwise op may read and write in place. PARTIAL:

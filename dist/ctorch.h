@@ -1845,6 +1845,8 @@ CT_EXTERN_C_BEGIN
 #define CT_POINTWISE_CHECK_DIVISOR 1 /* integer division: a zero in in[1] is an error ("ZeroDivisionError") */
 #define CT_POINTWISE_ANY_INPUT 2     /* the op converts its input itself (the unary functions) */
 #define CT_POINTWISE_FLAT 4          /* every operand is contiguous in the shape: one flat loop of out->numel */
+#define CT_POINTWISE_OUT_OVERLAPS 8  /* out's elements may share memory (an as_strided view): the CPU writes them in order,
+                                      * so a device that computes in parallel runs the call through ct_pointwise_on_host */
 /* ct_pointwise_call.op: which computation (the engine's table order, checked
  * against it at compile time). A device loop switches on it; the _S forms
  * take their bounds or weight as numbers (0-dim CPU inputs or param), the _T
@@ -10974,6 +10976,24 @@ static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
   return CT_OK;
 }
 
+/* May two elements of t share memory (a stride 0, or strides that do not
+ * nest)? Sufficient test: sorted by stride, each stride reaches past the
+ * previous dim's extent; sliced and transposed tensors pass. */
+static int ct__may_self_overlap(const ct_tensor *t) {
+  int64_t st[CT_MAX_DIMS], sz[CT_MAX_DIMS];
+  int n = 0, i, j;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] <= 1) continue;
+    if (t->strides[i] == 0) return 1;
+    for (j = n; j > 0 && st[j - 1] > (t->strides[i] < 0 ? -t->strides[i] : t->strides[i]); j--) st[j] = st[j - 1], sz[j] = sz[j - 1];
+    st[j] = t->strides[i] < 0 ? -t->strides[i] : t->strides[i], sz[j] = t->sizes[i];
+    n++;
+  }
+  for (i = 1; i < n; i++)
+    if (st[i] < ct__mul_sat(st[i - 1], sz[i - 1])) return 1;
+  return 0;
+}
+
 /* ---- memory overlap between a written tensor and an input (PyTorch's get_overlap_status) ----
  * FULL: the same elements in the same layout (same start, byte length and
  * strides), which an elementwise op may read and write in place. PARTIAL:
@@ -12909,6 +12929,7 @@ static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
   call.in[0] = src;
   call.ndim = self->ndim;
   call.shape = self->sizes;
+  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
   conv.to = (ct_dtype)self->dtype;
   conv.from = (ct_dtype)src->dtype;
   call.host_loop = self->dtype == src->dtype ? ct__copy_same_loop : ct__convert_loop;
@@ -12951,6 +12972,7 @@ static CT__HOT_INLINE ct_status ct__pw_impl(ct__pw_plan *pl, ct_pointwise_call *
     call->in[i] = t;
   }
   if (pl->flat && !cast && dst == (pl->out ? pl->out : pl->result)) call->flags |= CT_POINTWISE_FLAT;
+  if (dst->device.type != CT_DEVICE_CPU && ct__may_self_overlap(dst)) call->flags |= CT_POINTWISE_OUT_OVERLAPS;
   call->name = pl->op;
   call->dtype = pl->common;
   call->ninputs = pl->nin;

@@ -955,6 +955,13 @@ TEST(device_pointwise_loop) {
     r = ct_empty_ex(CT_DIMS(2, 3), CT_F64, TDEV(0), false);
     CHECK_OK(ct_copy_(r, ct_narrow(ia, 0, 0, 3)));
     CHECK(ct_get(r, 0) == 7 && ct_get(r, 5) == 9 && tdev_pointwise_calls == calls + 3);
+    { /* an output whose elements share memory is flagged for the device (it must write them in order) */
+      int64_t osz[2] = {2, 2}, ost[2] = {1, 1};
+      CHECK_OK(ct_mul_scalar_(ct_t(a), ct_int(1)));
+      CHECK(!(tdev_pointwise_last_flags & CT_POINTWISE_OUT_OVERLAPS));
+      CHECK_OK(ct_mul_scalar_(ct_as_strided(a, 2, osz, 2, ost, 0), ct_int(1)));
+      CHECK(tdev_pointwise_last_flags & CT_POINTWISE_OUT_OVERLAPS);
+    }
     /* removing the loop removes the kernels it registered: back to the CPU fallback */
     calls = tdev_pointwise_calls;
     CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, NULL));

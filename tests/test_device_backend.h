@@ -440,8 +440,10 @@ static const ct_device_interface tdev_interface = {
  * through the core's host staging (its memory is scrambled: only its copies
  * read it), the path a GPU backend takes for what it has no kernel for. */
 static int64_t tdev_pointwise_calls;
+static int tdev_pointwise_last_flags;
 static ct_status tdev_pointwise(const ct_pointwise_call *call) {
   tdev_pointwise_calls++;
+  tdev_pointwise_last_flags = call->flags;
   return ct_pointwise_on_host(call);
 }
 

@@ -648,30 +648,8 @@ static ct_status ctcu_pointwise_staged(const ct_pointwise_call *call) {
   return ct_pointwise_on_host(call);
 }
 
-/* Whether out's elements may share memory (a stride 0, or strides that do
- * not nest): the kernel would write them in parallel, where the CPU writes
- * them in order. A sufficient test: sorted by stride, each stride reaches
- * past the previous dim's extent. */
-static int ctcu_may_self_overlap(const ct_tensor *t) {
-  int64_t st[CT_MAX_DIMS], sz[CT_MAX_DIMS];
-  int n = 0, i, j;
-  for (i = 0; i < t->ndim; i++) {
-    if (t->sizes[i] <= 1) continue;
-    if (t->strides[i] == 0) return 1;
-    st[n] = t->strides[i] < 0 ? -t->strides[i] : t->strides[i], sz[n] = t->sizes[i], n++;
-  }
-  for (i = 1; i < n; i++) /* insertion sort by stride */
-    for (j = i; j > 0 && st[j] < st[j - 1]; j--) {
-      int64_t a = st[j], b = sz[j];
-      st[j] = st[j - 1], sz[j] = sz[j - 1], st[j - 1] = a, sz[j - 1] = b;
-    }
-  for (i = 1; i < n; i++)
-    if (st[i] < st[i - 1] * sz[i - 1]) return 1;
-  return 0;
-}
-
 /* one operand: device memory with strides over the shape, or a CPU value */
-static void ctcu_operand_of(ctcu_operand *o, const ct_tensor *t, int ndim, const int64_t *shape) {
+static void ctcu_operand_of(ctcu_operand *o, const ct_tensor *t, int ndim) {
   int d;
   memset(o, 0, sizeof *o);
   o->dtype = t->dtype;
@@ -695,7 +673,6 @@ static void ctcu_operand_of(ctcu_operand *o, const ct_tensor *t, int ndim, const
   for (d = 0; d < ndim; d++) { /* right-aligned; size-1 dims broadcast */
     int td = t->ndim - (ndim - d);
     o->strides[d] = td >= 0 && t->sizes[td] != 1 ? t->strides[td] : 0;
-    (void)shape;
   }
 }
 
@@ -713,15 +690,15 @@ static ct_status ctcu_pointwise_on(const ct_pointwise_call *call) {
   d.op = call->op;
   d.unary = call->op == CT_PW_UNARY ? ctcu_unary_code(call->name) : CTCU_UN_NONE;
   if (call->op == CT_PW_UNARY && d.unary == CTCU_UN_NONE) return ctcu_pointwise_staged(call);
-  if (call->op < 0 || call->op >= CT_PW_NUM_OPS || ctcu_may_self_overlap(call->out)) return ctcu_pointwise_staged(call);
+  if (call->op < 0 || call->op >= CT_PW_NUM_OPS || (call->flags & CT_POINTWISE_OUT_OVERLAPS)) return ctcu_pointwise_staged(call);
   d.dtype = call->dtype;
   d.nin = call->ninputs;
   d.ndim = call->ndim;
   for (i = 0; i < call->ndim; i++) d.shape[i] = call->shape[i];
   d.numel = call->out->numel;
   d.flat = (call->flags & CT_POINTWISE_FLAT) != 0;
-  ctcu_operand_of(&d.out, call->out, call->ndim, call->shape);
-  for (i = 0; i < call->ninputs; i++) ctcu_operand_of(&d.in[i], call->in[i], call->ndim, call->shape);
+  ctcu_operand_of(&d.out, call->out, call->ndim);
+  for (i = 0; i < call->ninputs; i++) ctcu_operand_of(&d.in[i], call->in[i], call->ndim);
   d.param = call->param;
   d.iparam = call->iparam;
   s = ctcu_stream(ct_current_stream(dev));
@@ -980,9 +957,9 @@ static ct_status ctcu_broadcast_into(const ct_tensor *self, ct_tensor *out) {
   d.ndim = out->ndim;
   for (i = 0; i < out->ndim; i++) d.shape[i] = out->sizes[i];
   d.numel = out->numel;
-  ctcu_operand_of(&d.out, out, out->ndim, out->sizes);
+  ctcu_operand_of(&d.out, out, out->ndim);
   d.in[0].dtype = CT_BOOL, d.in[0].is_scalar = 1, d.in[0].ival = yes, d.in[0].dval = 1;
-  ctcu_operand_of(&d.in[1], self, out->ndim, out->sizes);
+  ctcu_operand_of(&d.in[1], self, out->ndim);
   d.in[2] = d.in[1];
   r = ctcu_pointwise_launch(&d, (void *)ctcu_stream(ct_current_stream(out->device)));
   if (r != 0) return r < 0 ? ct_fail(CT_ERR_UNSUPPORTED, "addmm", "no broadcast kernel for this dtype") : ctcu_fail((cudaError_t)r, "addmm", "kernel launch");

@@ -36,6 +36,8 @@ CT_EXTERN_C_BEGIN
 #define CT_POINTWISE_CHECK_DIVISOR 1 /* integer division: a zero in in[1] is an error ("ZeroDivisionError") */
 #define CT_POINTWISE_ANY_INPUT 2     /* the op converts its input itself (the unary functions) */
 #define CT_POINTWISE_FLAT 4          /* every operand is contiguous in the shape: one flat loop of out->numel */
+#define CT_POINTWISE_OUT_OVERLAPS 8  /* out's elements may share memory (an as_strided view): the CPU writes them in order,
+                                      * so a device that computes in parallel runs the call through ct_pointwise_on_host */
 /* ct_pointwise_call.op: which computation (the engine's table order, checked
  * against it at compile time). A device loop switches on it; the _S forms
  * take their bounds or weight as numbers (0-dim CPU inputs or param), the _T
@@ -699,6 +701,7 @@ static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
   call.in[0] = src;
   call.ndim = self->ndim;
   call.shape = self->sizes;
+  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
   conv.to = (ct_dtype)self->dtype;
   conv.from = (ct_dtype)src->dtype;
   call.host_loop = self->dtype == src->dtype ? ct__copy_same_loop : ct__convert_loop;
@@ -741,6 +744,7 @@ static CT__HOT_INLINE ct_status ct__pw_impl(ct__pw_plan *pl, ct_pointwise_call *
     call->in[i] = t;
   }
   if (pl->flat && !cast && dst == (pl->out ? pl->out : pl->result)) call->flags |= CT_POINTWISE_FLAT;
+  if (dst->device.type != CT_DEVICE_CPU && ct__may_self_overlap(dst)) call->flags |= CT_POINTWISE_OUT_OVERLAPS;
   call->name = pl->op;
   call->dtype = pl->common;
   call->ninputs = pl->nin;
