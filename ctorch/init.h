@@ -92,39 +92,45 @@ static void ct__init(void) {
   ct__unlock();
 }
 
-/* ---- the pointwise engine's loops per device type (declared in ops/pointwise.h) ----
+/* ---- the engines' loops per device type (ops/pointwise.h, ops/reduce.h) ----
  * Here, above the generated tables: setting a device type's loop registers
- * the engine's kernels (ct__generated_pointwise_kernels) at the type's
- * backend key, except where a kernel is already registered; removing it
- * (loop NULL) removes the kernels it registered. */
-static const char ct__pointwise_source[] = "pointwise engine";
-CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
+ * the engine's kernels (ct__generated_engine_kernels) at the type's backend
+ * key, except where a kernel is already registered; removing it (loop NULL)
+ * removes the kernels it registered. */
+static const char *const ct__engine_sources[] = {"pointwise engine", "reduction engine"};
+static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type type, void (*loop)(void), void (**slot)(void)) {
   ct_key key;
   ct_status st = CT_OK;
   size_t i;
   if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !loop))
-    return ct_fail(CT_ERR_INVALID, "ct_set_pointwise_loop", "device type %d cannot take a pointwise loop%s", (int)type,
+    return ct_fail(CT_ERR_INVALID, fn, "device type %d cannot take a %s loop%s", (int)type, engine ? "reduction" : "pointwise",
                    type == CT_DEVICE_META ? " (meta runs meta steps only)" : type == CT_DEVICE_CPU ? " of NULL" : "");
   ct__ensure_init();
   key = ct_device_backend_key(type);
   ct__lock();
-  if (loop) ct__atomic_store(&ct__pw_loops[type], loop); /* before its kernels are visible */
-  for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_pointwise_kernels / sizeof ct__generated_pointwise_kernels[0]; i++) {
-    ct_op *op = ct__find_locked(ct__generated_pointwise_kernels[i].op);
+  if (loop) ct__atomic_store(&slot[type], loop); /* before its kernels are visible */
+  for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_engine_kernels / sizeof ct__generated_engine_kernels[0]; i++) {
+    ct_op *op = ct__generated_engine_kernels[i].engine == engine ? ct__find_locked(ct__generated_engine_kernels[i].op) : NULL;
     const ct_kernel *have = op ? ct__registered_at(op, key) : NULL;
     if (!op) continue;
     if (loop && !ct__has(have)) {
-      ct_kernel kern = ct_kernel_unboxed(ct__generated_pointwise_kernels[i].fn);
-      kern.source = ct__pointwise_source;
-      if ((st = ct__set_registered(op, key, kern, "ct_set_pointwise_loop")) != CT_OK || (st = ct__recompute(op)) != CT_OK) break;
-    } else if (!loop && ct__has(have) && have->source == ct__pointwise_source) {
-      ct__set_registered(op, key, ct__kernel_none, "ct_set_pointwise_loop"); /* (a removal allocates nothing) */
+      ct_kernel kern = ct_kernel_unboxed(ct__generated_engine_kernels[i].fn);
+      kern.source = ct__engine_sources[engine];
+      if ((st = ct__set_registered(op, key, kern, fn)) != CT_OK || (st = ct__recompute(op)) != CT_OK) break;
+    } else if (!loop && ct__has(have) && have->source == ct__engine_sources[engine]) {
+      ct__set_registered(op, key, ct__kernel_none, fn); /* (a removal allocates nothing) */
       if ((st = ct__recompute(op)) != CT_OK) break;
     }
   }
-  if (!loop && st == CT_OK) ct__atomic_store(&ct__pw_loops[type], loop);
+  if (!loop && st == CT_OK) ct__atomic_store(&slot[type], loop);
   ct__unlock();
   return st;
+}
+CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
+  return ct__set_engine_loop(CT__ENGINE_POINTWISE, "ct_set_pointwise_loop", type, (void (*)(void))loop, ct__pw_loops);
+}
+CTDEF ct_status ct_set_reduction_loop(ct_device_type type, ct_reduction_loop_fn loop) {
+  return ct__set_engine_loop(CT__ENGINE_REDUCTION, "ct_set_reduction_loop", type, (void (*)(void))loop, ct__rd_loops);
 }
 
 CT_EXTERN_C_END

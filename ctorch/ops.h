@@ -1080,6 +1080,100 @@ static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
   ct_release(r);
   return c;
 }
+/* The engines with a loop per device type (ops/pointwise.h, ops/reduce.h);
+ * the generated table of their kernels names them. */
+enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION };
+
+/* A device loop's call run on the host (ct_pointwise_on_host,
+ * ct_reduction_on_host): the device memory the operands reach is mirrored
+ * on the host one span per storage, so operands that share memory share it
+ * there too and the host loop computes exactly what it computes on the CPU;
+ * then the spans of the written storages go back. Synchronous (through
+ * ct_device_memcpy). CPU operands (0-dim values) are used as they are. */
+#define CT__STAGE_MAX 6
+typedef struct ct__staging {
+  int n;
+  ct_device device;
+  struct {
+    ct_storage *storage;
+    int64_t lo, hi; /* bytes of the storage */
+    char *host;
+  } spans[CT__STAGE_MAX];
+} ct__staging;
+static void ct__span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
+  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), first = t->offset, last;
+  int d;
+  last = first;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->strides[d] >= 0) last += (t->sizes[d] - 1) * t->strides[d];
+    else first += (t->sizes[d] - 1) * t->strides[d];
+  }
+  *lo = first * es;
+  *hi = (last + 1) * es;
+}
+/* hops[i]: a host view of ops[i] with its geometry (ops[i] itself, retained,
+ * when it is NULL, empty or on the CPU). ct__stage_free releases them. */
+static ct_status ct__stage_in(const char *op, ct__staging *s, int nops, ct_tensor *const *ops, ct_tensor **hops) {
+  int i, k;
+  ct_status st = CT_OK;
+  memset(s, 0, sizeof *s);
+  for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
+    int64_t lo, hi;
+    hops[i] = NULL;
+    if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) continue;
+    s->device = ops[i]->device;
+    ct__span_of(ops[i], &lo, &hi);
+    for (k = 0; k < s->n && s->spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (k == s->n) {
+      if (k == CT__STAGE_MAX) return ct_fail(CT_ERR_STATE, op, "more than %d storages to stage", CT__STAGE_MAX);
+      s->spans[k].storage = ops[i]->storage, s->spans[k].lo = lo, s->spans[k].hi = hi;
+      s->n++;
+    } else {
+      if (lo < s->spans[k].lo) s->spans[k].lo = lo;
+      if (hi > s->spans[k].hi) s->spans[k].hi = hi;
+    }
+  }
+  for (k = 0; k < s->n && st == CT_OK; k++) {
+    size_t len = (size_t)(s->spans[k].hi - s->spans[k].lo);
+    if (!(s->spans[k].host = (char *)CT_MALLOC(len)))
+      st = ct_fail(CT_ERR_OOM, op, "out of memory staging %zu bytes on the host", len);
+    else
+      st = ct_device_memcpy(s->spans[k].host, CT_CPU, (char *)s->spans[k].storage->data + s->spans[k].lo, s->device, len, false);
+  }
+  for (i = 0; i < nops && st == CT_OK; i++) { /* host views with the operands' geometry */
+    int64_t es;
+    if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) {
+      hops[i] = ct_retain(ops[i]);
+      continue;
+    }
+    es = (int64_t)ct_dtype_size((ct_dtype)ops[i]->dtype);
+    for (k = 0; s->spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (!(hops[i] = ct__from_blob(s->spans[k].host + (ops[i]->offset * es - s->spans[k].lo), ops[i]->ndim, ops[i]->sizes,
+                                  ops[i]->strides, (ct_dtype)ops[i]->dtype, NULL, NULL)))
+      st = ct_last_error();
+  }
+  return st;
+}
+/* the spans of the storages of outs[0..nouts) go back to the device */
+static ct_status ct__stage_out(ct__staging *s, int nouts, ct_tensor *const *outs) {
+  ct_status st = CT_OK;
+  int i, k;
+  for (k = 0; k < s->n && st == CT_OK; k++)
+    for (i = 0; i < nouts; i++)
+      if (outs[i] && s->spans[k].storage == outs[i]->storage) {
+        st = ct_device_memcpy((char *)s->spans[k].storage->data + s->spans[k].lo, s->device, s->spans[k].host, CT_CPU,
+                              (size_t)(s->spans[k].hi - s->spans[k].lo), false);
+        break;
+      }
+  return st;
+}
+static void ct__stage_free(ct__staging *s, int nops, ct_tensor **hops) {
+  int i, k;
+  for (i = 0; i < nops; i++) ct_release(hops[i]), hops[i] = NULL;
+  for (k = 0; k < s->n; k++) CT_FREE(s->spans[k].host), s->spans[k].host = NULL;
+}
 /* Where host-made results of a helper go: the operand's device, the CPU for meta (callers skip data there) */
 static ct_device ct__host_device(const ct_tensor *t) { return ct__is_meta(t) ? t->device : CT_CPU; }
 

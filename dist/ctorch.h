@@ -2006,7 +2006,7 @@ CT_EXTERN_C_END
  * The ops are declared in gen/ops/reduce.spec and their derivatives in
  * gen/derivatives/reduce.spec; the frontends are generated (docs/ops.md).
  *
- * One mechanism serves every op here (ct__rd_run): the input's dims are
+ * One mechanism serves every op here (ct_host_reduction_loop): the input's dims are
  * split into outer dims and a set of reduced dims; for each outer position
  * the elements of the reduced dims are gathered, in row-major order, into a
  * contiguous row (as double for floating compute dtypes, as int64 for
@@ -2022,6 +2022,83 @@ CT_EXTERN_C_END
 #define CT_OPS_REDUCE_H
 
 
+CT_EXTERN_C_BEGIN
+
+/* ---- the reduction engine's loop entry per device type (as ops/pointwise.h's) ----
+ * Every kernel here is a meta step (dims, output sizes and dtype, out=
+ * checks and resize: no reads of data) and one ct_reduction_call handed to
+ * the loop of the output's device type. The CPU's loop,
+ * ct_host_reduction_loop, gathers each row of the input into a contiguous
+ * double (or int64) buffer, runs the call's row function on it and stores
+ * the results. A device sets its own loop with ct_set_reduction_loop: every
+ * op of the engine (spec key Reduction) is then registered at its backend
+ * key; the loop computes the ops it has kernels for (by call->op) and hands
+ * the rest to ct_reduction_on_host. */
+
+/* One row, as a row function sees it. */
+typedef struct ct_reduction_row {
+  int64_t n, m;      /* input row length, output row length */
+  const double *xf;  /* the row as double (floating compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
+  const double *x2;  /* a second input's row (double), when the call has one */
+  int64_t n2;        /* its length */
+  int64_t *tmp;      /* scratch when the call asks (need_tmp) */
+  double *yf;        /* m results (float results) */
+  int64_t *yi;       /* m results (integer results) */
+  int64_t *idx;      /* m indices, for the second output */
+  const void *ctx;   /* the call's host_ctx */
+} ct_reduction_row;
+typedef void (*ct_reduction_row_fn)(ct_reduction_row *r);
+
+/* ct_reduction_call.op: which computation. Reductions (one result per
+ * row): out has size 1 on the reduced dims. _ARG ops: out (values, may be
+ * NULL) and indices (int64) of the first extreme, NaN winning. Scans and
+ * SORT: m = n (SORT and TOPK: m = k) results per row along the one reduced
+ * dim. param: VAR/STD's correction, NORM's ord; iparam: SORT's descending,
+ * KTHVALUE's k, GATHER's and INDEX_BACKWARD's dim. GATHER / INDEX_BACKWARD / ROWWISE (derivative helpers) have
+ * only a host form. */
+typedef enum ct_reduction_op {
+  CT_RD_SUM, CT_RD_PROD, CT_RD_MEAN, CT_RD_AMAX, CT_RD_AMIN, CT_RD_VAR, CT_RD_STD, CT_RD_NORM, CT_RD_LOGSUMEXP,
+  CT_RD_ALL, CT_RD_ANY, CT_RD_NANSUM, CT_RD_NANMEAN, CT_RD_COUNT_NONZERO, CT_RD_ARGMAX, CT_RD_ARGMIN,
+  CT_RD_CUMSUM, CT_RD_CUMPROD, CT_RD_LOGCUMSUMEXP, CT_RD_CUMMAX, CT_RD_CUMMIN, CT_RD_SORT, CT_RD_KTHVALUE,
+  CT_RD_MEDIAN, CT_RD_NANMEDIAN, CT_RD_GATHER, CT_RD_INDEX_BACKWARD, CT_RD_ROWWISE, CT_RD_NUM_OPS
+} ct_reduction_op;
+
+/* One reduction, as the engine hands it to a device's loop. Every tensor
+ * lives on one device; out and indices have the input's rank. */
+#define CT_REDUCTION_CHECK_INDEX 1 /* a data check: in2 holds indices into each row (GATHER: of in; INDEX_BACKWARD: of out),
+                                    * one outside the row is an error naming dim iparam ("index ... is out of bounds") */
+typedef struct ct_reduction_call {
+  int op;                       /* ct_reduction_op */
+  const char *name;             /* the op, for messages */
+  int flags;                    /* CT_REDUCTION_* */
+  ct_tensor *in;                /* the input, any dtype and strides */
+  int int_compute;              /* rows as int64 (integers, bool), else as double */
+  ct_tensor *in2;               /* optional second input, read as double: sizes equal to in's off the reduced dims */
+  const int *reduce;            /* 1 on each reduced dim of in */
+  ct_tensor *out;               /* results: sizes equal to in's off the reduced dims; may be NULL */
+  int out_int;                  /* results are integers (yi), else floating (yf) */
+  ct_tensor *indices;           /* int64 indices (any integer or floating dtype on the host); may be NULL */
+  double param;                 /* see ct_reduction_op */
+  int64_t iparam;
+  ct_reduction_row_fn host_row; /* the host form: the row function and its context */
+  const void *host_ctx;
+  int need_tmp;                 /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
+} ct_reduction_call;
+typedef ct_status (*ct_reduction_loop_fn)(const ct_reduction_call *call);
+
+/* As ct_set_pointwise_loop: setting a loop registers every engine op's
+ * kernel at the type's backend key (kernels already there stay); NULL
+ * removes them. */
+CTDEF ct_status ct_set_reduction_loop(ct_device_type type, ct_reduction_loop_fn loop);
+CTDEF ct_reduction_loop_fn ct_reduction_loop(ct_device_type type);
+/* The CPU's loop, for host memory. */
+CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *call);
+/* For a device loop handed a call it has no kernel for: the operands'
+ * memory mirrored on the host (ct_pointwise_on_host's staging). Synchronous. */
+CTDEF ct_status ct_reduction_on_host(const ct_reduction_call *call);
+
+CT_EXTERN_C_END
 #endif /* CT_OPS_REDUCE_H */
 
 /* ---- ctorch/ops/linalg.h ---- */
@@ -12000,6 +12077,100 @@ static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
   ct_release(r);
   return c;
 }
+/* The engines with a loop per device type (ops/pointwise.h, ops/reduce.h);
+ * the generated table of their kernels names them. */
+enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION };
+
+/* A device loop's call run on the host (ct_pointwise_on_host,
+ * ct_reduction_on_host): the device memory the operands reach is mirrored
+ * on the host one span per storage, so operands that share memory share it
+ * there too and the host loop computes exactly what it computes on the CPU;
+ * then the spans of the written storages go back. Synchronous (through
+ * ct_device_memcpy). CPU operands (0-dim values) are used as they are. */
+#define CT__STAGE_MAX 6
+typedef struct ct__staging {
+  int n;
+  ct_device device;
+  struct {
+    ct_storage *storage;
+    int64_t lo, hi; /* bytes of the storage */
+    char *host;
+  } spans[CT__STAGE_MAX];
+} ct__staging;
+static void ct__span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
+  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), first = t->offset, last;
+  int d;
+  last = first;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->strides[d] >= 0) last += (t->sizes[d] - 1) * t->strides[d];
+    else first += (t->sizes[d] - 1) * t->strides[d];
+  }
+  *lo = first * es;
+  *hi = (last + 1) * es;
+}
+/* hops[i]: a host view of ops[i] with its geometry (ops[i] itself, retained,
+ * when it is NULL, empty or on the CPU). ct__stage_free releases them. */
+static ct_status ct__stage_in(const char *op, ct__staging *s, int nops, ct_tensor *const *ops, ct_tensor **hops) {
+  int i, k;
+  ct_status st = CT_OK;
+  memset(s, 0, sizeof *s);
+  for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
+    int64_t lo, hi;
+    hops[i] = NULL;
+    if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) continue;
+    s->device = ops[i]->device;
+    ct__span_of(ops[i], &lo, &hi);
+    for (k = 0; k < s->n && s->spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (k == s->n) {
+      if (k == CT__STAGE_MAX) return ct_fail(CT_ERR_STATE, op, "more than %d storages to stage", CT__STAGE_MAX);
+      s->spans[k].storage = ops[i]->storage, s->spans[k].lo = lo, s->spans[k].hi = hi;
+      s->n++;
+    } else {
+      if (lo < s->spans[k].lo) s->spans[k].lo = lo;
+      if (hi > s->spans[k].hi) s->spans[k].hi = hi;
+    }
+  }
+  for (k = 0; k < s->n && st == CT_OK; k++) {
+    size_t len = (size_t)(s->spans[k].hi - s->spans[k].lo);
+    if (!(s->spans[k].host = (char *)CT_MALLOC(len)))
+      st = ct_fail(CT_ERR_OOM, op, "out of memory staging %zu bytes on the host", len);
+    else
+      st = ct_device_memcpy(s->spans[k].host, CT_CPU, (char *)s->spans[k].storage->data + s->spans[k].lo, s->device, len, false);
+  }
+  for (i = 0; i < nops && st == CT_OK; i++) { /* host views with the operands' geometry */
+    int64_t es;
+    if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) {
+      hops[i] = ct_retain(ops[i]);
+      continue;
+    }
+    es = (int64_t)ct_dtype_size((ct_dtype)ops[i]->dtype);
+    for (k = 0; s->spans[k].storage != ops[i]->storage; k++) {
+    }
+    if (!(hops[i] = ct__from_blob(s->spans[k].host + (ops[i]->offset * es - s->spans[k].lo), ops[i]->ndim, ops[i]->sizes,
+                                  ops[i]->strides, (ct_dtype)ops[i]->dtype, NULL, NULL)))
+      st = ct_last_error();
+  }
+  return st;
+}
+/* the spans of the storages of outs[0..nouts) go back to the device */
+static ct_status ct__stage_out(ct__staging *s, int nouts, ct_tensor *const *outs) {
+  ct_status st = CT_OK;
+  int i, k;
+  for (k = 0; k < s->n && st == CT_OK; k++)
+    for (i = 0; i < nouts; i++)
+      if (outs[i] && s->spans[k].storage == outs[i]->storage) {
+        st = ct_device_memcpy((char *)s->spans[k].storage->data + s->spans[k].lo, s->device, s->spans[k].host, CT_CPU,
+                              (size_t)(s->spans[k].hi - s->spans[k].lo), false);
+        break;
+      }
+  return st;
+}
+static void ct__stage_free(ct__staging *s, int nops, ct_tensor **hops) {
+  int i, k;
+  for (i = 0; i < nops; i++) ct_release(hops[i]), hops[i] = NULL;
+  for (k = 0; k < s->n; k++) CT_FREE(s->spans[k].host), s->spans[k].host = NULL;
+}
 /* Where host-made results of a helper go: the operand's device, the CPU for meta (callers skip data there) */
 static ct_device ct__host_device(const ct_tensor *t) { return ct__is_meta(t) ? t->device : CT_CPU; }
 
@@ -12783,7 +12954,8 @@ static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, int id, int flags, 
 }
 
 /* ---- the loop entry of each device type (DispatchStub) ---- */
-static ct_pointwise_loop_fn ct__pw_loops[CT_DEVICE_NUM] = {ct_host_pointwise_loop};
+/* (kept as a generic function pointer: init.h sets the loops of both engines with one function) */
+static void (*ct__pw_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_pointwise_loop};
 
 /* Is any element of integer tensor t (i64, i32 or u8) zero? */
 static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
@@ -12825,87 +12997,31 @@ CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call) {
   return CT_OK;
 }
 
-typedef struct ct__pw_span {
-  ct_storage *storage;
-  int64_t lo, hi; /* bytes of the storage */
-  char *host;
-} ct__pw_span;
-static void ct__pw_span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), first = t->offset, last;
-  int d;
-  last = first;
-  for (d = 0; d < t->ndim; d++) {
-    if (t->strides[d] >= 0) last += (t->sizes[d] - 1) * t->strides[d];
-    else first += (t->sizes[d] - 1) * t->strides[d];
-  }
-  *lo = first * es;
-  *hi = (last + 1) * es;
-}
 CTDEF ct_status ct_pointwise_on_host(const ct_pointwise_call *call) {
   ct_pointwise_call h = *call;
   ct_tensor *ops[4], *hops[4] = {NULL, NULL, NULL, NULL};
-  ct__pw_span spans[4];
-  int n = 0, i, k, nops = call->ninputs + 1;
-  ct_status st = CT_OK;
-  const ct_device dev = call->out->device;
+  ct__staging stage;
+  int i, nops = call->ninputs + 1;
+  ct_status st;
   if (call->out->numel == 0) return CT_OK;
   ops[0] = call->out;
   for (i = 0; i < call->ninputs; i++) ops[i + 1] = call->in[i];
-  for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
-    int64_t lo, hi;
-    if (ops[i]->device.type == CT_DEVICE_CPU) continue; /* a 0-dim CPU value: used as it is */
-    ct__pw_span_of(ops[i], &lo, &hi);
-    for (k = 0; k < n && spans[k].storage != ops[i]->storage; k++) {
-    }
-    if (k == n) {
-      spans[n].storage = ops[i]->storage, spans[n].lo = lo, spans[n].hi = hi, spans[n].host = NULL;
-      n++;
-    } else {
-      if (lo < spans[k].lo) spans[k].lo = lo;
-      if (hi > spans[k].hi) spans[k].hi = hi;
-    }
-  }
-  for (k = 0; k < n && st == CT_OK; k++) {
-    size_t len = (size_t)(spans[k].hi - spans[k].lo);
-    if (!(spans[k].host = (char *)CT_MALLOC(len)))
-      st = ct_fail(CT_ERR_OOM, call->name, "out of memory staging %zu bytes on the host", len);
-    else
-      st = ct_device_memcpy(spans[k].host, CT_CPU, (char *)spans[k].storage->data + spans[k].lo, dev, len, false);
-  }
-  for (i = 0; i < nops && st == CT_OK; i++) { /* host views with the operands' geometry */
-    int64_t es = (int64_t)ct_dtype_size((ct_dtype)ops[i]->dtype);
-    if (ops[i]->device.type == CT_DEVICE_CPU) continue;
-    for (k = 0; spans[k].storage != ops[i]->storage; k++) {
-    }
-    if (!(hops[i] = ct__from_blob(spans[k].host + (ops[i]->offset * es - spans[k].lo), ops[i]->ndim, ops[i]->sizes,
-                                  ops[i]->strides, (ct_dtype)ops[i]->dtype, NULL, NULL)))
-      st = ct_last_error();
-    else if (i == 0)
-      h.out = hops[i];
-    else
-      h.in[i - 1] = hops[i];
-  }
-  if (st == CT_OK) {
+  if ((st = ct__stage_in(call->name, &stage, nops, ops, hops)) == CT_OK) {
+    h.out = hops[0];
+    for (i = 0; i < call->ninputs; i++) h.in[i] = hops[i + 1];
     if (call->host_ctx == (const void *)call) h.host_ctx = &h; /* the engine's loops read their parameter from the call */
-    st = ct_host_pointwise_loop(&h);
+    if ((st = ct_host_pointwise_loop(&h)) == CT_OK) st = ct__stage_out(&stage, 1, ops);
   }
-  for (k = 0; k < n && st == CT_OK; k++) /* the output's span goes back */
-    if (spans[k].storage == call->out->storage)
-      st = ct_device_memcpy((char *)spans[k].storage->data + spans[k].lo, dev, spans[k].host, CT_CPU,
-                            (size_t)(spans[k].hi - spans[k].lo), false);
-  for (i = 0; i < 4; i++) ct_release(hops[i]);
-  for (k = 0; k < n; k++) CT_FREE(spans[k].host);
+  ct__stage_free(&stage, nops, hops);
   return st;
 }
 
 CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type) {
-  ct_pointwise_loop_fn f;
   if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
-  f = ct__atomic_load(&ct__pw_loops[type]);
-  return f;
+  return (ct_pointwise_loop_fn)ct__atomic_load(&ct__pw_loops[type]);
 }
 static inline ct_pointwise_loop_fn ct__pw_loop_of(const ct_tensor *t) { /* (t's device type is valid) */
-  return ct__atomic_load(&ct__pw_loops[t->device.type]);
+  return (ct_pointwise_loop_fn)ct__atomic_load(&ct__pw_loops[t->device.type]);
 }
 
 /* copy_ between two tensors of one device (not the CPU): through the
@@ -14403,6 +14519,41 @@ static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes
   }
   return CT_OK;
 }
+
+/* ---- the loop entry of each device type (DispatchStub) ---- */
+static void (*ct__rd_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_reduction_loop};
+CTDEF ct_reduction_loop_fn ct_reduction_loop(ct_device_type type) {
+  if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
+  return (ct_reduction_loop_fn)ct__atomic_load(&ct__rd_loops[type]);
+}
+CTDEF ct_status ct_reduction_on_host(const ct_reduction_call *call) {
+  ct_reduction_call h = *call;
+  ct_tensor *ops[4], *hops[4];
+  ct__staging stage;
+  ct_status st;
+  ops[0] = call->out, ops[1] = call->indices, ops[2] = call->in, ops[3] = call->in2;
+  if ((st = ct__stage_in(call->name, &stage, 4, ops, hops)) == CT_OK) {
+    h.out = hops[0], h.indices = hops[1], h.in = hops[2], h.in2 = hops[3];
+    if ((st = ct_host_reduction_loop(&h)) == CT_OK) st = ct__stage_out(&stage, 2, ops);
+  }
+  ct__stage_free(&stage, 4, hops);
+  return st;
+}
+/* The impl step: the call, through the loop of its outputs' device type. */
+static ct_status ct__rd_launch(const char *op, int id, ct_reduction_call *j) {
+  const ct_tensor *dst = j->out ? j->out : j->indices;
+  ct_reduction_loop_fn loop;
+  j->name = op;
+  j->op = id;
+  if (CT_LIKELY(dst->device.type == CT_DEVICE_CPU && j->in->device.type == CT_DEVICE_CPU)) return ct_host_reduction_loop(j);
+  if (ct__is_meta(j->in) || (j->in2 && ct__is_meta(j->in2)))
+    return ct_fail(CT_ERR_DEVICE, op, "cannot compute into a %s tensor from a meta tensor",
+                   ct_device_type_name((ct_device_type)dst->device.type));
+  /* (a device type without a loop reaches the engine's kernels only through
+   * the CPU fallback, and derivative helpers here: staged on the host) */
+  loop = (ct_reduction_loop_fn)ct__atomic_load(&ct__rd_loops[dst->device.type]);
+  return loop ? loop(j) : ct_reduction_on_host(j);
+}
 /* a single `int dim` */
 static ct_status ct__rd_plan_dim(const char *op, const ct_tensor *a, int64_t dim, bool keepdim, ct__rd_plan *p) {
   ct_int_list l;
@@ -14416,34 +14567,6 @@ static ct_int_list ct__rd_all(void) {
   l.n = -1;
   return l;
 }
-
-/* One row, as the row functions see it. */
-typedef struct ct__rd_row {
-  int64_t n, m;      /* input row length, output row length */
-  const double *xf;  /* the row as double (floating compute) */
-  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
-  const double *x2;  /* a second input's row (double), when the job has one */
-  int64_t n2;        /* its length */
-  int64_t *tmp;      /* scratch when the job asks (need_tmp) */
-  double *yf;        /* m results (float results) */
-  int64_t *yi;       /* m results (integer results) */
-  int64_t *idx;      /* m indices, for the second output */
-  const void *ctx;
-} ct__rd_row;
-typedef void (*ct__rd_fn)(ct__rd_row *r);
-
-typedef struct ct__rd_job {
-  ct_tensor *src;      /* the input, any dtype and strides */
-  int int_compute;     /* gather src as int64 (else double) */
-  ct_tensor *src2;     /* optional second input, gathered as double: sizes equal to src's off the reduced dims */
-  const int *reduce;   /* the reduced dims of src */
-  ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
-  int out0_int;        /* results come in yi (else yf) */
-  ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
-  ct__rd_fn fn;
-  const void *ctx;
-  int need_tmp;        /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
-} ct__rd_job;
 
 static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
   switch (dt) {
@@ -14567,8 +14690,9 @@ static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t 
   }
 }
 
-static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
-  const ct_tensor *s = j->src;
+CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *j) {
+  const char *op = j->name;
+  const ct_tensor *s = j->in;
   ct_tensor *outs[2];
   int nd = s->ndim, d, k, contig, direct;
   int64_t n, m, rows = ct__rd_sizes_product(s, j->reduce, 0), r, i, idx[CT_MAX_DIMS];
@@ -14576,13 +14700,13 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
-  ct__rd_row row;
+  ct_reduction_row row;
   if (rows == 0) return CT_OK; /* before any product of the reduced sizes, which may overflow then */
   contig = ct__rd_row_contig(s, j->reduce);
   n = ct__rd_inner(s, j->reduce);
-  n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0;
-  outs[0] = j->out0;
-  outs[1] = j->out1;
+  n2 = j->in2 ? ct__rd_inner(j->in2, j->reduce) : 0;
+  outs[0] = j->out;
+  outs[1] = j->indices;
   m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
@@ -14609,13 +14733,13 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   row.m = m;
   row.xf = xf;
   row.xi = xi;
-  row.x2 = j->src2 ? x2 : NULL;
+  row.x2 = j->in2 ? x2 : NULL;
   row.n2 = n2;
   row.tmp = tmp;
   row.yf = yf;
   row.yi = yi;
   row.idx = ix;
-  row.ctx = j->ctx;
+  row.ctx = j->host_ctx;
   memset(idx, 0, sizeof idx);
   for (r = 0; r < rows; r++) {
     int64_t sb = 0, s2b = 0, ob[2] = {0, 0};
@@ -14624,7 +14748,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       if (j->reduce[d]) continue;
       /* wrapping: they overflow only for an empty source (other sizes past int64), whose rows read nothing */
       sb = (int64_t)((uint64_t)sb + (uint64_t)idx[d] * (uint64_t)s->strides[d]);
-      if (j->src2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->src2->strides[d]);
+      if (j->in2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->in2->strides[d]);
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
@@ -14635,8 +14759,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       else
         ct__rd_gather(base, (ct_dtype)s->dtype, contig ? NULL : in_off, n, j->int_compute, xf, xi);
     }
-    if (j->src2) {
-      const ct_tensor *t = j->src2;
+    if (j->in2) {
+      const ct_tensor *t = j->in2;
       for (i = 0; i < n2; i++) { /* src2's own sizes and strides on the reduced dims: offsets by multi-index */
         int64_t rem = i, o = 0;
         for (d = nd - 1; d >= 0; d--) {
@@ -14647,15 +14771,25 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
         x2[i] = ct__load_double((const char *)t->storage->data + (size_t)(t->offset + s2b + o) * ct_dtype_size((ct_dtype)t->dtype),
                                 (ct_dtype)t->dtype);
       }
+      if (j->flags & CT_REDUCTION_CHECK_INDEX) {
+        int64_t bound = j->op == CT_RD_INDEX_BACKWARD ? m : n;
+        for (i = 0; i < n2; i++)
+          if (!(x2[i] >= 0 && x2[i] < (double)bound)) {
+            long long bad = (long long)ct__f2i64(x2[i]); /* (exact below 2^53) */
+            ct__scratch_free(buf, words * 8);
+            return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", bad,
+                           (long long)j->iparam, (long long)bound);
+          }
+      }
     }
-    j->fn(&row);
+    j->host_row(&row);
     for (k = 0; k < 2; k++) {
       ct_tensor *o = outs[k];
       size_t es;
       if (!o) continue;
       es = ct_dtype_size((ct_dtype)o->dtype);
       ct__rd_scatter((char *)o->storage->data + (size_t)(o->offset + ob[k]) * es, (ct_dtype)o->dtype, o_off[k], m,
-                     k == 1 || j->out0_int, yf, k == 1 ? ix : yi);
+                     k == 1 || j->out_int, yf, k == 1 ? ix : yi);
     }
     for (d = nd - 1; d >= 0; d--) { /* next outer position */
       if (j->reduce[d]) continue;
@@ -14715,25 +14849,27 @@ static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_
 }
 
 /* A reduction over plan p of a: results of dtype res_dtype (or out's). */
-static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype, int int_compute,
-                               int out_int, ct__rd_fn fn, const void *ctx, ct_tensor *out, ct_tensor **result) {
+static ct_status ct__rd_reduce(const char *op, int id, double param, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype,
+                               int int_compute, int out_int, ct_reduction_row_fn fn, const void *ctx, ct_tensor *out,
+                               ct_tensor **result) {
   ct_tensor *dst = ct__rd_result(op, a, out, p->out_ndim, p->out_shape, res_dtype), *v;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     if (ct__is_meta(a)) return ct_release(dst), ct_fail(CT_ERR_DEVICE, op, "cannot read a meta tensor: it has no data");
     v = ct__rd_keepdim_view(dst, p);
     if (!v) return ct_release(dst), ct_last_error();
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = int_compute;
     j.reduce = p->reduce;
-    j.out0 = v;
-    j.out0_int = out_int;
-    j.fn = fn;
-    j.ctx = ctx;
-    st = ct__rd_run(op, &j);
+    j.out = v;
+    j.out_int = out_int;
+    j.host_row = fn;
+    j.host_ctx = ctx;
+    j.param = param;
+    st = ct__rd_launch(op, id, &j);
     ct_release(v);
   }
   return ct__rd_finish(op, st, dst, out, result);
@@ -14785,30 +14921,30 @@ static double ct__rd_psum(const double *x, int64_t n) {
   i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */
   return ct__rd_psum(x, i) + ct__rd_psum(x + i, n - i);
 }
-static void ct__rd_sum_row(ct__rd_row *r) {
+static void ct__rd_sum_row(ct_reduction_row *r) {
   r->yf[0] = ct__rd_psum(r->xf, r->n);
 }
-static void ct__rd_sum_row_i(ct__rd_row *r) {
+static void ct__rd_sum_row_i(ct_reduction_row *r) {
   uint64_t s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++) s += (uint64_t)r->xi[i];
   r->yi[0] = (int64_t)s;
 }
-static void ct__rd_mean_row(ct__rd_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
-static void ct__rd_prod_row(ct__rd_row *r) {
+static void ct__rd_mean_row(ct_reduction_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+static void ct__rd_prod_row(ct_reduction_row *r) {
   double s = 1;
   int64_t i;
   for (i = 0; i < r->n; i++) s *= r->xf[i];
   r->yf[0] = s;
 }
-static void ct__rd_prod_row_i(ct__rd_row *r) {
+static void ct__rd_prod_row_i(ct_reduction_row *r) {
   uint64_t s = 1;
   int64_t i;
   for (i = 0; i < r->n; i++) s *= (uint64_t)r->xi[i];
   r->yi[0] = (int64_t)s;
 }
 /* amax / amin (ctx: int, 1 for max): NaN wins */
-static void ct__rd_ext_row(ct__rd_row *r) {
+static void ct__rd_ext_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = r->xf[0];
   int64_t i;
@@ -14818,7 +14954,7 @@ static void ct__rd_ext_row(ct__rd_row *r) {
   }
   r->yf[0] = v;
 }
-static void ct__rd_ext_row_i(ct__rd_row *r) {
+static void ct__rd_ext_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t v = r->xi[0], i;
   for (i = 1; i < r->n; i++)
@@ -14830,7 +14966,7 @@ typedef struct ct__rd_var_ctx {
   double correction;
   int take_sqrt;
 } ct__rd_var_ctx;
-static void ct__rd_var_row(ct__rd_row *r) {
+static void ct__rd_var_row(ct_reduction_row *r) {
   const ct__rd_var_ctx *c = (const ct__rd_var_ctx *)r->ctx;
   double mean = ct__rd_psum(r->xf, r->n) / (double)r->n, ss = 0, div = (double)r->n - c->correction, v;
   int64_t i;
@@ -14839,7 +14975,7 @@ static void ct__rd_var_row(ct__rd_row *r) {
   r->yf[0] = c->take_sqrt ? sqrt(v) : v;
 }
 /* vector norms: ctx is ord (double) */
-static void ct__rd_norm_row(ct__rd_row *r) {
+static void ct__rd_norm_row(ct_reduction_row *r) {
   double p = *(const double *)r->ctx, s = 0;
   int64_t i;
   if (isinf(p)) {
@@ -14862,7 +14998,7 @@ static void ct__rd_norm_row(ct__rd_row *r) {
   r->yf[0] = s;
 }
 /* logsumexp: max-shifted; an all -inf (or empty) row gives -inf */
-static void ct__rd_lse_row(ct__rd_row *r) {
+static void ct__rd_lse_row(ct_reduction_row *r) {
   double m = -INFINITY, s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++) {
@@ -14878,7 +15014,7 @@ static void ct__rd_lse_row(ct__rd_row *r) {
   r->yf[0] = m + log(s);
 }
 /* all / any (ctx: int, 1 for all) */
-static void ct__rd_all_row(ct__rd_row *r) {
+static void ct__rd_all_row(ct_reduction_row *r) {
   int all = *(const int *)r->ctx;
   int64_t i, v = all;
   for (i = 0; i < r->n; i++) {
@@ -14889,7 +15025,7 @@ static void ct__rd_all_row(ct__rd_row *r) {
   }
   r->yi[0] = v;
 }
-static void ct__rd_all_row_i(ct__rd_row *r) {
+static void ct__rd_all_row_i(ct_reduction_row *r) {
   int all = *(const int *)r->ctx;
   int64_t i, v = all;
   for (i = 0; i < r->n; i++)
@@ -14900,13 +15036,13 @@ static void ct__rd_all_row_i(ct__rd_row *r) {
   r->yi[0] = v;
 }
 /* scans (ctx: int, 1 for prod) */
-static void ct__rd_cum_row(ct__rd_row *r) {
+static void ct__rd_cum_row(ct_reduction_row *r) {
   int prod = *(const int *)r->ctx;
   double s = prod ? 1 : 0;
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = s = prod ? s * r->xf[i] : s + r->xf[i];
 }
-static void ct__rd_cum_row_i(ct__rd_row *r) {
+static void ct__rd_cum_row_i(ct_reduction_row *r) {
   int prod = *(const int *)r->ctx;
   uint64_t s = prod ? 1 : 0;
   int64_t i;
@@ -14927,8 +15063,8 @@ static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = cast_first ? ct__rd_cast_first_dtype(a, dtype, out) : ct__rd_sum_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
+    return ct__rd_reduce(op, CT_RD_SUM, 0, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_SUM, 0, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
 }
 static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -14966,7 +15102,7 @@ static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
                    dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(rd));
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   if (ct__rd_out_castable(op, out, rd) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_MEAN, 0, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
 }
 static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -14996,8 +15132,8 @@ static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = ct__rd_cast_first_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
+    return ct__rd_reduce(op, CT_RD_PROD, 0, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_PROD, 0, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
 }
 static ct_int_list ct__rd_one(const int64_t *dim) {
   ct_int_list l;
@@ -15048,8 +15184,8 @@ static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_li
     return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
   if (ct__rd_is_int((ct_dtype)a->dtype))
-    return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
-  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
+    return ct__rd_reduce(op, mx ? CT_RD_AMAX : CT_RD_AMIN, 0, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
+  return ct__rd_reduce(op, mx ? CT_RD_AMAX : CT_RD_AMIN, 0, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
 }
 static ct_tensor *ct__k_amax(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
   ct_tensor *r = NULL;
@@ -15095,7 +15231,7 @@ static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct
   if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
   c.take_sqrt = take_sqrt;
-  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
+  return ct__rd_reduce(op, take_sqrt ? CT_RD_STD : CT_RD_VAR, c.correction, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
 }
 static ct_tensor *ct__k_var(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct_tensor *r = NULL;
@@ -15173,7 +15309,7 @@ static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims,
         return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on the dimension %d because this dimension is empty and the "
                        "operation does not have an identity", isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative", i);
   }
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
+  return ct__rd_reduce(op, CT_RD_NORM, o, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
 }
 static ct_tensor *ct__k_vector_norm(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -15214,7 +15350,7 @@ static ct_status ct__rd_lse_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
   if (out && !ct_dtype_is_floating((ct_dtype)out->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for result tensor, but got: %s",
                    ct__dtype_torch_name((ct_dtype)out->dtype));
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_LOGSUMEXP, 0, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
 }
 static ct_tensor *ct__k_logsumexp(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
   ct_tensor *r = NULL;
@@ -15236,8 +15372,8 @@ static ct_status ct__rd_all_impl(const char *op, int all, ct_tensor *a, ct_int_l
   if (out && out->dtype != CT_BOOL && !(a->dtype == CT_U8 && out->dtype == CT_U8))
     return ct_fail(CT_ERR_DTYPE, op, "%s only supports bool tensor for result, got: %s", op, ct__dtype_torch_name((ct_dtype)out->dtype));
   if (ct__rd_is_int((ct_dtype)a->dtype))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
+    return ct__rd_reduce(op, all ? CT_RD_ALL : CT_RD_ANY, 0, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
+  return ct__rd_reduce(op, all ? CT_RD_ALL : CT_RD_ANY, 0, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
 }
 #define CT__RD_ALL_KERNELS(name, ALL)                                                                           \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                 \
@@ -15270,7 +15406,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
   ct_tensor *dst;
   ct_dtype rd;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
   if (out == a && dtype != CT_DTYPE_NONE && dtype != a->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
@@ -15287,14 +15423,14 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = ct__rd_is_int(rd);
     j.reduce = p.reduce;
-    j.out0 = dst;
-    j.out0_int = j.int_compute;
-    j.fn = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
-    j.ctx = &prod;
-    st = ct__rd_run(op, &j);
+    j.out = dst;
+    j.out_int = j.int_compute;
+    j.host_row = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
+    j.host_ctx = &prod;
+    st = ct__rd_launch(op, prod ? CT_RD_CUMPROD : CT_RD_CUMSUM, &j);
   }
   return ct__rd_finish(op, st, dst, out, result);
 }
@@ -15317,7 +15453,7 @@ CT__RD_CUM_KERNELS(cumsum, 0)
 CT__RD_CUM_KERNELS(cumprod, 1)
 
 /* ---- max.dim / min.dim / argmax / argmin: the first extreme; NaN wins ---- */
-static void ct__rd_arg_row(ct__rd_row *r) {
+static void ct__rd_arg_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = r->xf[0];
   int64_t i, at = 0;
@@ -15328,7 +15464,7 @@ static void ct__rd_arg_row(ct__rd_row *r) {
   r->yf[0] = v;
   r->idx[0] = at;
 }
-static void ct__rd_arg_row_i(ct__rd_row *r) {
+static void ct__rd_arg_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t i, at = 0, v = r->xi[0];
   for (i = 1; i < r->n; i++)
@@ -15342,7 +15478,7 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
   ct__rd_plan p;
   ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
   if (ct__rd_empty_check(op, a, &p, !dims.data && a->ndim > 0) != CT_OK) return ct_last_error();
@@ -15360,15 +15496,15 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
       st = ct_last_error();
     } else {
       memset(&j, 0, sizeof j);
-      j.src = a;
+      j.in = a;
       j.int_compute = is_int;
       j.reduce = p.reduce;
-      j.out0 = vv;
-      j.out0_int = is_int;
-      j.out1 = iv;
-      j.fn = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
-      j.ctx = &mx;
-      st = ct__rd_run(op, &j);
+      j.out = vv;
+      j.out_int = is_int;
+      j.indices = iv;
+      j.host_row = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
+      j.host_ctx = &mx;
+      st = ct__rd_launch(op, mx ? CT_RD_ARGMAX : CT_RD_ARGMIN, &j);
     }
     ct_release(iv);
     ct_release(vv);
@@ -15427,7 +15563,7 @@ static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool 
 typedef struct ct__rd_sort_ctx {
   int descending, is_int;
 } ct__rd_sort_ctx;
-static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
+static int ct__rd_before(const ct_reduction_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
   if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
   {
     double x = r->xf[a], y = r->xf[b];
@@ -15435,7 +15571,7 @@ static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t 
     return (y != y && x == x) || x < y;
   }
 }
-static void ct__rd_sort_row(ct__rd_row *r) {
+static void ct__rd_sort_row(ct_reduction_row *r) {
   const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
   int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
   for (i = 0; i < n; i++) v[i] = i;
@@ -15462,7 +15598,7 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
   int64_t shape[CT_MAX_DIMS], size;
   ct_tensor *vals, *idx;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int i;
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
   dim = ct__wrap_dim(op, dim, a->ndim);
@@ -15478,16 +15614,17 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
     c.descending = descending;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = c.is_int;
     j.reduce = p.reduce;
-    j.out0 = vals;
-    j.out0_int = c.is_int;
-    j.out1 = idx;
-    j.fn = ct__rd_sort_row;
+    j.out = vals;
+    j.out_int = c.is_int;
+    j.indices = idx;
+    j.host_row = ct__rd_sort_row;
     j.need_tmp = 1;
-    j.ctx = &c;
-    st = ct__rd_run(op, &j);
+    j.host_ctx = &c;
+    j.iparam = descending;
+    st = ct__rd_launch(op, CT_RD_SORT, &j);
   }
   if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
   if (indices) *indices = idx;
@@ -15529,18 +15666,9 @@ static ct_status ct__rd_select_check(const char *op, const char *what, int ndim,
     }
     if (t->sizes[k++] != sizes[i]) return ct_fail(CT_ERR_SHAPE, op, "index and the selected tensor differ in size at dim %d", i);
   }
-  if (!ct__is_meta(index)) {
-    int64_t n = ndim ? sizes[dim] : 1, e;
-    for (e = 0; e < index->numel; e++) {
-      int64_t v = ct_get_int(index, e);
-      if (v < 0 || v >= n)
-        return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
-                       (long long)n);
-    }
-  }
-  return CT_OK;
+  return CT_OK; /* (the index bounds: a data check, in the impl step: CT_REDUCTION_CHECK_INDEX) */
 }
-static void ct__rd_gather_row(ct__rd_row *r) {
+static void ct__rd_gather_row(ct_reduction_row *r) {
   int is_int = *(const int *)r->ctx;
   int64_t i;
   for (i = 0; i < r->n2; i++) {
@@ -15549,7 +15677,7 @@ static void ct__rd_gather_row(ct__rd_row *r) {
     else r->yf[i] = r->xf[at];
   }
 }
-static void ct__rd_scatter_row(ct__rd_row *r) {
+static void ct__rd_scatter_row(ct_reduction_row *r) {
   int64_t i;
   for (i = 0; i < r->m; i++) r->yf[i] = 0;
   for (i = 0; i < r->n; i++) r->yf[(int64_t)r->x2[i]] += r->xf[i];
@@ -15566,7 +15694,7 @@ static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct
   ct__rd_plan p;
   ct_tensor *r, *iv = NULL, *rv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)self->dtype);
   (void)ks;
   if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
@@ -15580,15 +15708,17 @@ static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct
     st = ct_last_error();
   } else {
     memset(&j, 0, sizeof j);
-    j.src = self;
+    j.in = self;
     j.int_compute = is_int;
-    j.src2 = iv;
+    j.in2 = iv;
     j.reduce = p.reduce;
-    j.out0 = rv;
-    j.out0_int = is_int;
-    j.fn = ct__rd_gather_row;
-    j.ctx = &is_int;
-    st = ct__rd_run(op, &j);
+    j.out = rv;
+    j.out_int = is_int;
+    j.host_row = ct__rd_gather_row;
+    j.host_ctx = &is_int;
+    j.flags = CT_REDUCTION_CHECK_INDEX;
+    j.iparam = dim;
+    st = ct__rd_launch(op, CT_RD_GATHER, &j);
   }
   ct_release(iv);
   ct_release(rv);
@@ -15601,7 +15731,7 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   ct__rd_plan p;
   ct_tensor *r, *gv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int nd = (int)sizes.n;
   (void)ks;
   if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
@@ -15612,19 +15742,20 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   if (ct__rd_select_check(op, "grad", nd, sizes.data, grad, indices, dim, keepdim) != CT_OK) return NULL;
   r = ct__empty(op, nd, sizes.data, (ct_dtype)grad->dtype, grad->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (grad->numel == 0) return ct__k_fill_(0, r, ct_int(0)) == CT_OK ? r : (ct_release(r), (ct_tensor *)NULL);
   gv = ct__rd_unsqueezed(grad, nd, sizes.data, dim, keepdim);
   iv = ct__rd_unsqueezed(indices, nd, sizes.data, dim, keepdim);
   if (!gv || !iv) {
     st = ct_last_error();
   } else {
     memset(&j, 0, sizeof j);
-    j.src = gv;
-    j.src2 = iv;
+    j.in = gv;
+    j.in2 = iv;
     j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = ct__rd_scatter_row;
-    st = ct__rd_run(op, &j);
+    j.out = r;
+    j.host_row = ct__rd_scatter_row;
+    j.flags = CT_REDUCTION_CHECK_INDEX;
+    j.iparam = dim;
+    st = ct__rd_launch(op, CT_RD_INDEX_BACKWARD, &j);
   }
   ct_release(gv);
   ct_release(iv);
@@ -15633,14 +15764,14 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
 }
 
 /* ---- nansum / nanmean: NaN counts as absent ---- */
-static void ct__rd_nansum_row(ct__rd_row *r) {
+static void ct__rd_nansum_row(ct_reduction_row *r) {
   double s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++)
     if (r->xf[i] == r->xf[i]) s += r->xf[i];
   r->yf[0] = s;
 }
-static void ct__rd_nanmean_row(ct__rd_row *r) {
+static void ct__rd_nanmean_row(ct_reduction_row *r) {
   double s = 0;
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++)
@@ -15656,8 +15787,8 @@ static ct_status ct__rd_nansum_impl(ct_tensor *a, ct_int_list dims, bool keepdim
     return ct_last_error();
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = ct__rd_sum_dtype(a, dtype, out);
-  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
+  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, CT_RD_NANSUM, 0, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_NANSUM, 0, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
 }
 static ct_tensor *ct__k_nansum(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -15682,7 +15813,7 @@ static ct_status ct__rd_nanmean_impl(ct_tensor *a, ct_int_list dims, bool keepdi
   if (!ct_dtype_is_floating(rd))
     return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected a floating point result dtype but got %s", ct__dtype_torch_name(rd));
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_NANMEAN, 0, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
 }
 static ct_tensor *ct__k_nanmean(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -15696,12 +15827,12 @@ static ct_status ct__k_nanmean_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, 
 }
 
 /* ---- count_nonzero: int64 ---- */
-static void ct__rd_nnz_row(ct__rd_row *r) {
+static void ct__rd_nnz_row(ct_reduction_row *r) {
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xf[i] != 0;
   r->yi[0] = c;
 }
-static void ct__rd_nnz_row_i(ct__rd_row *r) {
+static void ct__rd_nnz_row_i(ct_reduction_row *r) {
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xi[i] != 0;
   r->yi[0] = c;
@@ -15712,7 +15843,7 @@ static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out,
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
   if (ct__rd_out_castable(op, out, CT_I64) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_COUNT_NONZERO, 0, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
 }
 static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
   ct_tensor *r = NULL;
@@ -15743,7 +15874,7 @@ static double ct__rd_logaddexp(double a, double b) {
   if (m == INFINITY) return INFINITY;
   return m + log1p(exp(-fabs(a - b)));
 }
-static void ct__rd_lcse_row(ct__rd_row *r) {
+static void ct__rd_lcse_row(ct_reduction_row *r) {
   double s = -INFINITY;
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = s = ct__rd_logaddexp(s, r->xf[i]);
@@ -15753,7 +15884,7 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   ct__rd_plan p;
   ct_tensor *dst;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
@@ -15763,11 +15894,11 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.reduce = p.reduce;
-    j.out0 = dst;
-    j.fn = ct__rd_lcse_row;
-    st = ct__rd_run(op, &j);
+    j.out = dst;
+    j.host_row = ct__rd_lcse_row;
+    st = ct__rd_launch(op, CT_RD_LOGCUMSUMEXP, &j);
   }
   return ct__rd_finish(op, st, dst, out, result);
 }
@@ -15783,7 +15914,7 @@ static ct_status ct__k_logcumsumexp_out(ct_keyset ks, ct_tensor *a, int64_t dim,
 }
 
 /* ---- cummax / cummin: (values, indices); a tie or a NaN takes the later index, as PyTorch ---- */
-static void ct__rd_cumext_row(ct__rd_row *r) {
+static void ct__rd_cumext_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = 0;
   int64_t i, at = 0;
@@ -15794,7 +15925,7 @@ static void ct__rd_cumext_row(ct__rd_row *r) {
     r->idx[i] = at;
   }
 }
-static void ct__rd_cumext_row_i(ct__rd_row *r) {
+static void ct__rd_cumext_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t i, at = 0, v = 0;
   for (i = 0; i < r->n; i++) {
@@ -15807,7 +15938,7 @@ static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64
   ct__rd_plan p;
   ct_tensor *vals, *idx;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
   vals = ct__empty(op, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
@@ -15815,15 +15946,15 @@ static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64
   if (!idx) return ct_release(vals), (ct_tensor *)NULL;
   if (!ct__is_meta(vals) && vals->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = is_int;
     j.reduce = p.reduce;
-    j.out0 = vals;
-    j.out0_int = is_int;
-    j.out1 = idx;
-    j.fn = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
-    j.ctx = &mx;
-    st = ct__rd_run(op, &j);
+    j.out = vals;
+    j.out_int = is_int;
+    j.indices = idx;
+    j.host_row = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
+    j.host_ctx = &mx;
+    st = ct__rd_launch(op, mx ? CT_RD_CUMMAX : CT_RD_CUMMIN, &j);
   }
   if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
   if (indices) *indices = idx;
@@ -15848,10 +15979,10 @@ typedef struct ct__rd_kth_ctx {
   int64_t k; /* 1-based, CT__RD_KTH */
   ct_dtype dtype;
 } ct__rd_kth_ctx;
-static void ct__rd_kth_row(ct__rd_row *r) {
+static void ct__rd_kth_row(ct_reduction_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
-  ct__rd_row sr = *r;
+  ct_reduction_row sr = *r;
   int64_t at, nans = 0, i, *perm;
   if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
     r->idx[0] = 0;
@@ -15883,7 +16014,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   ct__rd_kth_ctx c;
   ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int full = !dims.data;
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
@@ -15912,16 +16043,17 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
       st = ct_last_error();
     } else {
       memset(&j, 0, sizeof j);
-      j.src = a;
+      j.in = a;
       j.int_compute = c.is_int;
       j.reduce = p.reduce;
-      j.out0 = vv;
-      j.out0_int = c.is_int;
-      j.out1 = iv;
-      j.fn = ct__rd_kth_row;
-      j.ctx = &c;
+      j.out = vv;
+      j.out_int = c.is_int;
+      j.indices = iv;
+      j.host_row = ct__rd_kth_row;
+      j.host_ctx = &c;
       j.need_tmp = 2; /* sort scratch, then the sort's indices and values */
-      st = ct__rd_run(op, &j);
+      j.iparam = k;
+      st = ct__rd_launch(op, mode == CT__RD_KTH ? CT_RD_KTHVALUE : mode == CT__RD_MEDIAN ? CT_RD_MEDIAN : CT_RD_NANMEDIAN, &j);
     }
     ct_release(vv);
     ct_release(iv);
@@ -16049,34 +16181,27 @@ static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, c
   return g;
 }
 /* a tensor of self's shape and dtype computed row by row from self (and x2) over dims: a tracked temporary */
-static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct__rd_fn fn, const void *ctx) {
+static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct_reduction_row_fn fn, const void *ctx) {
   static const char *op = "backward";
   ct__rd_plan p;
   ct_tensor *r;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
-  /* computed on the host, then on self's device (ops.h, host staging) */
   r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
-                ct__host_device(self));
+                self->device);
   if (!r) return NULL;
-  if (!ct__is_meta(r) && r->numel > 0) {
-    ct_tensor *hs = ct__host_operand(op, self), *h2 = x2 ? ct__host_operand(op, x2) : NULL;
-    ct_status st = hs && (h2 || !x2) ? CT_OK : ct_last_error();
-    if (st == CT_OK) {
-      memset(&j, 0, sizeof j);
-      j.src = hs;
-      j.src2 = h2;
-      j.reduce = p.reduce;
-      j.out0 = r;
-      j.fn = fn;
-      j.ctx = ctx;
-      st = ct__rd_run(op, &j);
-    }
-    ct_release(hs);
-    ct_release(h2);
-    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r) && r->numel > 0) { /* (through the device's loop: a row helper, staged on the host there) */
+    ct_status st;
+    memset(&j, 0, sizeof j);
+    j.in = self;
+    j.in2 = x2;
+    j.reduce = p.reduce;
+    j.out = r;
+    j.host_row = fn;
+    j.host_ctx = ctx;
+    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(ct__host_result(op, r, self->device));
+  return ct__track(r);
 }
 static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
   ct__rd_plan p;
@@ -16094,7 +16219,7 @@ static ct_tensor *ct__mean_backward(ct_tensor *grad, const ct__shape *sizes, ct_
 
 /* amax/amin/max/min: the gradient is shared evenly among the tied extremes
  * (NaN counts as tied with NaN). ctx: int, 1 for max. */
-static void ct__rd_ties_row(ct__rd_row *r) {
+static void ct__rd_ties_row(ct_reduction_row *r) {
   int64_t i, cnt = 0;
   double v;
   ct__rd_ext_row(r);
@@ -16110,7 +16235,7 @@ static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_lis
 }
 
 /* 1 where t == 0, else 0: a constant */
-static void ct__rd_iszero_row(ct__rd_row *r) {
+static void ct__rd_iszero_row(ct_reduction_row *r) {
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
 }
@@ -16133,7 +16258,7 @@ static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
  * z2 the (zero) values picked out of self: ct ops throughout, so the second
  * derivative is exact too. */
 enum { CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D };
-static void ct__rd_prodzero_row(ct__rd_row *r) {
+static void ct__rd_prodzero_row(ct_reduction_row *r) {
   int what = *(const int *)r->ctx;
   int64_t i, zeros = 0, z1 = -1, z2 = -1;
   for (i = 0; i < r->n; i++)
@@ -16204,7 +16329,7 @@ static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *
 
 /* vector norm */
 /* d norm / d x for ord 0, 1 and +-inf: a constant factor per element */
-static void ct__rd_normw_row(ct__rd_row *r) {
+static void ct__rd_normw_row(ct_reduction_row *r) {
   double p = *(const double *)r->ctx, nrm; /* ctx: ord */
   int64_t i, cnt = 0;
   ct__rd_norm_row(r);
@@ -16268,7 +16393,7 @@ static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
  * masks and C are constants (exact for the first derivative; the second
  * derivative in self misses C's dependence on self when there are zeros). */
 enum { CT__RD_CP_BEFORE, CT__RD_CP_AT, CT__RD_CP_COEF };
-static void ct__rd_cumprod_zero_row(ct__rd_row *r) {
+static void ct__rd_cumprod_zero_row(ct_reduction_row *r) {
   int what = *(const int *)r->ctx;
   int64_t i, z = r->n;
   double pre = 1;
@@ -16306,7 +16431,7 @@ static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tens
 }
 
 /* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
-static void ct__rd_notnan_row(ct__rd_row *r) {
+static void ct__rd_notnan_row(ct_reduction_row *r) {
   int mean = *(const int *)r->ctx;
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xf[i] == r->xf[i];
@@ -16322,7 +16447,7 @@ static ct_tensor *ct__nansum_backward(ct_tensor *grad, ct_tensor *self, ct_int_l
 
 /* logcumsumexp: grad_i = sum_{k>=i} g_k exp(x_i - r_k), split by the sign of
  * g_k and accumulated in the log domain from the end (x2 is grad). */
-static void ct__rd_lcse_bw_row(ct__rd_row *r) {
+static void ct__rd_lcse_bw_row(ct_reduction_row *r) {
   double run = -INFINITY, pos = -INFINITY, neg = -INFINITY;
   int64_t i;
   double *res = (double *)(void *)r->tmp; /* r_k recomputed forward */
@@ -16338,36 +16463,30 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
   static const char *op = "backward";
   ct__rd_plan p;
   ct_tensor *r, *g;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!grad) return NULL;
   if (self->numel == 0) return grad;
   g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
   if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
-  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, ct__host_device(self));
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!r) return NULL;
-  if (!ct__is_meta(r)) { /* on the host, then on self's device */
-    ct_tensor *hs = ct__host_operand(op, self), *hg = ct__host_operand(op, g);
-    ct_status st = hs && hg ? CT_OK : ct_last_error();
-    if (st == CT_OK) {
-      memset(&j, 0, sizeof j);
-      j.src = hs;
-      j.src2 = hg;
-      j.reduce = p.reduce;
-      j.out0 = r;
-      j.fn = ct__rd_lcse_bw_row;
-      j.need_tmp = 1;
-      st = ct__rd_run(op, &j);
-    }
-    ct_release(hs);
-    ct_release(hg);
-    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r)) { /* (through the device's loop: a row helper, staged on the host there) */
+    ct_status st;
+    memset(&j, 0, sizeof j);
+    j.in = self;
+    j.in2 = g;
+    j.reduce = p.reduce;
+    j.out = r;
+    j.host_row = ct__rd_lcse_bw_row;
+    j.need_tmp = 1;
+    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(ct__host_result(op, r, self->device));
+  return ct__track(r);
 }
 
 /* median / nanmedian of every element: the gradient is shared evenly among
  * the elements equal to the result (NaN with NaN); x2 is the result, expanded */
-static void ct__rd_evenly_row(ct__rd_row *r) {
+static void ct__rd_evenly_row(ct_reduction_row *r) {
   double v = r->x2[0];
   int64_t i, cnt = 0;
   for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
@@ -63480,259 +63599,344 @@ static const struct {
     {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
-/* ---- the pointwise engine's kernels: registered at the backend key of every device type that sets a
- * pointwise loop (ct_set_pointwise_loop); spec key Pointwise ---- */
+/* ---- the engines' kernels: registered at the backend key of every device type that sets a
+ * pointwise loop (ct_set_pointwise_loop; spec key Pointwise) or a reduction loop
+ * (ct_set_reduction_loop; spec key Reduction) ---- */
 static const struct {
   const char *op;
   ct_unboxed_fn fn;
-} ct__generated_pointwise_kernels[] = {
-    {"add.Tensor", CT_FN(ct__k_add)},
-    {"add_.Tensor", CT_FN(ct__k_add_)},
-    {"add.out", CT_FN(ct__k_add_out)},
-    {"add.Scalar", CT_FN(ct__k_add_scalar)},
-    {"add_.Scalar", CT_FN(ct__k_add_scalar_)},
-    {"sub.Tensor", CT_FN(ct__k_sub)},
-    {"sub_.Tensor", CT_FN(ct__k_sub_)},
-    {"sub.out", CT_FN(ct__k_sub_out)},
-    {"sub.Scalar", CT_FN(ct__k_sub_scalar)},
-    {"sub_.Scalar", CT_FN(ct__k_sub_scalar_)},
-    {"mul.Tensor", CT_FN(ct__k2_mul)},
-    {"mul_.Tensor", CT_FN(ct__k2_mul_)},
-    {"mul.out", CT_FN(ct__k2_mul_out)},
-    {"mul.Scalar", CT_FN(ct__k2_mul_scalar)},
-    {"mul_.Scalar", CT_FN(ct__k2_mul_scalar_)},
-    {"div.Tensor", CT_FN(ct__k2_div)},
-    {"div_.Tensor", CT_FN(ct__k2_div_)},
-    {"div.out", CT_FN(ct__k2_div_out)},
-    {"div.Scalar", CT_FN(ct__k2_div_scalar)},
-    {"div_.Scalar", CT_FN(ct__k2_div_scalar_)},
-    {"threshold_backward", CT_FN(ct__k_threshold_backward)},
-    {"neg", CT_FN(ct__k_neg)},
-    {"neg_", CT_FN(ct__k_neg_)},
-    {"neg.out", CT_FN(ct__k_neg_out)},
-    {"abs", CT_FN(ct__k_abs)},
-    {"abs_", CT_FN(ct__k_abs_)},
-    {"abs.out", CT_FN(ct__k_abs_out)},
-    {"sign", CT_FN(ct__k_sign)},
-    {"sign_", CT_FN(ct__k_sign_)},
-    {"sign.out", CT_FN(ct__k_sign_out)},
-    {"square", CT_FN(ct__k_square)},
-    {"square_", CT_FN(ct__k_square_)},
-    {"square.out", CT_FN(ct__k_square_out)},
-    {"exp", CT_FN(ct__k_exp)},
-    {"exp_", CT_FN(ct__k_exp_)},
-    {"exp.out", CT_FN(ct__k_exp_out)},
-    {"exp2", CT_FN(ct__k_exp2)},
-    {"exp2_", CT_FN(ct__k_exp2_)},
-    {"exp2.out", CT_FN(ct__k_exp2_out)},
-    {"log", CT_FN(ct__k_log)},
-    {"log_", CT_FN(ct__k_log_)},
-    {"log.out", CT_FN(ct__k_log_out)},
-    {"log2", CT_FN(ct__k_log2)},
-    {"log2_", CT_FN(ct__k_log2_)},
-    {"log2.out", CT_FN(ct__k_log2_out)},
-    {"log1p", CT_FN(ct__k_log1p)},
-    {"log1p_", CT_FN(ct__k_log1p_)},
-    {"log1p.out", CT_FN(ct__k_log1p_out)},
-    {"expm1", CT_FN(ct__k_expm1)},
-    {"expm1_", CT_FN(ct__k_expm1_)},
-    {"expm1.out", CT_FN(ct__k_expm1_out)},
-    {"sqrt", CT_FN(ct__k_sqrt)},
-    {"sqrt_", CT_FN(ct__k_sqrt_)},
-    {"sqrt.out", CT_FN(ct__k_sqrt_out)},
-    {"rsqrt", CT_FN(ct__k_rsqrt)},
-    {"rsqrt_", CT_FN(ct__k_rsqrt_)},
-    {"rsqrt.out", CT_FN(ct__k_rsqrt_out)},
-    {"reciprocal", CT_FN(ct__k_reciprocal)},
-    {"reciprocal_", CT_FN(ct__k_reciprocal_)},
-    {"reciprocal.out", CT_FN(ct__k_reciprocal_out)},
-    {"sin", CT_FN(ct__k_sin)},
-    {"sin_", CT_FN(ct__k_sin_)},
-    {"sin.out", CT_FN(ct__k_sin_out)},
-    {"cos", CT_FN(ct__k_cos)},
-    {"cos_", CT_FN(ct__k_cos_)},
-    {"cos.out", CT_FN(ct__k_cos_out)},
-    {"tan", CT_FN(ct__k_tan)},
-    {"tan_", CT_FN(ct__k_tan_)},
-    {"tan.out", CT_FN(ct__k_tan_out)},
-    {"tanh", CT_FN(ct__k_tanh)},
-    {"tanh_", CT_FN(ct__k_tanh_)},
-    {"tanh.out", CT_FN(ct__k_tanh_out)},
-    {"erf", CT_FN(ct__k_erf)},
-    {"erf_", CT_FN(ct__k_erf_)},
-    {"erf.out", CT_FN(ct__k_erf_out)},
-    {"sigmoid", CT_FN(ct__k_sigmoid)},
-    {"sigmoid_", CT_FN(ct__k_sigmoid_)},
-    {"sigmoid.out", CT_FN(ct__k_sigmoid_out)},
-    {"relu", CT_FN(ct__k_relu)},
-    {"relu_", CT_FN(ct__k_relu_)},
-    {"relu.out", CT_FN(ct__k_relu_out)},
-    {"hardtanh", CT_FN(ct__k_hardtanh)},
-    {"hardtanh_", CT_FN(ct__k_hardtanh_)},
-    {"hardtanh.out", CT_FN(ct__k_hardtanh_out)},
-    {"leaky_relu", CT_FN(ct__k_leaky_relu)},
-    {"leaky_relu_", CT_FN(ct__k_leaky_relu_)},
-    {"leaky_relu.out", CT_FN(ct__k_leaky_relu_out)},
-    {"elu", CT_FN(ct__k_elu)},
-    {"elu_", CT_FN(ct__k_elu_)},
-    {"elu.out", CT_FN(ct__k_elu_out)},
-    {"gelu", CT_FN(ct__k_gelu)},
-    {"gelu_", CT_FN(ct__k_gelu_)},
-    {"gelu.out", CT_FN(ct__k_gelu_out)},
-    {"silu", CT_FN(ct__k_silu)},
-    {"silu_", CT_FN(ct__k_silu_)},
-    {"silu.out", CT_FN(ct__k_silu_out)},
-    {"softplus", CT_FN(ct__k_softplus)},
-    {"softplus.out", CT_FN(ct__k_softplus_out)},
-    {"mish", CT_FN(ct__k_mish)},
-    {"mish_", CT_FN(ct__k_mish_)},
-    {"mish.out", CT_FN(ct__k_mish_out)},
-    {"floor", CT_FN(ct__k_floor)},
-    {"floor_", CT_FN(ct__k_floor_)},
-    {"floor.out", CT_FN(ct__k_floor_out)},
-    {"ceil", CT_FN(ct__k_ceil)},
-    {"ceil_", CT_FN(ct__k_ceil_)},
-    {"ceil.out", CT_FN(ct__k_ceil_out)},
-    {"round", CT_FN(ct__k_round)},
-    {"round_", CT_FN(ct__k_round_)},
-    {"round.out", CT_FN(ct__k_round_out)},
-    {"round.decimals", CT_FN(ct__k_round_decimals)},
-    {"round_.decimals", CT_FN(ct__k_round_decimals_)},
-    {"round.decimals_out", CT_FN(ct__k_round_decimals_out)},
-    {"trunc", CT_FN(ct__k_trunc)},
-    {"trunc_", CT_FN(ct__k_trunc_)},
-    {"trunc.out", CT_FN(ct__k_trunc_out)},
-    {"nan_to_num", CT_FN(ct__k_nan_to_num)},
-    {"nan_to_num_", CT_FN(ct__k_nan_to_num_)},
-    {"nan_to_num.out", CT_FN(ct__k_nan_to_num_out)},
-    {"div.Tensor_mode", CT_FN(ct__bk_div_mode)},
-    {"div_.Tensor_mode", CT_FN(ct__bk_div_mode_)},
-    {"div.out_mode", CT_FN(ct__bk_div_mode_out)},
-    {"div.Scalar_mode", CT_FN(ct__bk_div_scalar_mode)},
-    {"div_.Scalar_mode", CT_FN(ct__bk_div_scalar_mode_)},
-    {"floor_divide", CT_FN(ct__bk_floor_divide)},
-    {"floor_divide_.Tensor", CT_FN(ct__bk_floor_divide_)},
-    {"floor_divide.out", CT_FN(ct__bk_floor_divide_out)},
-    {"floor_divide.Scalar", CT_FN(ct__bk_floor_divide_scalar)},
-    {"floor_divide_.Scalar", CT_FN(ct__bk_floor_divide_scalar_)},
-    {"pow.Tensor_Tensor", CT_FN(ct__bk_pow)},
-    {"pow_.Tensor", CT_FN(ct__bk_pow_)},
-    {"pow.Tensor_Tensor_out", CT_FN(ct__bk_pow_out)},
-    {"pow.Tensor_Scalar", CT_FN(ct__bk_pow_scalar)},
-    {"pow_.Scalar", CT_FN(ct__bk_pow_scalar_)},
-    {"pow.Tensor_Scalar_out", CT_FN(ct__bk_pow_scalar_out)},
-    {"pow.Scalar", CT_FN(ct__bk_pow_scalar_self)},
-    {"pow.Scalar_out", CT_FN(ct__bk_pow_scalar_self_out)},
-    {"remainder.Tensor", CT_FN(ct__bk_remainder)},
-    {"remainder_.Tensor", CT_FN(ct__bk_remainder_)},
-    {"remainder.Tensor_out", CT_FN(ct__bk_remainder_out)},
-    {"remainder.Scalar", CT_FN(ct__bk_remainder_scalar)},
-    {"remainder_.Scalar", CT_FN(ct__bk_remainder_scalar_)},
-    {"remainder.Scalar_out", CT_FN(ct__bk_remainder_scalar_out)},
-    {"remainder.Scalar_Tensor", CT_FN(ct__bk_remainder_scalar_self)},
-    {"remainder.Scalar_Tensor_out", CT_FN(ct__bk_remainder_scalar_self_out)},
-    {"fmod.Tensor", CT_FN(ct__bk_fmod)},
-    {"fmod_.Tensor", CT_FN(ct__bk_fmod_)},
-    {"fmod.Tensor_out", CT_FN(ct__bk_fmod_out)},
-    {"fmod.Scalar", CT_FN(ct__bk_fmod_scalar)},
-    {"fmod_.Scalar", CT_FN(ct__bk_fmod_scalar_)},
-    {"fmod.Scalar_out", CT_FN(ct__bk_fmod_scalar_out)},
-    {"maximum", CT_FN(ct__bk_maximum)},
-    {"maximum.out", CT_FN(ct__bk_maximum_out)},
-    {"minimum", CT_FN(ct__bk_minimum)},
-    {"minimum.out", CT_FN(ct__bk_minimum_out)},
-    {"atan2", CT_FN(ct__bk_atan2)},
-    {"atan2_", CT_FN(ct__bk_atan2_)},
-    {"atan2.out", CT_FN(ct__bk_atan2_out)},
-    {"eq.Tensor", CT_FN(ct__bk_eq)},
-    {"eq_.Tensor", CT_FN(ct__bk_eq_)},
-    {"eq.Tensor_out", CT_FN(ct__bk_eq_out)},
-    {"eq.Scalar", CT_FN(ct__bk_eq_scalar)},
-    {"eq_.Scalar", CT_FN(ct__bk_eq_scalar_)},
-    {"eq.Scalar_out", CT_FN(ct__bk_eq_scalar_out)},
-    {"ne.Tensor", CT_FN(ct__bk_ne)},
-    {"ne_.Tensor", CT_FN(ct__bk_ne_)},
-    {"ne.Tensor_out", CT_FN(ct__bk_ne_out)},
-    {"ne.Scalar", CT_FN(ct__bk_ne_scalar)},
-    {"ne_.Scalar", CT_FN(ct__bk_ne_scalar_)},
-    {"ne.Scalar_out", CT_FN(ct__bk_ne_scalar_out)},
-    {"lt.Tensor", CT_FN(ct__bk_lt)},
-    {"lt_.Tensor", CT_FN(ct__bk_lt_)},
-    {"lt.Tensor_out", CT_FN(ct__bk_lt_out)},
-    {"lt.Scalar", CT_FN(ct__bk_lt_scalar)},
-    {"lt_.Scalar", CT_FN(ct__bk_lt_scalar_)},
-    {"lt.Scalar_out", CT_FN(ct__bk_lt_scalar_out)},
-    {"le.Tensor", CT_FN(ct__bk_le)},
-    {"le_.Tensor", CT_FN(ct__bk_le_)},
-    {"le.Tensor_out", CT_FN(ct__bk_le_out)},
-    {"le.Scalar", CT_FN(ct__bk_le_scalar)},
-    {"le_.Scalar", CT_FN(ct__bk_le_scalar_)},
-    {"le.Scalar_out", CT_FN(ct__bk_le_scalar_out)},
-    {"gt.Tensor", CT_FN(ct__bk_gt)},
-    {"gt_.Tensor", CT_FN(ct__bk_gt_)},
-    {"gt.Tensor_out", CT_FN(ct__bk_gt_out)},
-    {"gt.Scalar", CT_FN(ct__bk_gt_scalar)},
-    {"gt_.Scalar", CT_FN(ct__bk_gt_scalar_)},
-    {"gt.Scalar_out", CT_FN(ct__bk_gt_scalar_out)},
-    {"ge.Tensor", CT_FN(ct__bk_ge)},
-    {"ge_.Tensor", CT_FN(ct__bk_ge_)},
-    {"ge.Tensor_out", CT_FN(ct__bk_ge_out)},
-    {"ge.Scalar", CT_FN(ct__bk_ge_scalar)},
-    {"ge_.Scalar", CT_FN(ct__bk_ge_scalar_)},
-    {"ge.Scalar_out", CT_FN(ct__bk_ge_scalar_out)},
-    {"logical_and", CT_FN(ct__bk_logical_and)},
-    {"logical_and_", CT_FN(ct__bk_logical_and_)},
-    {"logical_and.out", CT_FN(ct__bk_logical_and_out)},
-    {"logical_or", CT_FN(ct__bk_logical_or)},
-    {"logical_or_", CT_FN(ct__bk_logical_or_)},
-    {"logical_or.out", CT_FN(ct__bk_logical_or_out)},
-    {"logical_xor", CT_FN(ct__bk_logical_xor)},
-    {"logical_xor_", CT_FN(ct__bk_logical_xor_)},
-    {"logical_xor.out", CT_FN(ct__bk_logical_xor_out)},
-    {"logical_not", CT_FN(ct__bk_logical_not)},
-    {"logical_not_", CT_FN(ct__bk_logical_not_)},
-    {"logical_not.out", CT_FN(ct__bk_logical_not_out)},
-    {"where.self", CT_FN(ct__bk_where)},
-    {"where.self_out", CT_FN(ct__bk_where_out)},
-    {"where.ScalarSelf", CT_FN(ct__bk_where_scalar_self)},
-    {"where.ScalarOther", CT_FN(ct__bk_where_scalar_other)},
-    {"where.Scalar", CT_FN(ct__bk_where_scalar)},
-    {"masked_fill.Scalar", CT_FN(ct__bk_masked_fill)},
-    {"masked_fill_.Scalar", CT_FN(ct__bk_masked_fill_)},
-    {"masked_fill.Scalar_out", CT_FN(ct__bk_masked_fill_out)},
-    {"masked_fill.Tensor", CT_FN(ct__bk_masked_fill_tensor)},
-    {"masked_fill_.Tensor", CT_FN(ct__bk_masked_fill_tensor_)},
-    {"masked_fill.Tensor_out", CT_FN(ct__bk_masked_fill_tensor_out)},
-    {"lerp.Scalar", CT_FN(ct__bk_lerp)},
-    {"lerp_.Scalar", CT_FN(ct__bk_lerp_)},
-    {"lerp.Scalar_out", CT_FN(ct__bk_lerp_out)},
-    {"lerp.Tensor", CT_FN(ct__bk_lerp_tensor)},
-    {"lerp_.Tensor", CT_FN(ct__bk_lerp_tensor_)},
-    {"lerp.Tensor_out", CT_FN(ct__bk_lerp_tensor_out)},
-    {"addcmul", CT_FN(ct__bk_addcmul)},
-    {"addcmul_", CT_FN(ct__bk_addcmul_)},
-    {"addcmul.out", CT_FN(ct__bk_addcmul_out)},
-    {"addcdiv", CT_FN(ct__bk_addcdiv)},
-    {"addcdiv_", CT_FN(ct__bk_addcdiv_)},
-    {"addcdiv.out", CT_FN(ct__bk_addcdiv_out)},
-    {"clamp", CT_FN(ct__bk_clamp)},
-    {"clamp_", CT_FN(ct__bk_clamp_)},
-    {"clamp.out", CT_FN(ct__bk_clamp_out)},
-    {"clamp.Tensor", CT_FN(ct__bk_clamp_tensor)},
-    {"clamp_.Tensor", CT_FN(ct__bk_clamp_tensor_)},
-    {"clamp.Tensor_out", CT_FN(ct__bk_clamp_tensor_out)},
-    {"clamp_min", CT_FN(ct__bk_clamp_min)},
-    {"clamp_min_", CT_FN(ct__bk_clamp_min_)},
-    {"clamp_min.out", CT_FN(ct__bk_clamp_min_out)},
-    {"clamp_min.Tensor", CT_FN(ct__bk_clamp_min_tensor)},
-    {"clamp_min_.Tensor", CT_FN(ct__bk_clamp_min_tensor_)},
-    {"clamp_min.Tensor_out", CT_FN(ct__bk_clamp_min_tensor_out)},
-    {"clamp_max", CT_FN(ct__bk_clamp_max)},
-    {"clamp_max_", CT_FN(ct__bk_clamp_max_)},
-    {"clamp_max.out", CT_FN(ct__bk_clamp_max_out)},
-    {"clamp_max.Tensor", CT_FN(ct__bk_clamp_max_tensor)},
-    {"clamp_max_.Tensor", CT_FN(ct__bk_clamp_max_tensor_)},
-    {"clamp_max.Tensor_out", CT_FN(ct__bk_clamp_max_tensor_out)},
+  int engine;
+} ct__generated_engine_kernels[] = {
+    {"add.Tensor", CT_FN(ct__k_add), CT__ENGINE_POINTWISE},
+    {"add_.Tensor", CT_FN(ct__k_add_), CT__ENGINE_POINTWISE},
+    {"add.out", CT_FN(ct__k_add_out), CT__ENGINE_POINTWISE},
+    {"add.Scalar", CT_FN(ct__k_add_scalar), CT__ENGINE_POINTWISE},
+    {"add_.Scalar", CT_FN(ct__k_add_scalar_), CT__ENGINE_POINTWISE},
+    {"sub.Tensor", CT_FN(ct__k_sub), CT__ENGINE_POINTWISE},
+    {"sub_.Tensor", CT_FN(ct__k_sub_), CT__ENGINE_POINTWISE},
+    {"sub.out", CT_FN(ct__k_sub_out), CT__ENGINE_POINTWISE},
+    {"sub.Scalar", CT_FN(ct__k_sub_scalar), CT__ENGINE_POINTWISE},
+    {"sub_.Scalar", CT_FN(ct__k_sub_scalar_), CT__ENGINE_POINTWISE},
+    {"mul.Tensor", CT_FN(ct__k2_mul), CT__ENGINE_POINTWISE},
+    {"mul_.Tensor", CT_FN(ct__k2_mul_), CT__ENGINE_POINTWISE},
+    {"mul.out", CT_FN(ct__k2_mul_out), CT__ENGINE_POINTWISE},
+    {"mul.Scalar", CT_FN(ct__k2_mul_scalar), CT__ENGINE_POINTWISE},
+    {"mul_.Scalar", CT_FN(ct__k2_mul_scalar_), CT__ENGINE_POINTWISE},
+    {"div.Tensor", CT_FN(ct__k2_div), CT__ENGINE_POINTWISE},
+    {"div_.Tensor", CT_FN(ct__k2_div_), CT__ENGINE_POINTWISE},
+    {"div.out", CT_FN(ct__k2_div_out), CT__ENGINE_POINTWISE},
+    {"div.Scalar", CT_FN(ct__k2_div_scalar), CT__ENGINE_POINTWISE},
+    {"div_.Scalar", CT_FN(ct__k2_div_scalar_), CT__ENGINE_POINTWISE},
+    {"threshold_backward", CT_FN(ct__k_threshold_backward), CT__ENGINE_POINTWISE},
+    {"neg", CT_FN(ct__k_neg), CT__ENGINE_POINTWISE},
+    {"neg_", CT_FN(ct__k_neg_), CT__ENGINE_POINTWISE},
+    {"neg.out", CT_FN(ct__k_neg_out), CT__ENGINE_POINTWISE},
+    {"abs", CT_FN(ct__k_abs), CT__ENGINE_POINTWISE},
+    {"abs_", CT_FN(ct__k_abs_), CT__ENGINE_POINTWISE},
+    {"abs.out", CT_FN(ct__k_abs_out), CT__ENGINE_POINTWISE},
+    {"sign", CT_FN(ct__k_sign), CT__ENGINE_POINTWISE},
+    {"sign_", CT_FN(ct__k_sign_), CT__ENGINE_POINTWISE},
+    {"sign.out", CT_FN(ct__k_sign_out), CT__ENGINE_POINTWISE},
+    {"square", CT_FN(ct__k_square), CT__ENGINE_POINTWISE},
+    {"square_", CT_FN(ct__k_square_), CT__ENGINE_POINTWISE},
+    {"square.out", CT_FN(ct__k_square_out), CT__ENGINE_POINTWISE},
+    {"exp", CT_FN(ct__k_exp), CT__ENGINE_POINTWISE},
+    {"exp_", CT_FN(ct__k_exp_), CT__ENGINE_POINTWISE},
+    {"exp.out", CT_FN(ct__k_exp_out), CT__ENGINE_POINTWISE},
+    {"exp2", CT_FN(ct__k_exp2), CT__ENGINE_POINTWISE},
+    {"exp2_", CT_FN(ct__k_exp2_), CT__ENGINE_POINTWISE},
+    {"exp2.out", CT_FN(ct__k_exp2_out), CT__ENGINE_POINTWISE},
+    {"log", CT_FN(ct__k_log), CT__ENGINE_POINTWISE},
+    {"log_", CT_FN(ct__k_log_), CT__ENGINE_POINTWISE},
+    {"log.out", CT_FN(ct__k_log_out), CT__ENGINE_POINTWISE},
+    {"log2", CT_FN(ct__k_log2), CT__ENGINE_POINTWISE},
+    {"log2_", CT_FN(ct__k_log2_), CT__ENGINE_POINTWISE},
+    {"log2.out", CT_FN(ct__k_log2_out), CT__ENGINE_POINTWISE},
+    {"log1p", CT_FN(ct__k_log1p), CT__ENGINE_POINTWISE},
+    {"log1p_", CT_FN(ct__k_log1p_), CT__ENGINE_POINTWISE},
+    {"log1p.out", CT_FN(ct__k_log1p_out), CT__ENGINE_POINTWISE},
+    {"expm1", CT_FN(ct__k_expm1), CT__ENGINE_POINTWISE},
+    {"expm1_", CT_FN(ct__k_expm1_), CT__ENGINE_POINTWISE},
+    {"expm1.out", CT_FN(ct__k_expm1_out), CT__ENGINE_POINTWISE},
+    {"sqrt", CT_FN(ct__k_sqrt), CT__ENGINE_POINTWISE},
+    {"sqrt_", CT_FN(ct__k_sqrt_), CT__ENGINE_POINTWISE},
+    {"sqrt.out", CT_FN(ct__k_sqrt_out), CT__ENGINE_POINTWISE},
+    {"rsqrt", CT_FN(ct__k_rsqrt), CT__ENGINE_POINTWISE},
+    {"rsqrt_", CT_FN(ct__k_rsqrt_), CT__ENGINE_POINTWISE},
+    {"rsqrt.out", CT_FN(ct__k_rsqrt_out), CT__ENGINE_POINTWISE},
+    {"reciprocal", CT_FN(ct__k_reciprocal), CT__ENGINE_POINTWISE},
+    {"reciprocal_", CT_FN(ct__k_reciprocal_), CT__ENGINE_POINTWISE},
+    {"reciprocal.out", CT_FN(ct__k_reciprocal_out), CT__ENGINE_POINTWISE},
+    {"sin", CT_FN(ct__k_sin), CT__ENGINE_POINTWISE},
+    {"sin_", CT_FN(ct__k_sin_), CT__ENGINE_POINTWISE},
+    {"sin.out", CT_FN(ct__k_sin_out), CT__ENGINE_POINTWISE},
+    {"cos", CT_FN(ct__k_cos), CT__ENGINE_POINTWISE},
+    {"cos_", CT_FN(ct__k_cos_), CT__ENGINE_POINTWISE},
+    {"cos.out", CT_FN(ct__k_cos_out), CT__ENGINE_POINTWISE},
+    {"tan", CT_FN(ct__k_tan), CT__ENGINE_POINTWISE},
+    {"tan_", CT_FN(ct__k_tan_), CT__ENGINE_POINTWISE},
+    {"tan.out", CT_FN(ct__k_tan_out), CT__ENGINE_POINTWISE},
+    {"tanh", CT_FN(ct__k_tanh), CT__ENGINE_POINTWISE},
+    {"tanh_", CT_FN(ct__k_tanh_), CT__ENGINE_POINTWISE},
+    {"tanh.out", CT_FN(ct__k_tanh_out), CT__ENGINE_POINTWISE},
+    {"erf", CT_FN(ct__k_erf), CT__ENGINE_POINTWISE},
+    {"erf_", CT_FN(ct__k_erf_), CT__ENGINE_POINTWISE},
+    {"erf.out", CT_FN(ct__k_erf_out), CT__ENGINE_POINTWISE},
+    {"sigmoid", CT_FN(ct__k_sigmoid), CT__ENGINE_POINTWISE},
+    {"sigmoid_", CT_FN(ct__k_sigmoid_), CT__ENGINE_POINTWISE},
+    {"sigmoid.out", CT_FN(ct__k_sigmoid_out), CT__ENGINE_POINTWISE},
+    {"relu", CT_FN(ct__k_relu), CT__ENGINE_POINTWISE},
+    {"relu_", CT_FN(ct__k_relu_), CT__ENGINE_POINTWISE},
+    {"relu.out", CT_FN(ct__k_relu_out), CT__ENGINE_POINTWISE},
+    {"hardtanh", CT_FN(ct__k_hardtanh), CT__ENGINE_POINTWISE},
+    {"hardtanh_", CT_FN(ct__k_hardtanh_), CT__ENGINE_POINTWISE},
+    {"hardtanh.out", CT_FN(ct__k_hardtanh_out), CT__ENGINE_POINTWISE},
+    {"leaky_relu", CT_FN(ct__k_leaky_relu), CT__ENGINE_POINTWISE},
+    {"leaky_relu_", CT_FN(ct__k_leaky_relu_), CT__ENGINE_POINTWISE},
+    {"leaky_relu.out", CT_FN(ct__k_leaky_relu_out), CT__ENGINE_POINTWISE},
+    {"elu", CT_FN(ct__k_elu), CT__ENGINE_POINTWISE},
+    {"elu_", CT_FN(ct__k_elu_), CT__ENGINE_POINTWISE},
+    {"elu.out", CT_FN(ct__k_elu_out), CT__ENGINE_POINTWISE},
+    {"gelu", CT_FN(ct__k_gelu), CT__ENGINE_POINTWISE},
+    {"gelu_", CT_FN(ct__k_gelu_), CT__ENGINE_POINTWISE},
+    {"gelu.out", CT_FN(ct__k_gelu_out), CT__ENGINE_POINTWISE},
+    {"silu", CT_FN(ct__k_silu), CT__ENGINE_POINTWISE},
+    {"silu_", CT_FN(ct__k_silu_), CT__ENGINE_POINTWISE},
+    {"silu.out", CT_FN(ct__k_silu_out), CT__ENGINE_POINTWISE},
+    {"softplus", CT_FN(ct__k_softplus), CT__ENGINE_POINTWISE},
+    {"softplus.out", CT_FN(ct__k_softplus_out), CT__ENGINE_POINTWISE},
+    {"mish", CT_FN(ct__k_mish), CT__ENGINE_POINTWISE},
+    {"mish_", CT_FN(ct__k_mish_), CT__ENGINE_POINTWISE},
+    {"mish.out", CT_FN(ct__k_mish_out), CT__ENGINE_POINTWISE},
+    {"floor", CT_FN(ct__k_floor), CT__ENGINE_POINTWISE},
+    {"floor_", CT_FN(ct__k_floor_), CT__ENGINE_POINTWISE},
+    {"floor.out", CT_FN(ct__k_floor_out), CT__ENGINE_POINTWISE},
+    {"ceil", CT_FN(ct__k_ceil), CT__ENGINE_POINTWISE},
+    {"ceil_", CT_FN(ct__k_ceil_), CT__ENGINE_POINTWISE},
+    {"ceil.out", CT_FN(ct__k_ceil_out), CT__ENGINE_POINTWISE},
+    {"round", CT_FN(ct__k_round), CT__ENGINE_POINTWISE},
+    {"round_", CT_FN(ct__k_round_), CT__ENGINE_POINTWISE},
+    {"round.out", CT_FN(ct__k_round_out), CT__ENGINE_POINTWISE},
+    {"round.decimals", CT_FN(ct__k_round_decimals), CT__ENGINE_POINTWISE},
+    {"round_.decimals", CT_FN(ct__k_round_decimals_), CT__ENGINE_POINTWISE},
+    {"round.decimals_out", CT_FN(ct__k_round_decimals_out), CT__ENGINE_POINTWISE},
+    {"trunc", CT_FN(ct__k_trunc), CT__ENGINE_POINTWISE},
+    {"trunc_", CT_FN(ct__k_trunc_), CT__ENGINE_POINTWISE},
+    {"trunc.out", CT_FN(ct__k_trunc_out), CT__ENGINE_POINTWISE},
+    {"nan_to_num", CT_FN(ct__k_nan_to_num), CT__ENGINE_POINTWISE},
+    {"nan_to_num_", CT_FN(ct__k_nan_to_num_), CT__ENGINE_POINTWISE},
+    {"nan_to_num.out", CT_FN(ct__k_nan_to_num_out), CT__ENGINE_POINTWISE},
+    {"div.Tensor_mode", CT_FN(ct__bk_div_mode), CT__ENGINE_POINTWISE},
+    {"div_.Tensor_mode", CT_FN(ct__bk_div_mode_), CT__ENGINE_POINTWISE},
+    {"div.out_mode", CT_FN(ct__bk_div_mode_out), CT__ENGINE_POINTWISE},
+    {"div.Scalar_mode", CT_FN(ct__bk_div_scalar_mode), CT__ENGINE_POINTWISE},
+    {"div_.Scalar_mode", CT_FN(ct__bk_div_scalar_mode_), CT__ENGINE_POINTWISE},
+    {"floor_divide", CT_FN(ct__bk_floor_divide), CT__ENGINE_POINTWISE},
+    {"floor_divide_.Tensor", CT_FN(ct__bk_floor_divide_), CT__ENGINE_POINTWISE},
+    {"floor_divide.out", CT_FN(ct__bk_floor_divide_out), CT__ENGINE_POINTWISE},
+    {"floor_divide.Scalar", CT_FN(ct__bk_floor_divide_scalar), CT__ENGINE_POINTWISE},
+    {"floor_divide_.Scalar", CT_FN(ct__bk_floor_divide_scalar_), CT__ENGINE_POINTWISE},
+    {"pow.Tensor_Tensor", CT_FN(ct__bk_pow), CT__ENGINE_POINTWISE},
+    {"pow_.Tensor", CT_FN(ct__bk_pow_), CT__ENGINE_POINTWISE},
+    {"pow.Tensor_Tensor_out", CT_FN(ct__bk_pow_out), CT__ENGINE_POINTWISE},
+    {"pow.Tensor_Scalar", CT_FN(ct__bk_pow_scalar), CT__ENGINE_POINTWISE},
+    {"pow_.Scalar", CT_FN(ct__bk_pow_scalar_), CT__ENGINE_POINTWISE},
+    {"pow.Tensor_Scalar_out", CT_FN(ct__bk_pow_scalar_out), CT__ENGINE_POINTWISE},
+    {"pow.Scalar", CT_FN(ct__bk_pow_scalar_self), CT__ENGINE_POINTWISE},
+    {"pow.Scalar_out", CT_FN(ct__bk_pow_scalar_self_out), CT__ENGINE_POINTWISE},
+    {"remainder.Tensor", CT_FN(ct__bk_remainder), CT__ENGINE_POINTWISE},
+    {"remainder_.Tensor", CT_FN(ct__bk_remainder_), CT__ENGINE_POINTWISE},
+    {"remainder.Tensor_out", CT_FN(ct__bk_remainder_out), CT__ENGINE_POINTWISE},
+    {"remainder.Scalar", CT_FN(ct__bk_remainder_scalar), CT__ENGINE_POINTWISE},
+    {"remainder_.Scalar", CT_FN(ct__bk_remainder_scalar_), CT__ENGINE_POINTWISE},
+    {"remainder.Scalar_out", CT_FN(ct__bk_remainder_scalar_out), CT__ENGINE_POINTWISE},
+    {"remainder.Scalar_Tensor", CT_FN(ct__bk_remainder_scalar_self), CT__ENGINE_POINTWISE},
+    {"remainder.Scalar_Tensor_out", CT_FN(ct__bk_remainder_scalar_self_out), CT__ENGINE_POINTWISE},
+    {"fmod.Tensor", CT_FN(ct__bk_fmod), CT__ENGINE_POINTWISE},
+    {"fmod_.Tensor", CT_FN(ct__bk_fmod_), CT__ENGINE_POINTWISE},
+    {"fmod.Tensor_out", CT_FN(ct__bk_fmod_out), CT__ENGINE_POINTWISE},
+    {"fmod.Scalar", CT_FN(ct__bk_fmod_scalar), CT__ENGINE_POINTWISE},
+    {"fmod_.Scalar", CT_FN(ct__bk_fmod_scalar_), CT__ENGINE_POINTWISE},
+    {"fmod.Scalar_out", CT_FN(ct__bk_fmod_scalar_out), CT__ENGINE_POINTWISE},
+    {"maximum", CT_FN(ct__bk_maximum), CT__ENGINE_POINTWISE},
+    {"maximum.out", CT_FN(ct__bk_maximum_out), CT__ENGINE_POINTWISE},
+    {"minimum", CT_FN(ct__bk_minimum), CT__ENGINE_POINTWISE},
+    {"minimum.out", CT_FN(ct__bk_minimum_out), CT__ENGINE_POINTWISE},
+    {"atan2", CT_FN(ct__bk_atan2), CT__ENGINE_POINTWISE},
+    {"atan2_", CT_FN(ct__bk_atan2_), CT__ENGINE_POINTWISE},
+    {"atan2.out", CT_FN(ct__bk_atan2_out), CT__ENGINE_POINTWISE},
+    {"eq.Tensor", CT_FN(ct__bk_eq), CT__ENGINE_POINTWISE},
+    {"eq_.Tensor", CT_FN(ct__bk_eq_), CT__ENGINE_POINTWISE},
+    {"eq.Tensor_out", CT_FN(ct__bk_eq_out), CT__ENGINE_POINTWISE},
+    {"eq.Scalar", CT_FN(ct__bk_eq_scalar), CT__ENGINE_POINTWISE},
+    {"eq_.Scalar", CT_FN(ct__bk_eq_scalar_), CT__ENGINE_POINTWISE},
+    {"eq.Scalar_out", CT_FN(ct__bk_eq_scalar_out), CT__ENGINE_POINTWISE},
+    {"ne.Tensor", CT_FN(ct__bk_ne), CT__ENGINE_POINTWISE},
+    {"ne_.Tensor", CT_FN(ct__bk_ne_), CT__ENGINE_POINTWISE},
+    {"ne.Tensor_out", CT_FN(ct__bk_ne_out), CT__ENGINE_POINTWISE},
+    {"ne.Scalar", CT_FN(ct__bk_ne_scalar), CT__ENGINE_POINTWISE},
+    {"ne_.Scalar", CT_FN(ct__bk_ne_scalar_), CT__ENGINE_POINTWISE},
+    {"ne.Scalar_out", CT_FN(ct__bk_ne_scalar_out), CT__ENGINE_POINTWISE},
+    {"lt.Tensor", CT_FN(ct__bk_lt), CT__ENGINE_POINTWISE},
+    {"lt_.Tensor", CT_FN(ct__bk_lt_), CT__ENGINE_POINTWISE},
+    {"lt.Tensor_out", CT_FN(ct__bk_lt_out), CT__ENGINE_POINTWISE},
+    {"lt.Scalar", CT_FN(ct__bk_lt_scalar), CT__ENGINE_POINTWISE},
+    {"lt_.Scalar", CT_FN(ct__bk_lt_scalar_), CT__ENGINE_POINTWISE},
+    {"lt.Scalar_out", CT_FN(ct__bk_lt_scalar_out), CT__ENGINE_POINTWISE},
+    {"le.Tensor", CT_FN(ct__bk_le), CT__ENGINE_POINTWISE},
+    {"le_.Tensor", CT_FN(ct__bk_le_), CT__ENGINE_POINTWISE},
+    {"le.Tensor_out", CT_FN(ct__bk_le_out), CT__ENGINE_POINTWISE},
+    {"le.Scalar", CT_FN(ct__bk_le_scalar), CT__ENGINE_POINTWISE},
+    {"le_.Scalar", CT_FN(ct__bk_le_scalar_), CT__ENGINE_POINTWISE},
+    {"le.Scalar_out", CT_FN(ct__bk_le_scalar_out), CT__ENGINE_POINTWISE},
+    {"gt.Tensor", CT_FN(ct__bk_gt), CT__ENGINE_POINTWISE},
+    {"gt_.Tensor", CT_FN(ct__bk_gt_), CT__ENGINE_POINTWISE},
+    {"gt.Tensor_out", CT_FN(ct__bk_gt_out), CT__ENGINE_POINTWISE},
+    {"gt.Scalar", CT_FN(ct__bk_gt_scalar), CT__ENGINE_POINTWISE},
+    {"gt_.Scalar", CT_FN(ct__bk_gt_scalar_), CT__ENGINE_POINTWISE},
+    {"gt.Scalar_out", CT_FN(ct__bk_gt_scalar_out), CT__ENGINE_POINTWISE},
+    {"ge.Tensor", CT_FN(ct__bk_ge), CT__ENGINE_POINTWISE},
+    {"ge_.Tensor", CT_FN(ct__bk_ge_), CT__ENGINE_POINTWISE},
+    {"ge.Tensor_out", CT_FN(ct__bk_ge_out), CT__ENGINE_POINTWISE},
+    {"ge.Scalar", CT_FN(ct__bk_ge_scalar), CT__ENGINE_POINTWISE},
+    {"ge_.Scalar", CT_FN(ct__bk_ge_scalar_), CT__ENGINE_POINTWISE},
+    {"ge.Scalar_out", CT_FN(ct__bk_ge_scalar_out), CT__ENGINE_POINTWISE},
+    {"logical_and", CT_FN(ct__bk_logical_and), CT__ENGINE_POINTWISE},
+    {"logical_and_", CT_FN(ct__bk_logical_and_), CT__ENGINE_POINTWISE},
+    {"logical_and.out", CT_FN(ct__bk_logical_and_out), CT__ENGINE_POINTWISE},
+    {"logical_or", CT_FN(ct__bk_logical_or), CT__ENGINE_POINTWISE},
+    {"logical_or_", CT_FN(ct__bk_logical_or_), CT__ENGINE_POINTWISE},
+    {"logical_or.out", CT_FN(ct__bk_logical_or_out), CT__ENGINE_POINTWISE},
+    {"logical_xor", CT_FN(ct__bk_logical_xor), CT__ENGINE_POINTWISE},
+    {"logical_xor_", CT_FN(ct__bk_logical_xor_), CT__ENGINE_POINTWISE},
+    {"logical_xor.out", CT_FN(ct__bk_logical_xor_out), CT__ENGINE_POINTWISE},
+    {"logical_not", CT_FN(ct__bk_logical_not), CT__ENGINE_POINTWISE},
+    {"logical_not_", CT_FN(ct__bk_logical_not_), CT__ENGINE_POINTWISE},
+    {"logical_not.out", CT_FN(ct__bk_logical_not_out), CT__ENGINE_POINTWISE},
+    {"where.self", CT_FN(ct__bk_where), CT__ENGINE_POINTWISE},
+    {"where.self_out", CT_FN(ct__bk_where_out), CT__ENGINE_POINTWISE},
+    {"where.ScalarSelf", CT_FN(ct__bk_where_scalar_self), CT__ENGINE_POINTWISE},
+    {"where.ScalarOther", CT_FN(ct__bk_where_scalar_other), CT__ENGINE_POINTWISE},
+    {"where.Scalar", CT_FN(ct__bk_where_scalar), CT__ENGINE_POINTWISE},
+    {"masked_fill.Scalar", CT_FN(ct__bk_masked_fill), CT__ENGINE_POINTWISE},
+    {"masked_fill_.Scalar", CT_FN(ct__bk_masked_fill_), CT__ENGINE_POINTWISE},
+    {"masked_fill.Scalar_out", CT_FN(ct__bk_masked_fill_out), CT__ENGINE_POINTWISE},
+    {"masked_fill.Tensor", CT_FN(ct__bk_masked_fill_tensor), CT__ENGINE_POINTWISE},
+    {"masked_fill_.Tensor", CT_FN(ct__bk_masked_fill_tensor_), CT__ENGINE_POINTWISE},
+    {"masked_fill.Tensor_out", CT_FN(ct__bk_masked_fill_tensor_out), CT__ENGINE_POINTWISE},
+    {"lerp.Scalar", CT_FN(ct__bk_lerp), CT__ENGINE_POINTWISE},
+    {"lerp_.Scalar", CT_FN(ct__bk_lerp_), CT__ENGINE_POINTWISE},
+    {"lerp.Scalar_out", CT_FN(ct__bk_lerp_out), CT__ENGINE_POINTWISE},
+    {"lerp.Tensor", CT_FN(ct__bk_lerp_tensor), CT__ENGINE_POINTWISE},
+    {"lerp_.Tensor", CT_FN(ct__bk_lerp_tensor_), CT__ENGINE_POINTWISE},
+    {"lerp.Tensor_out", CT_FN(ct__bk_lerp_tensor_out), CT__ENGINE_POINTWISE},
+    {"addcmul", CT_FN(ct__bk_addcmul), CT__ENGINE_POINTWISE},
+    {"addcmul_", CT_FN(ct__bk_addcmul_), CT__ENGINE_POINTWISE},
+    {"addcmul.out", CT_FN(ct__bk_addcmul_out), CT__ENGINE_POINTWISE},
+    {"addcdiv", CT_FN(ct__bk_addcdiv), CT__ENGINE_POINTWISE},
+    {"addcdiv_", CT_FN(ct__bk_addcdiv_), CT__ENGINE_POINTWISE},
+    {"addcdiv.out", CT_FN(ct__bk_addcdiv_out), CT__ENGINE_POINTWISE},
+    {"clamp", CT_FN(ct__bk_clamp), CT__ENGINE_POINTWISE},
+    {"clamp_", CT_FN(ct__bk_clamp_), CT__ENGINE_POINTWISE},
+    {"clamp.out", CT_FN(ct__bk_clamp_out), CT__ENGINE_POINTWISE},
+    {"clamp.Tensor", CT_FN(ct__bk_clamp_tensor), CT__ENGINE_POINTWISE},
+    {"clamp_.Tensor", CT_FN(ct__bk_clamp_tensor_), CT__ENGINE_POINTWISE},
+    {"clamp.Tensor_out", CT_FN(ct__bk_clamp_tensor_out), CT__ENGINE_POINTWISE},
+    {"clamp_min", CT_FN(ct__bk_clamp_min), CT__ENGINE_POINTWISE},
+    {"clamp_min_", CT_FN(ct__bk_clamp_min_), CT__ENGINE_POINTWISE},
+    {"clamp_min.out", CT_FN(ct__bk_clamp_min_out), CT__ENGINE_POINTWISE},
+    {"clamp_min.Tensor", CT_FN(ct__bk_clamp_min_tensor), CT__ENGINE_POINTWISE},
+    {"clamp_min_.Tensor", CT_FN(ct__bk_clamp_min_tensor_), CT__ENGINE_POINTWISE},
+    {"clamp_min.Tensor_out", CT_FN(ct__bk_clamp_min_tensor_out), CT__ENGINE_POINTWISE},
+    {"clamp_max", CT_FN(ct__bk_clamp_max), CT__ENGINE_POINTWISE},
+    {"clamp_max_", CT_FN(ct__bk_clamp_max_), CT__ENGINE_POINTWISE},
+    {"clamp_max.out", CT_FN(ct__bk_clamp_max_out), CT__ENGINE_POINTWISE},
+    {"clamp_max.Tensor", CT_FN(ct__bk_clamp_max_tensor), CT__ENGINE_POINTWISE},
+    {"clamp_max_.Tensor", CT_FN(ct__bk_clamp_max_tensor_), CT__ENGINE_POINTWISE},
+    {"clamp_max.Tensor_out", CT_FN(ct__bk_clamp_max_tensor_out), CT__ENGINE_POINTWISE},
+    {"sum", CT_FN(ct__k_sum), CT__ENGINE_REDUCTION},
+    {"sum.out", CT_FN(ct__k_sum_all_out), CT__ENGINE_REDUCTION},
+    {"sum.dim_IntList", CT_FN(ct__k_sum_dim), CT__ENGINE_REDUCTION},
+    {"sum.IntList_out", CT_FN(ct__k_sum_out), CT__ENGINE_REDUCTION},
+    {"mean", CT_FN(ct__k_mean), CT__ENGINE_REDUCTION},
+    {"mean.dim", CT_FN(ct__k_mean_dim), CT__ENGINE_REDUCTION},
+    {"mean.out", CT_FN(ct__k_mean_out), CT__ENGINE_REDUCTION},
+    {"prod", CT_FN(ct__k_prod), CT__ENGINE_REDUCTION},
+    {"prod.out", CT_FN(ct__k_prod_all_out), CT__ENGINE_REDUCTION},
+    {"prod.dim_int", CT_FN(ct__k_prod_dim), CT__ENGINE_REDUCTION},
+    {"prod.int_out", CT_FN(ct__k_prod_out), CT__ENGINE_REDUCTION},
+    {"amax", CT_FN(ct__k_amax), CT__ENGINE_REDUCTION},
+    {"amax.out", CT_FN(ct__k_amax_out), CT__ENGINE_REDUCTION},
+    {"amin", CT_FN(ct__k_amin), CT__ENGINE_REDUCTION},
+    {"amin.out", CT_FN(ct__k_amin_out), CT__ENGINE_REDUCTION},
+    {"max", CT_FN(ct__k_max), CT__ENGINE_REDUCTION},
+    {"min", CT_FN(ct__k_min), CT__ENGINE_REDUCTION},
+    {"var.correction", CT_FN(ct__k_var), CT__ENGINE_REDUCTION},
+    {"var.correction_out", CT_FN(ct__k_var_out), CT__ENGINE_REDUCTION},
+    {"var.out", CT_FN(ct__k_var_dim_out), CT__ENGINE_REDUCTION},
+    {"std.correction", CT_FN(ct__k_std), CT__ENGINE_REDUCTION},
+    {"std.correction_out", CT_FN(ct__k_std_out), CT__ENGINE_REDUCTION},
+    {"std.out", CT_FN(ct__k_std_dim_out), CT__ENGINE_REDUCTION},
+    {"linalg_vector_norm", CT_FN(ct__k_vector_norm), CT__ENGINE_REDUCTION},
+    {"linalg_vector_norm.out", CT_FN(ct__k_vector_norm_out), CT__ENGINE_REDUCTION},
+    {"norm.Scalar_out", CT_FN(ct__k_norm_out), CT__ENGINE_REDUCTION},
+    {"norm.out", CT_FN(ct__k_norm_dim_out), CT__ENGINE_REDUCTION},
+    {"logsumexp", CT_FN(ct__k_logsumexp), CT__ENGINE_REDUCTION},
+    {"logsumexp.out", CT_FN(ct__k_logsumexp_out), CT__ENGINE_REDUCTION},
+    {"all", CT_FN(ct__k_all), CT__ENGINE_REDUCTION},
+    {"all.all_out", CT_FN(ct__k_all_all_out), CT__ENGINE_REDUCTION},
+    {"all.dim", CT_FN(ct__k_all_dim), CT__ENGINE_REDUCTION},
+    {"all.out", CT_FN(ct__k_all_out), CT__ENGINE_REDUCTION},
+    {"any", CT_FN(ct__k_any), CT__ENGINE_REDUCTION},
+    {"any.all_out", CT_FN(ct__k_any_all_out), CT__ENGINE_REDUCTION},
+    {"any.dim", CT_FN(ct__k_any_dim), CT__ENGINE_REDUCTION},
+    {"any.out", CT_FN(ct__k_any_out), CT__ENGINE_REDUCTION},
+    {"cumsum", CT_FN(ct__k_cumsum), CT__ENGINE_REDUCTION},
+    {"cumsum_", CT_FN(ct__k_cumsum_), CT__ENGINE_REDUCTION},
+    {"cumsum.out", CT_FN(ct__k_cumsum_out), CT__ENGINE_REDUCTION},
+    {"cumprod", CT_FN(ct__k_cumprod), CT__ENGINE_REDUCTION},
+    {"cumprod_", CT_FN(ct__k_cumprod_), CT__ENGINE_REDUCTION},
+    {"cumprod.out", CT_FN(ct__k_cumprod_out), CT__ENGINE_REDUCTION},
+    {"max.dim", CT_FN(ct__k_max_dim), CT__ENGINE_REDUCTION},
+    {"max.dim_max", CT_FN(ct__k_max_dim_out), CT__ENGINE_REDUCTION},
+    {"min.dim", CT_FN(ct__k_min_dim), CT__ENGINE_REDUCTION},
+    {"min.dim_min", CT_FN(ct__k_min_dim_out), CT__ENGINE_REDUCTION},
+    {"argmax", CT_FN(ct__k_argmax), CT__ENGINE_REDUCTION},
+    {"argmax.out", CT_FN(ct__k_argmax_out), CT__ENGINE_REDUCTION},
+    {"argmin", CT_FN(ct__k_argmin), CT__ENGINE_REDUCTION},
+    {"argmin.out", CT_FN(ct__k_argmin_out), CT__ENGINE_REDUCTION},
+    {"sort", CT_FN(ct__k_sort), CT__ENGINE_REDUCTION},
+    {"sort.values", CT_FN(ct__k_sort_out), CT__ENGINE_REDUCTION},
+    {"sort.stable", CT_FN(ct__k_sort_stable), CT__ENGINE_REDUCTION},
+    {"sort.values_stable", CT_FN(ct__k_sort_stable_out), CT__ENGINE_REDUCTION},
+    {"topk", CT_FN(ct__k_topk), CT__ENGINE_REDUCTION},
+    {"topk.values", CT_FN(ct__k_topk_out), CT__ENGINE_REDUCTION},
+    {"value_selecting_reduction_backward", CT_FN(ct__k_value_selecting_reduction_backward), CT__ENGINE_REDUCTION},
+    {"_rd_gather", CT_FN(ct__k_rd_gather), CT__ENGINE_REDUCTION},
+    {"nansum", CT_FN(ct__k_nansum), CT__ENGINE_REDUCTION},
+    {"nansum.out", CT_FN(ct__k_nansum_out), CT__ENGINE_REDUCTION},
+    {"nanmean", CT_FN(ct__k_nanmean), CT__ENGINE_REDUCTION},
+    {"nanmean.out", CT_FN(ct__k_nanmean_out), CT__ENGINE_REDUCTION},
+    {"count_nonzero.dim_IntList", CT_FN(ct__k_count_nonzero_dims), CT__ENGINE_REDUCTION},
+    {"count_nonzero.dim_IntList_out", CT_FN(ct__k_count_nonzero_dims_out), CT__ENGINE_REDUCTION},
+    {"count_nonzero", CT_FN(ct__k_count_nonzero), CT__ENGINE_REDUCTION},
+    {"count_nonzero.out", CT_FN(ct__k_count_nonzero_out), CT__ENGINE_REDUCTION},
+    {"logcumsumexp", CT_FN(ct__k_logcumsumexp), CT__ENGINE_REDUCTION},
+    {"logcumsumexp.out", CT_FN(ct__k_logcumsumexp_out), CT__ENGINE_REDUCTION},
+    {"cummax", CT_FN(ct__k_cummax), CT__ENGINE_REDUCTION},
+    {"cummax.out", CT_FN(ct__k_cummax_out), CT__ENGINE_REDUCTION},
+    {"cummin", CT_FN(ct__k_cummin), CT__ENGINE_REDUCTION},
+    {"cummin.out", CT_FN(ct__k_cummin_out), CT__ENGINE_REDUCTION},
+    {"kthvalue", CT_FN(ct__k_kthvalue), CT__ENGINE_REDUCTION},
+    {"kthvalue.values", CT_FN(ct__k_kthvalue_out), CT__ENGINE_REDUCTION},
+    {"median", CT_FN(ct__k_median), CT__ENGINE_REDUCTION},
+    {"median.out", CT_FN(ct__k_median_out), CT__ENGINE_REDUCTION},
+    {"median.dim", CT_FN(ct__k_median_dim), CT__ENGINE_REDUCTION},
+    {"median.dim_values", CT_FN(ct__k_median_dim_out), CT__ENGINE_REDUCTION},
+    {"nanmedian", CT_FN(ct__k_nanmedian), CT__ENGINE_REDUCTION},
+    {"nanmedian.out", CT_FN(ct__k_nanmedian_out), CT__ENGINE_REDUCTION},
+    {"nanmedian.dim", CT_FN(ct__k_nanmedian_dim), CT__ENGINE_REDUCTION},
+    {"nanmedian.dim_values", CT_FN(ct__k_nanmedian_dim_out), CT__ENGINE_REDUCTION},
 };
 
 CT_EXTERN_C_END
@@ -63816,39 +64020,45 @@ static void ct__init(void) {
   ct__unlock();
 }
 
-/* ---- the pointwise engine's loops per device type (declared in ops/pointwise.h) ----
+/* ---- the engines' loops per device type (ops/pointwise.h, ops/reduce.h) ----
  * Here, above the generated tables: setting a device type's loop registers
- * the engine's kernels (ct__generated_pointwise_kernels) at the type's
- * backend key, except where a kernel is already registered; removing it
- * (loop NULL) removes the kernels it registered. */
-static const char ct__pointwise_source[] = "pointwise engine";
-CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
+ * the engine's kernels (ct__generated_engine_kernels) at the type's backend
+ * key, except where a kernel is already registered; removing it (loop NULL)
+ * removes the kernels it registered. */
+static const char *const ct__engine_sources[] = {"pointwise engine", "reduction engine"};
+static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type type, void (*loop)(void), void (**slot)(void)) {
   ct_key key;
   ct_status st = CT_OK;
   size_t i;
   if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !loop))
-    return ct_fail(CT_ERR_INVALID, "ct_set_pointwise_loop", "device type %d cannot take a pointwise loop%s", (int)type,
+    return ct_fail(CT_ERR_INVALID, fn, "device type %d cannot take a %s loop%s", (int)type, engine ? "reduction" : "pointwise",
                    type == CT_DEVICE_META ? " (meta runs meta steps only)" : type == CT_DEVICE_CPU ? " of NULL" : "");
   ct__ensure_init();
   key = ct_device_backend_key(type);
   ct__lock();
-  if (loop) ct__atomic_store(&ct__pw_loops[type], loop); /* before its kernels are visible */
-  for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_pointwise_kernels / sizeof ct__generated_pointwise_kernels[0]; i++) {
-    ct_op *op = ct__find_locked(ct__generated_pointwise_kernels[i].op);
+  if (loop) ct__atomic_store(&slot[type], loop); /* before its kernels are visible */
+  for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_engine_kernels / sizeof ct__generated_engine_kernels[0]; i++) {
+    ct_op *op = ct__generated_engine_kernels[i].engine == engine ? ct__find_locked(ct__generated_engine_kernels[i].op) : NULL;
     const ct_kernel *have = op ? ct__registered_at(op, key) : NULL;
     if (!op) continue;
     if (loop && !ct__has(have)) {
-      ct_kernel kern = ct_kernel_unboxed(ct__generated_pointwise_kernels[i].fn);
-      kern.source = ct__pointwise_source;
-      if ((st = ct__set_registered(op, key, kern, "ct_set_pointwise_loop")) != CT_OK || (st = ct__recompute(op)) != CT_OK) break;
-    } else if (!loop && ct__has(have) && have->source == ct__pointwise_source) {
-      ct__set_registered(op, key, ct__kernel_none, "ct_set_pointwise_loop"); /* (a removal allocates nothing) */
+      ct_kernel kern = ct_kernel_unboxed(ct__generated_engine_kernels[i].fn);
+      kern.source = ct__engine_sources[engine];
+      if ((st = ct__set_registered(op, key, kern, fn)) != CT_OK || (st = ct__recompute(op)) != CT_OK) break;
+    } else if (!loop && ct__has(have) && have->source == ct__engine_sources[engine]) {
+      ct__set_registered(op, key, ct__kernel_none, fn); /* (a removal allocates nothing) */
       if ((st = ct__recompute(op)) != CT_OK) break;
     }
   }
-  if (!loop && st == CT_OK) ct__atomic_store(&ct__pw_loops[type], loop);
+  if (!loop && st == CT_OK) ct__atomic_store(&slot[type], loop);
   ct__unlock();
   return st;
+}
+CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
+  return ct__set_engine_loop(CT__ENGINE_POINTWISE, "ct_set_pointwise_loop", type, (void (*)(void))loop, ct__pw_loops);
+}
+CTDEF ct_status ct_set_reduction_loop(ct_device_type type, ct_reduction_loop_fn loop) {
+  return ct__set_engine_loop(CT__ENGINE_REDUCTION, "ct_set_reduction_loop", type, (void (*)(void))loop, ct__rd_loops);
 }
 
 CT_EXTERN_C_END

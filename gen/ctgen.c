@@ -1075,7 +1075,9 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
              {"PrivateUse3", "CT_KEY_PRIVATEUSE3"},
              {"CompositeImplicitAutograd", "CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD"},
              {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"},
-             {"Pointwise", "POINTWISE"}}; /* not a key: every device type with a pointwise loop (ops/pointwise.h) */
+             /* not keys: every device type with a pointwise (ops/pointwise.h) or reduction (ops/reduce.h) loop */
+             {"Pointwise", "CT__ENGINE_POINTWISE"},
+             {"Reduction", "CT__ENGINE_REDUCTION"}};
   *n = 0;
   strcpy(buf, keys);
   for (tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
@@ -1226,7 +1228,7 @@ static void gen_registration(void) {
       int n;
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
-        if (strcmp(names[j], "POINTWISE"))
+        if (strncmp(names[j], "CT__ENGINE_", 11))
           p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
             strstr(names[j], "COMPOSITE") ? "composite" : "reference");
     }
@@ -1234,9 +1236,10 @@ static void gen_registration(void) {
     if (is_factory(o)) p("    {\"%s\", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->full, o->handle);
   }
   p("};\n\n");
-  p("/* ---- the pointwise engine's kernels: registered at the backend key of every device type that sets a\n"
-    " * pointwise loop (ct_set_pointwise_loop); spec key Pointwise ---- */\n");
-  p("static const struct {\n  const char *op;\n  ct_unboxed_fn fn;\n} ct__generated_pointwise_kernels[] = {\n");
+  p("/* ---- the engines' kernels: registered at the backend key of every device type that sets a\n"
+    " * pointwise loop (ct_set_pointwise_loop; spec key Pointwise) or a reduction loop\n"
+    " * (ct_set_reduction_loop; spec key Reduction) ---- */\n");
+  p("static const struct {\n  const char *op;\n  ct_unboxed_fn fn;\n  int engine;\n} ct__generated_engine_kernels[] = {\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     for (k = 0; k < o->nkernels; k++) {
@@ -1244,7 +1247,7 @@ static void gen_registration(void) {
       int n;
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
-        if (!strcmp(names[j], "POINTWISE")) p("    {\"%s\", CT_FN(%s)},\n", o->full, o->kernels[k].fn);
+        if (!strncmp(names[j], "CT__ENGINE_", 11)) p("    {\"%s\", CT_FN(%s), %s},\n", o->full, o->kernels[k].fn, names[j]);
     }
   }
   p("};\n\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_REGISTRATION_IMPL */\n");

@@ -163,6 +163,31 @@ TEST(cuda_copies) {
   ct_clear_error();
 }
 
+/* The reduction engine's ops run through the CUDA reduction loop (staged on
+ * the host for now): outputs made on the device, values equal the CPU's,
+ * the index bounds checked in the loop. */
+TEST(cuda_reduction_loop) {
+  ct_cuda_counters c0, c1;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  CT_SCOPE {
+    static const int64_t bad[4] = {0, 9, 1, 2};
+    ct_tensor *a = ct_randn(CT_DIMS(4, 6)), *ga = ct_to_device(a, CUDA(0)), *gi = NULL, *ci = NULL;
+    int64_t d1 = 1;
+    CHECK(cuda_equal(ct_sum_dim(ga, 1, &d1, false), ct_sum_dim(a, 1, &d1, false), 0));
+    CHECK(cuda_equal(ct_sum_dim(ct_t(ga), 1, &d1, true), ct_sum_dim(ct_t(a), 1, &d1, true), 0));
+    CHECK(cuda_equal(ct_cumsum(ga, 0), ct_cumsum(a, 0), 0));
+    CHECK(cuda_equal(ct_max_dim(ga, 1, false, &gi), ct_max_dim(a, 1, false, &ci), 0) && cuda_equal(gi, ci, 0));
+    CHECK(cuda_equal(ct_sort(ga, 1, true, &gi), ct_sort(a, 1, true, &ci), 0) && cuda_equal(gi, ci, 0));
+    CHECK(ct_device_eq(ct_mean(ga)->device, CUDA(0)));
+    CHECK_ERR(ct_rd_gather(ga, 1, ct_to_device(ct_from_array(CT_DIMS(4), CT_I64, bad), CUDA(0)), false), CT_ERR_INDEX,
+              "out of bounds");
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(c1.reduction_staged >= c0.reduction_staged + 7);
+  ct_clear_error();
+}
+
 /* The pointwise engine runs natively: values equal the CPU's, with broadcasting, strides, numbers, dtypes. */
 TEST(cuda_pointwise_native) {
   static const ct_dtype dts[6] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32};

@@ -977,3 +977,46 @@ TEST(device_pointwise_loop) {
   }
   ct_clear_error();
 }
+
+/* The reduction engine's loop per device type (ops/reduce.h): tdev sets one,
+ * so reductions, scans and sorts run in it (on scrambled memory), with the
+ * op named in the call; the index bounds are a data check of the impl step. */
+TEST(device_reduction_loop) {
+  static const float av[6] = {1, -2, 3, 4, 5, -6};
+  static const int64_t good[2] = {2, 0}, bad[2] = {0, 3};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(2, 3), av, 0), *r, *idx = NULL;
+    const ct_op *sum = ct_op_find("sum.dim_IntList");
+    int64_t calls = tdev_reduction_calls, d1 = 1;
+    CHECK(ct_reduction_loop(CT_DEVICE_PRIVATEUSE1) == tdev_reduction && ct_reduction_loop(CT_DEVICE_CPU) == ct_host_reduction_loop);
+    CHECK(sum && ct_op_registered(sum, CT_KEY_PRIVATEUSE1).source &&
+          !strcmp(ct_op_registered(sum, CT_KEY_PRIVATEUSE1).source, "reduction engine"));
+    r = ct_sum_dim(a, 1, &d1, false);
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 0) == 2 && ct_get(r, 1) == 3);
+    CHECK(tdev_reduction_calls == calls + 1 && tdev_reduction_last_op == CT_RD_SUM);
+    r = ct_max_dim(a, 1, true, &idx);
+    CHECK(r && idx && r->ndim == 2 && ct_get(r, 0) == 3 && ct_get(r, 1) == 5 && ct_get_int(idx, 0) == 2 && ct_get_int(idx, 1) == 1);
+    CHECK(tdev_reduction_last_op == CT_RD_ARGMAX);
+    r = ct_cumsum(ct_t(a), 0); /* strided input: a scan along dim 0 of the transpose */
+    CHECK(r && ct_get(r, 0) == 1 && ct_get(r, 2) == -1 && ct_get(r, 3) == 9 && ct_get(r, 5) == 3 && tdev_reduction_last_op == CT_RD_CUMSUM);
+    r = ct_sort(a, 1, true, &idx);
+    CHECK(r && ct_get(r, 0) == 3 && ct_get(r, 2) == -2 && ct_get_int(idx, 0) == 2 && tdev_reduction_last_op == CT_RD_SORT);
+    r = ct_rd_gather(a, 1, ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, good), TDEV(0)), false);
+    CHECK(r && ct_get(r, 0) == 3 && ct_get(r, 1) == 4 && tdev_reduction_last_op == CT_RD_GATHER);
+    CHECK_ERR(ct_rd_gather(a, 1, ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, bad), TDEV(0)), false), CT_ERR_INDEX,
+              "index 3 is out of bounds for dimension 1 with size 3");
+    /* removing the loop: back to the CPU fallback; meta and NULL-on-CPU refused */
+    calls = tdev_reduction_calls;
+    CHECK_OK(ct_set_reduction_loop(CT_DEVICE_PRIVATEUSE1, NULL));
+    CHECK(!ct_op_registered(sum, CT_KEY_PRIVATEUSE1).source && !ct_reduction_loop(CT_DEVICE_PRIVATEUSE1));
+    r = ct_sum_dim(a, 1, &d1, false);
+    CHECK(r && ct_get(r, 1) == 3 && tdev_reduction_calls == calls);
+    CHECK_OK(ct_set_reduction_loop(CT_DEVICE_PRIVATEUSE1, tdev_reduction));
+    r = ct_sum_dim(a, 1, &d1, false);
+    CHECK(r && ct_get(r, 1) == 3 && tdev_reduction_calls == calls + 1);
+    CHECK(ct_set_reduction_loop(CT_DEVICE_META, tdev_reduction) == CT_ERR_INVALID);
+    CHECK(ct_set_reduction_loop(CT_DEVICE_CPU, NULL) == CT_ERR_INVALID);
+  }
+  ct_clear_error();
+}

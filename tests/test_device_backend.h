@@ -447,6 +447,14 @@ static ct_status tdev_pointwise(const ct_pointwise_call *call) {
   return ct_pointwise_on_host(call);
 }
 
+static int64_t tdev_reduction_calls;
+static int tdev_reduction_last_op = -1;
+static ct_status tdev_reduction(const ct_reduction_call *call) {
+  tdev_reduction_calls++;
+  tdev_reduction_last_op = call->op;
+  return ct_reduction_on_host(call);
+}
+
 static void tdev_init(void) {
   int d;
   if (ct_device_interface_get(CT_DEVICE_PRIVATEUSE1) == &tdev_interface) return;
@@ -456,6 +464,8 @@ static void tdev_init(void) {
   ct_fallback(CT_KEY_PRIVATEUSE1, ct_kernel_boxed(ct_cpu_fallback, NULL));
   /* the pointwise ops run natively, through tdev's one pointwise loop */
   ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, tdev_pointwise);
+  /* ... and the reductions, scans and sorts through its reduction loop */
+  ct_set_reduction_loop(CT_DEVICE_PRIVATEUSE1, tdev_reduction);
 }
 #define TDEV(i) ct_device_make(CT_DEVICE_PRIVATEUSE1, (i))
 

@@ -4,6 +4,8 @@
  *   native     a CUDA kernel: the pointwise engine's loop or the backend's own (cuBLAS)
  *   device     a kernel every backend shares (views, empty, copy_): no data computed on the host
  *   composite  views (computed without touching data) and decompositions: each part runs as listed here
+ *   staged     the reduction engine: meta step and allocation on the device, the loop staged on the host
+ *              (ct_reduction_on_host) until CUDA has reduction kernels
  *   fallback   the CPU fallback: operands copied to the host and back
  * `cuda_coverage -v` lists every op with its class. */
 #define CTORCH_IMPLEMENTATION
@@ -14,8 +16,8 @@
 
 int main(int argc, char **argv) {
   int verbose = argc > 1 && !strcmp(argv[1], "-v");
-  int64_t i, n = ct_op_count(), count[4] = {0, 0, 0, 0};
-  static const char *names[4] = {"native", "device", "composite", "fallback"};
+  int64_t i, n = ct_op_count(), count[5] = {0, 0, 0, 0, 0};
+  static const char *names[5] = {"native", "device", "composite", "fallback", "staged"};
   if (ct_cuda_register() != CT_OK) {
     fprintf(stderr, "cuda backend did not register: %s\n", ct_last_error_message());
     return 1;
@@ -25,7 +27,9 @@ int main(int argc, char **argv) {
     ct_kernel k = ct_op_registered(op, CT_KEY_CUDA);
     int c;
     if (k.unboxed || k.boxed)
-      c = k.source && (!strcmp(k.source, "cuda") || !strcmp(k.source, "pointwise engine")) ? 0 : 1;
+      c = k.source && (!strcmp(k.source, "cuda") || !strcmp(k.source, "pointwise engine")) ? 0
+          : k.source && !strcmp(k.source, "reduction engine")                              ? 4
+                                                                                            : 1;
     else if (ct_op_registered(op, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD).unboxed ||
              ct_op_registered(op, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD).unboxed)
       c = 2;
@@ -35,8 +39,8 @@ int main(int argc, char **argv) {
     if (verbose) printf("%-10s %s%s%s\n", names[c], op->full_name, k.source ? "  " : "", k.source ? k.source : "");
   }
   printf("CUDA coverage of %lld ops: %lld native (pointwise engine, cuBLAS), %lld device-generic (views, empty, copy), "
-         "%lld views and composites, %lld through the CPU fallback\n",
-         (long long)n, (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
+         "%lld views and composites, %lld reduction-engine ops staged on the host, %lld through the CPU fallback\n",
+         (long long)n, (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[4], (long long)count[3]);
   printf("(native pointwise ops whose function takes parameters - leaky_relu, elu, gelu, softplus, hardtanh, round with\n"
          " decimals, nan_to_num - and dtype-changing or strided copy_ compute on the host through ct_pointwise_on_host)\n");
   return 0;

@@ -30,10 +30,11 @@ CTDEF int ct_cuda_driver_version(void);
  * torch.backends.cuda.matmul.allow_tf32 = False). */
 CTDEF void ct_cuda_set_allow_tf32(bool allow);
 CTDEF bool ct_cuda_allow_tf32(void);
-/* Ops served natively and through the CPU fallback since load (the fallback
- * count includes pointwise ops whose dtype or function has no CUDA kernel). */
+/* Ops served natively and staged on the host since load (pointwise_staged:
+ * pointwise calls whose dtype or function has no CUDA kernel; reduction_staged:
+ * every reduction-engine call, until CUDA reduction kernels exist). */
 typedef struct ct_cuda_counters {
-  int64_t pointwise_native, pointwise_staged, gemm_native, gemm_fallback;
+  int64_t pointwise_native, pointwise_staged, reduction_staged, gemm_native, gemm_fallback;
 } ct_cuda_counters;
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out);
 /* Launches one empty kernel on the current device's current stream (the

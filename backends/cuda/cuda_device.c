@@ -15,6 +15,10 @@
  *     engine (arithmetic, comparisons, clamp, where, the parameterless
  *     unary functions) runs as one CUDA kernel; a pair without a kernel (a
  *     unary function with parameters, ...) computes on the host;
+ *   - ct_set_reduction_loop(CT_DEVICE_CUDA): the reduction engine's ops
+ *     (sum, mean, amax, argmax, var, norms, scans, sort, ...) run their
+ *     meta step and allocate on the device; their loop is staged on the
+ *     host (ct_reduction_on_host) until CUDA reduction kernels exist;
  *   - cuBLAS kernels for mm, addmm, bmm, baddbmm (and out= forms) in f32,
  *     f64, f16 and bf16: transposed operands go to cuBLAS as transposes;
  *     other layouts and dtypes go to the CPU fallback.
@@ -630,11 +634,12 @@ static const ct_device_interface ctcu_interface = {
     ctcu_record_stream, ctcu_memory_stats, ctcu_empty_cache_g, ctcu_host_alloc, ctcu_host_free};
 
 /* ---- counters ---- */
-static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
+static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
 static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); } /* NOLINT(readability-non-const-parameter): written atomically */
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->pointwise_native = __atomic_load_n(&ctcu_n_pw_native, __ATOMIC_RELAXED);
   out->pointwise_staged = __atomic_load_n(&ctcu_n_pw_staged, __ATOMIC_RELAXED);
+  out->reduction_staged = __atomic_load_n(&ctcu_n_rd_staged, __ATOMIC_RELAXED);
   out->gemm_native = __atomic_load_n(&ctcu_n_gemm_native, __ATOMIC_RELAXED);
   out->gemm_fallback = __atomic_load_n(&ctcu_n_gemm_fallback, __ATOMIC_RELAXED);
 }
@@ -731,6 +736,12 @@ static ct_status ctcu_pointwise_on(const ct_pointwise_call *call) {
 }
 
 static ct_status ctcu_pointwise(const ct_pointwise_call *call) { CTCU_GUARDED(ct_status, ctcu_pointwise_on(call)); }
+
+/* ---- the reduction loop: no CUDA kernels yet, every call staged on the host ---- */
+static ct_status ctcu_reduction(const ct_reduction_call *call) {
+  ctcu_count_add(&ctcu_n_rd_staged);
+  return ct_reduction_on_host(call);
+}
 
 CTDEF ct_status ct_cuda_launch_empty(void) {
   int dev = ctcu_get_device();
@@ -1057,6 +1068,7 @@ static void ctcu_register_once(void) {
   ct_status st = ct_device_register(CT_DEVICE_CUDA, &ctcu_interface);
   if (st == CT_OK) st = ct_fallback(CT_KEY_CUDA, ct_kernel_boxed(ct_cpu_fallback, NULL));
   if (st == CT_OK) st = ct_set_pointwise_loop(CT_DEVICE_CUDA, ctcu_pointwise);
+  if (st == CT_OK) st = ct_set_reduction_loop(CT_DEVICE_CUDA, ctcu_reduction);
   if (st == CT_OK) st = ct_register_backend(&ctcu_backend);
   ctcu_register_status = st;
 }

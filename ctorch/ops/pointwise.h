@@ -555,7 +555,8 @@ static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, int id, int flags, 
 }
 
 /* ---- the loop entry of each device type (DispatchStub) ---- */
-static ct_pointwise_loop_fn ct__pw_loops[CT_DEVICE_NUM] = {ct_host_pointwise_loop};
+/* (kept as a generic function pointer: init.h sets the loops of both engines with one function) */
+static void (*ct__pw_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_pointwise_loop};
 
 /* Is any element of integer tensor t (i64, i32 or u8) zero? */
 static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
@@ -597,87 +598,31 @@ CTDEF ct_status ct_host_pointwise_loop(const ct_pointwise_call *call) {
   return CT_OK;
 }
 
-typedef struct ct__pw_span {
-  ct_storage *storage;
-  int64_t lo, hi; /* bytes of the storage */
-  char *host;
-} ct__pw_span;
-static void ct__pw_span_of(const ct_tensor *t, int64_t *lo, int64_t *hi) {
-  int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype), first = t->offset, last;
-  int d;
-  last = first;
-  for (d = 0; d < t->ndim; d++) {
-    if (t->strides[d] >= 0) last += (t->sizes[d] - 1) * t->strides[d];
-    else first += (t->sizes[d] - 1) * t->strides[d];
-  }
-  *lo = first * es;
-  *hi = (last + 1) * es;
-}
 CTDEF ct_status ct_pointwise_on_host(const ct_pointwise_call *call) {
   ct_pointwise_call h = *call;
   ct_tensor *ops[4], *hops[4] = {NULL, NULL, NULL, NULL};
-  ct__pw_span spans[4];
-  int n = 0, i, k, nops = call->ninputs + 1;
-  ct_status st = CT_OK;
-  const ct_device dev = call->out->device;
+  ct__staging stage;
+  int i, nops = call->ninputs + 1;
+  ct_status st;
   if (call->out->numel == 0) return CT_OK;
   ops[0] = call->out;
   for (i = 0; i < call->ninputs; i++) ops[i + 1] = call->in[i];
-  for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
-    int64_t lo, hi;
-    if (ops[i]->device.type == CT_DEVICE_CPU) continue; /* a 0-dim CPU value: used as it is */
-    ct__pw_span_of(ops[i], &lo, &hi);
-    for (k = 0; k < n && spans[k].storage != ops[i]->storage; k++) {
-    }
-    if (k == n) {
-      spans[n].storage = ops[i]->storage, spans[n].lo = lo, spans[n].hi = hi, spans[n].host = NULL;
-      n++;
-    } else {
-      if (lo < spans[k].lo) spans[k].lo = lo;
-      if (hi > spans[k].hi) spans[k].hi = hi;
-    }
-  }
-  for (k = 0; k < n && st == CT_OK; k++) {
-    size_t len = (size_t)(spans[k].hi - spans[k].lo);
-    if (!(spans[k].host = (char *)CT_MALLOC(len)))
-      st = ct_fail(CT_ERR_OOM, call->name, "out of memory staging %zu bytes on the host", len);
-    else
-      st = ct_device_memcpy(spans[k].host, CT_CPU, (char *)spans[k].storage->data + spans[k].lo, dev, len, false);
-  }
-  for (i = 0; i < nops && st == CT_OK; i++) { /* host views with the operands' geometry */
-    int64_t es = (int64_t)ct_dtype_size((ct_dtype)ops[i]->dtype);
-    if (ops[i]->device.type == CT_DEVICE_CPU) continue;
-    for (k = 0; spans[k].storage != ops[i]->storage; k++) {
-    }
-    if (!(hops[i] = ct__from_blob(spans[k].host + (ops[i]->offset * es - spans[k].lo), ops[i]->ndim, ops[i]->sizes,
-                                  ops[i]->strides, (ct_dtype)ops[i]->dtype, NULL, NULL)))
-      st = ct_last_error();
-    else if (i == 0)
-      h.out = hops[i];
-    else
-      h.in[i - 1] = hops[i];
-  }
-  if (st == CT_OK) {
+  if ((st = ct__stage_in(call->name, &stage, nops, ops, hops)) == CT_OK) {
+    h.out = hops[0];
+    for (i = 0; i < call->ninputs; i++) h.in[i] = hops[i + 1];
     if (call->host_ctx == (const void *)call) h.host_ctx = &h; /* the engine's loops read their parameter from the call */
-    st = ct_host_pointwise_loop(&h);
+    if ((st = ct_host_pointwise_loop(&h)) == CT_OK) st = ct__stage_out(&stage, 1, ops);
   }
-  for (k = 0; k < n && st == CT_OK; k++) /* the output's span goes back */
-    if (spans[k].storage == call->out->storage)
-      st = ct_device_memcpy((char *)spans[k].storage->data + spans[k].lo, dev, spans[k].host, CT_CPU,
-                            (size_t)(spans[k].hi - spans[k].lo), false);
-  for (i = 0; i < 4; i++) ct_release(hops[i]);
-  for (k = 0; k < n; k++) CT_FREE(spans[k].host);
+  ct__stage_free(&stage, nops, hops);
   return st;
 }
 
 CTDEF ct_pointwise_loop_fn ct_pointwise_loop(ct_device_type type) {
-  ct_pointwise_loop_fn f;
   if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
-  f = ct__atomic_load(&ct__pw_loops[type]);
-  return f;
+  return (ct_pointwise_loop_fn)ct__atomic_load(&ct__pw_loops[type]);
 }
 static inline ct_pointwise_loop_fn ct__pw_loop_of(const ct_tensor *t) { /* (t's device type is valid) */
-  return ct__atomic_load(&ct__pw_loops[t->device.type]);
+  return (ct_pointwise_loop_fn)ct__atomic_load(&ct__pw_loops[t->device.type]);
 }
 
 /* copy_ between two tensors of one device (not the CPU): through the

@@ -4,7 +4,7 @@
  * The ops are declared in gen/ops/reduce.spec and their derivatives in
  * gen/derivatives/reduce.spec; the frontends are generated (docs/ops.md).
  *
- * One mechanism serves every op here (ct__rd_run): the input's dims are
+ * One mechanism serves every op here (ct_host_reduction_loop): the input's dims are
  * split into outer dims and a set of reduced dims; for each outer position
  * the elements of the reduced dims are gathered, in row-major order, into a
  * contiguous row (as double for floating compute dtypes, as int64 for
@@ -21,6 +21,83 @@
 
 #include "../ops.h"
 
+CT_EXTERN_C_BEGIN
+
+/* ---- the reduction engine's loop entry per device type (as ops/pointwise.h's) ----
+ * Every kernel here is a meta step (dims, output sizes and dtype, out=
+ * checks and resize: no reads of data) and one ct_reduction_call handed to
+ * the loop of the output's device type. The CPU's loop,
+ * ct_host_reduction_loop, gathers each row of the input into a contiguous
+ * double (or int64) buffer, runs the call's row function on it and stores
+ * the results. A device sets its own loop with ct_set_reduction_loop: every
+ * op of the engine (spec key Reduction) is then registered at its backend
+ * key; the loop computes the ops it has kernels for (by call->op) and hands
+ * the rest to ct_reduction_on_host. */
+
+/* One row, as a row function sees it. */
+typedef struct ct_reduction_row {
+  int64_t n, m;      /* input row length, output row length */
+  const double *xf;  /* the row as double (floating compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
+  const double *x2;  /* a second input's row (double), when the call has one */
+  int64_t n2;        /* its length */
+  int64_t *tmp;      /* scratch when the call asks (need_tmp) */
+  double *yf;        /* m results (float results) */
+  int64_t *yi;       /* m results (integer results) */
+  int64_t *idx;      /* m indices, for the second output */
+  const void *ctx;   /* the call's host_ctx */
+} ct_reduction_row;
+typedef void (*ct_reduction_row_fn)(ct_reduction_row *r);
+
+/* ct_reduction_call.op: which computation. Reductions (one result per
+ * row): out has size 1 on the reduced dims. _ARG ops: out (values, may be
+ * NULL) and indices (int64) of the first extreme, NaN winning. Scans and
+ * SORT: m = n (SORT and TOPK: m = k) results per row along the one reduced
+ * dim. param: VAR/STD's correction, NORM's ord; iparam: SORT's descending,
+ * KTHVALUE's k, GATHER's and INDEX_BACKWARD's dim. GATHER / INDEX_BACKWARD / ROWWISE (derivative helpers) have
+ * only a host form. */
+typedef enum ct_reduction_op {
+  CT_RD_SUM, CT_RD_PROD, CT_RD_MEAN, CT_RD_AMAX, CT_RD_AMIN, CT_RD_VAR, CT_RD_STD, CT_RD_NORM, CT_RD_LOGSUMEXP,
+  CT_RD_ALL, CT_RD_ANY, CT_RD_NANSUM, CT_RD_NANMEAN, CT_RD_COUNT_NONZERO, CT_RD_ARGMAX, CT_RD_ARGMIN,
+  CT_RD_CUMSUM, CT_RD_CUMPROD, CT_RD_LOGCUMSUMEXP, CT_RD_CUMMAX, CT_RD_CUMMIN, CT_RD_SORT, CT_RD_KTHVALUE,
+  CT_RD_MEDIAN, CT_RD_NANMEDIAN, CT_RD_GATHER, CT_RD_INDEX_BACKWARD, CT_RD_ROWWISE, CT_RD_NUM_OPS
+} ct_reduction_op;
+
+/* One reduction, as the engine hands it to a device's loop. Every tensor
+ * lives on one device; out and indices have the input's rank. */
+#define CT_REDUCTION_CHECK_INDEX 1 /* a data check: in2 holds indices into each row (GATHER: of in; INDEX_BACKWARD: of out),
+                                    * one outside the row is an error naming dim iparam ("index ... is out of bounds") */
+typedef struct ct_reduction_call {
+  int op;                       /* ct_reduction_op */
+  const char *name;             /* the op, for messages */
+  int flags;                    /* CT_REDUCTION_* */
+  ct_tensor *in;                /* the input, any dtype and strides */
+  int int_compute;              /* rows as int64 (integers, bool), else as double */
+  ct_tensor *in2;               /* optional second input, read as double: sizes equal to in's off the reduced dims */
+  const int *reduce;            /* 1 on each reduced dim of in */
+  ct_tensor *out;               /* results: sizes equal to in's off the reduced dims; may be NULL */
+  int out_int;                  /* results are integers (yi), else floating (yf) */
+  ct_tensor *indices;           /* int64 indices (any integer or floating dtype on the host); may be NULL */
+  double param;                 /* see ct_reduction_op */
+  int64_t iparam;
+  ct_reduction_row_fn host_row; /* the host form: the row function and its context */
+  const void *host_ctx;
+  int need_tmp;                 /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
+} ct_reduction_call;
+typedef ct_status (*ct_reduction_loop_fn)(const ct_reduction_call *call);
+
+/* As ct_set_pointwise_loop: setting a loop registers every engine op's
+ * kernel at the type's backend key (kernels already there stay); NULL
+ * removes them. */
+CTDEF ct_status ct_set_reduction_loop(ct_device_type type, ct_reduction_loop_fn loop);
+CTDEF ct_reduction_loop_fn ct_reduction_loop(ct_device_type type);
+/* The CPU's loop, for host memory. */
+CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *call);
+/* For a device loop handed a call it has no kernel for: the operands'
+ * memory mirrored on the host (ct_pointwise_on_host's staging). Synchronous. */
+CTDEF ct_status ct_reduction_on_host(const ct_reduction_call *call);
+
+CT_EXTERN_C_END
 #endif /* CT_OPS_REDUCE_H */
 
 /* ==== implementation ==== */
@@ -71,6 +148,41 @@ static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes
   }
   return CT_OK;
 }
+
+/* ---- the loop entry of each device type (DispatchStub) ---- */
+static void (*ct__rd_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_reduction_loop};
+CTDEF ct_reduction_loop_fn ct_reduction_loop(ct_device_type type) {
+  if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
+  return (ct_reduction_loop_fn)ct__atomic_load(&ct__rd_loops[type]);
+}
+CTDEF ct_status ct_reduction_on_host(const ct_reduction_call *call) {
+  ct_reduction_call h = *call;
+  ct_tensor *ops[4], *hops[4];
+  ct__staging stage;
+  ct_status st;
+  ops[0] = call->out, ops[1] = call->indices, ops[2] = call->in, ops[3] = call->in2;
+  if ((st = ct__stage_in(call->name, &stage, 4, ops, hops)) == CT_OK) {
+    h.out = hops[0], h.indices = hops[1], h.in = hops[2], h.in2 = hops[3];
+    if ((st = ct_host_reduction_loop(&h)) == CT_OK) st = ct__stage_out(&stage, 2, ops);
+  }
+  ct__stage_free(&stage, 4, hops);
+  return st;
+}
+/* The impl step: the call, through the loop of its outputs' device type. */
+static ct_status ct__rd_launch(const char *op, int id, ct_reduction_call *j) {
+  const ct_tensor *dst = j->out ? j->out : j->indices;
+  ct_reduction_loop_fn loop;
+  j->name = op;
+  j->op = id;
+  if (CT_LIKELY(dst->device.type == CT_DEVICE_CPU && j->in->device.type == CT_DEVICE_CPU)) return ct_host_reduction_loop(j);
+  if (ct__is_meta(j->in) || (j->in2 && ct__is_meta(j->in2)))
+    return ct_fail(CT_ERR_DEVICE, op, "cannot compute into a %s tensor from a meta tensor",
+                   ct_device_type_name((ct_device_type)dst->device.type));
+  /* (a device type without a loop reaches the engine's kernels only through
+   * the CPU fallback, and derivative helpers here: staged on the host) */
+  loop = (ct_reduction_loop_fn)ct__atomic_load(&ct__rd_loops[dst->device.type]);
+  return loop ? loop(j) : ct_reduction_on_host(j);
+}
 /* a single `int dim` */
 static ct_status ct__rd_plan_dim(const char *op, const ct_tensor *a, int64_t dim, bool keepdim, ct__rd_plan *p) {
   ct_int_list l;
@@ -84,34 +196,6 @@ static ct_int_list ct__rd_all(void) {
   l.n = -1;
   return l;
 }
-
-/* One row, as the row functions see it. */
-typedef struct ct__rd_row {
-  int64_t n, m;      /* input row length, output row length */
-  const double *xf;  /* the row as double (floating compute) */
-  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
-  const double *x2;  /* a second input's row (double), when the job has one */
-  int64_t n2;        /* its length */
-  int64_t *tmp;      /* scratch when the job asks (need_tmp) */
-  double *yf;        /* m results (float results) */
-  int64_t *yi;       /* m results (integer results) */
-  int64_t *idx;      /* m indices, for the second output */
-  const void *ctx;
-} ct__rd_row;
-typedef void (*ct__rd_fn)(ct__rd_row *r);
-
-typedef struct ct__rd_job {
-  ct_tensor *src;      /* the input, any dtype and strides */
-  int int_compute;     /* gather src as int64 (else double) */
-  ct_tensor *src2;     /* optional second input, gathered as double: sizes equal to src's off the reduced dims */
-  const int *reduce;   /* the reduced dims of src */
-  ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
-  int out0_int;        /* results come in yi (else yf) */
-  ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
-  ct__rd_fn fn;
-  const void *ctx;
-  int need_tmp;        /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
-} ct__rd_job;
 
 static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
   switch (dt) {
@@ -235,8 +319,9 @@ static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t 
   }
 }
 
-static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
-  const ct_tensor *s = j->src;
+CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *j) {
+  const char *op = j->name;
+  const ct_tensor *s = j->in;
   ct_tensor *outs[2];
   int nd = s->ndim, d, k, contig, direct;
   int64_t n, m, rows = ct__rd_sizes_product(s, j->reduce, 0), r, i, idx[CT_MAX_DIMS];
@@ -244,13 +329,13 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
-  ct__rd_row row;
+  ct_reduction_row row;
   if (rows == 0) return CT_OK; /* before any product of the reduced sizes, which may overflow then */
   contig = ct__rd_row_contig(s, j->reduce);
   n = ct__rd_inner(s, j->reduce);
-  n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0;
-  outs[0] = j->out0;
-  outs[1] = j->out1;
+  n2 = j->in2 ? ct__rd_inner(j->in2, j->reduce) : 0;
+  outs[0] = j->out;
+  outs[1] = j->indices;
   m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
@@ -277,13 +362,13 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   row.m = m;
   row.xf = xf;
   row.xi = xi;
-  row.x2 = j->src2 ? x2 : NULL;
+  row.x2 = j->in2 ? x2 : NULL;
   row.n2 = n2;
   row.tmp = tmp;
   row.yf = yf;
   row.yi = yi;
   row.idx = ix;
-  row.ctx = j->ctx;
+  row.ctx = j->host_ctx;
   memset(idx, 0, sizeof idx);
   for (r = 0; r < rows; r++) {
     int64_t sb = 0, s2b = 0, ob[2] = {0, 0};
@@ -292,7 +377,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       if (j->reduce[d]) continue;
       /* wrapping: they overflow only for an empty source (other sizes past int64), whose rows read nothing */
       sb = (int64_t)((uint64_t)sb + (uint64_t)idx[d] * (uint64_t)s->strides[d]);
-      if (j->src2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->src2->strides[d]);
+      if (j->in2) s2b = (int64_t)((uint64_t)s2b + (uint64_t)idx[d] * (uint64_t)j->in2->strides[d]);
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
@@ -303,8 +388,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       else
         ct__rd_gather(base, (ct_dtype)s->dtype, contig ? NULL : in_off, n, j->int_compute, xf, xi);
     }
-    if (j->src2) {
-      const ct_tensor *t = j->src2;
+    if (j->in2) {
+      const ct_tensor *t = j->in2;
       for (i = 0; i < n2; i++) { /* src2's own sizes and strides on the reduced dims: offsets by multi-index */
         int64_t rem = i, o = 0;
         for (d = nd - 1; d >= 0; d--) {
@@ -315,15 +400,25 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
         x2[i] = ct__load_double((const char *)t->storage->data + (size_t)(t->offset + s2b + o) * ct_dtype_size((ct_dtype)t->dtype),
                                 (ct_dtype)t->dtype);
       }
+      if (j->flags & CT_REDUCTION_CHECK_INDEX) {
+        int64_t bound = j->op == CT_RD_INDEX_BACKWARD ? m : n;
+        for (i = 0; i < n2; i++)
+          if (!(x2[i] >= 0 && x2[i] < (double)bound)) {
+            long long bad = (long long)ct__f2i64(x2[i]); /* (exact below 2^53) */
+            ct__scratch_free(buf, words * 8);
+            return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", bad,
+                           (long long)j->iparam, (long long)bound);
+          }
+      }
     }
-    j->fn(&row);
+    j->host_row(&row);
     for (k = 0; k < 2; k++) {
       ct_tensor *o = outs[k];
       size_t es;
       if (!o) continue;
       es = ct_dtype_size((ct_dtype)o->dtype);
       ct__rd_scatter((char *)o->storage->data + (size_t)(o->offset + ob[k]) * es, (ct_dtype)o->dtype, o_off[k], m,
-                     k == 1 || j->out0_int, yf, k == 1 ? ix : yi);
+                     k == 1 || j->out_int, yf, k == 1 ? ix : yi);
     }
     for (d = nd - 1; d >= 0; d--) { /* next outer position */
       if (j->reduce[d]) continue;
@@ -383,25 +478,27 @@ static ct_status ct__rd_finish(const char *op, ct_status st, ct_tensor *dst, ct_
 }
 
 /* A reduction over plan p of a: results of dtype res_dtype (or out's). */
-static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype, int int_compute,
-                               int out_int, ct__rd_fn fn, const void *ctx, ct_tensor *out, ct_tensor **result) {
+static ct_status ct__rd_reduce(const char *op, int id, double param, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype,
+                               int int_compute, int out_int, ct_reduction_row_fn fn, const void *ctx, ct_tensor *out,
+                               ct_tensor **result) {
   ct_tensor *dst = ct__rd_result(op, a, out, p->out_ndim, p->out_shape, res_dtype), *v;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     if (ct__is_meta(a)) return ct_release(dst), ct_fail(CT_ERR_DEVICE, op, "cannot read a meta tensor: it has no data");
     v = ct__rd_keepdim_view(dst, p);
     if (!v) return ct_release(dst), ct_last_error();
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = int_compute;
     j.reduce = p->reduce;
-    j.out0 = v;
-    j.out0_int = out_int;
-    j.fn = fn;
-    j.ctx = ctx;
-    st = ct__rd_run(op, &j);
+    j.out = v;
+    j.out_int = out_int;
+    j.host_row = fn;
+    j.host_ctx = ctx;
+    j.param = param;
+    st = ct__rd_launch(op, id, &j);
     ct_release(v);
   }
   return ct__rd_finish(op, st, dst, out, result);
@@ -453,30 +550,30 @@ static double ct__rd_psum(const double *x, int64_t n) {
   i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */
   return ct__rd_psum(x, i) + ct__rd_psum(x + i, n - i);
 }
-static void ct__rd_sum_row(ct__rd_row *r) {
+static void ct__rd_sum_row(ct_reduction_row *r) {
   r->yf[0] = ct__rd_psum(r->xf, r->n);
 }
-static void ct__rd_sum_row_i(ct__rd_row *r) {
+static void ct__rd_sum_row_i(ct_reduction_row *r) {
   uint64_t s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++) s += (uint64_t)r->xi[i];
   r->yi[0] = (int64_t)s;
 }
-static void ct__rd_mean_row(ct__rd_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
-static void ct__rd_prod_row(ct__rd_row *r) {
+static void ct__rd_mean_row(ct_reduction_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+static void ct__rd_prod_row(ct_reduction_row *r) {
   double s = 1;
   int64_t i;
   for (i = 0; i < r->n; i++) s *= r->xf[i];
   r->yf[0] = s;
 }
-static void ct__rd_prod_row_i(ct__rd_row *r) {
+static void ct__rd_prod_row_i(ct_reduction_row *r) {
   uint64_t s = 1;
   int64_t i;
   for (i = 0; i < r->n; i++) s *= (uint64_t)r->xi[i];
   r->yi[0] = (int64_t)s;
 }
 /* amax / amin (ctx: int, 1 for max): NaN wins */
-static void ct__rd_ext_row(ct__rd_row *r) {
+static void ct__rd_ext_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = r->xf[0];
   int64_t i;
@@ -486,7 +583,7 @@ static void ct__rd_ext_row(ct__rd_row *r) {
   }
   r->yf[0] = v;
 }
-static void ct__rd_ext_row_i(ct__rd_row *r) {
+static void ct__rd_ext_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t v = r->xi[0], i;
   for (i = 1; i < r->n; i++)
@@ -498,7 +595,7 @@ typedef struct ct__rd_var_ctx {
   double correction;
   int take_sqrt;
 } ct__rd_var_ctx;
-static void ct__rd_var_row(ct__rd_row *r) {
+static void ct__rd_var_row(ct_reduction_row *r) {
   const ct__rd_var_ctx *c = (const ct__rd_var_ctx *)r->ctx;
   double mean = ct__rd_psum(r->xf, r->n) / (double)r->n, ss = 0, div = (double)r->n - c->correction, v;
   int64_t i;
@@ -507,7 +604,7 @@ static void ct__rd_var_row(ct__rd_row *r) {
   r->yf[0] = c->take_sqrt ? sqrt(v) : v;
 }
 /* vector norms: ctx is ord (double) */
-static void ct__rd_norm_row(ct__rd_row *r) {
+static void ct__rd_norm_row(ct_reduction_row *r) {
   double p = *(const double *)r->ctx, s = 0;
   int64_t i;
   if (isinf(p)) {
@@ -530,7 +627,7 @@ static void ct__rd_norm_row(ct__rd_row *r) {
   r->yf[0] = s;
 }
 /* logsumexp: max-shifted; an all -inf (or empty) row gives -inf */
-static void ct__rd_lse_row(ct__rd_row *r) {
+static void ct__rd_lse_row(ct_reduction_row *r) {
   double m = -INFINITY, s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++) {
@@ -546,7 +643,7 @@ static void ct__rd_lse_row(ct__rd_row *r) {
   r->yf[0] = m + log(s);
 }
 /* all / any (ctx: int, 1 for all) */
-static void ct__rd_all_row(ct__rd_row *r) {
+static void ct__rd_all_row(ct_reduction_row *r) {
   int all = *(const int *)r->ctx;
   int64_t i, v = all;
   for (i = 0; i < r->n; i++) {
@@ -557,7 +654,7 @@ static void ct__rd_all_row(ct__rd_row *r) {
   }
   r->yi[0] = v;
 }
-static void ct__rd_all_row_i(ct__rd_row *r) {
+static void ct__rd_all_row_i(ct_reduction_row *r) {
   int all = *(const int *)r->ctx;
   int64_t i, v = all;
   for (i = 0; i < r->n; i++)
@@ -568,13 +665,13 @@ static void ct__rd_all_row_i(ct__rd_row *r) {
   r->yi[0] = v;
 }
 /* scans (ctx: int, 1 for prod) */
-static void ct__rd_cum_row(ct__rd_row *r) {
+static void ct__rd_cum_row(ct_reduction_row *r) {
   int prod = *(const int *)r->ctx;
   double s = prod ? 1 : 0;
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = s = prod ? s * r->xf[i] : s + r->xf[i];
 }
-static void ct__rd_cum_row_i(ct__rd_row *r) {
+static void ct__rd_cum_row_i(ct_reduction_row *r) {
   int prod = *(const int *)r->ctx;
   uint64_t s = prod ? 1 : 0;
   int64_t i;
@@ -595,8 +692,8 @@ static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = cast_first ? ct__rd_cast_first_dtype(a, dtype, out) : ct__rd_sum_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
+    return ct__rd_reduce(op, CT_RD_SUM, 0, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_SUM, 0, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
 }
 static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -634,7 +731,7 @@ static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
                    dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(rd));
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   if (ct__rd_out_castable(op, out, rd) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_MEAN, 0, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
 }
 static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -664,8 +761,8 @@ static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = ct__rd_cast_first_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
+    return ct__rd_reduce(op, CT_RD_PROD, 0, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_PROD, 0, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
 }
 static ct_int_list ct__rd_one(const int64_t *dim) {
   ct_int_list l;
@@ -716,8 +813,8 @@ static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_li
     return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
   if (ct__rd_is_int((ct_dtype)a->dtype))
-    return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
-  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
+    return ct__rd_reduce(op, mx ? CT_RD_AMAX : CT_RD_AMIN, 0, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
+  return ct__rd_reduce(op, mx ? CT_RD_AMAX : CT_RD_AMIN, 0, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
 }
 static ct_tensor *ct__k_amax(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
   ct_tensor *r = NULL;
@@ -763,7 +860,7 @@ static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct
   if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
   c.take_sqrt = take_sqrt;
-  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
+  return ct__rd_reduce(op, take_sqrt ? CT_RD_STD : CT_RD_VAR, c.correction, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
 }
 static ct_tensor *ct__k_var(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
   ct_tensor *r = NULL;
@@ -841,7 +938,7 @@ static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims,
         return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on the dimension %d because this dimension is empty and the "
                        "operation does not have an identity", isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative", i);
   }
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
+  return ct__rd_reduce(op, CT_RD_NORM, o, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
 }
 static ct_tensor *ct__k_vector_norm(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -882,7 +979,7 @@ static ct_status ct__rd_lse_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
   if (out && !ct_dtype_is_floating((ct_dtype)out->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for result tensor, but got: %s",
                    ct__dtype_torch_name((ct_dtype)out->dtype));
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_LOGSUMEXP, 0, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
 }
 static ct_tensor *ct__k_logsumexp(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
   ct_tensor *r = NULL;
@@ -904,8 +1001,8 @@ static ct_status ct__rd_all_impl(const char *op, int all, ct_tensor *a, ct_int_l
   if (out && out->dtype != CT_BOOL && !(a->dtype == CT_U8 && out->dtype == CT_U8))
     return ct_fail(CT_ERR_DTYPE, op, "%s only supports bool tensor for result, got: %s", op, ct__dtype_torch_name((ct_dtype)out->dtype));
   if (ct__rd_is_int((ct_dtype)a->dtype))
-    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
+    return ct__rd_reduce(op, all ? CT_RD_ALL : CT_RD_ANY, 0, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
+  return ct__rd_reduce(op, all ? CT_RD_ALL : CT_RD_ANY, 0, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
 }
 #define CT__RD_ALL_KERNELS(name, ALL)                                                                           \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                 \
@@ -938,7 +1035,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
   ct_tensor *dst;
   ct_dtype rd;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
   if (out == a && dtype != CT_DTYPE_NONE && dtype != a->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
@@ -955,14 +1052,14 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = ct__rd_is_int(rd);
     j.reduce = p.reduce;
-    j.out0 = dst;
-    j.out0_int = j.int_compute;
-    j.fn = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
-    j.ctx = &prod;
-    st = ct__rd_run(op, &j);
+    j.out = dst;
+    j.out_int = j.int_compute;
+    j.host_row = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
+    j.host_ctx = &prod;
+    st = ct__rd_launch(op, prod ? CT_RD_CUMPROD : CT_RD_CUMSUM, &j);
   }
   return ct__rd_finish(op, st, dst, out, result);
 }
@@ -985,7 +1082,7 @@ CT__RD_CUM_KERNELS(cumsum, 0)
 CT__RD_CUM_KERNELS(cumprod, 1)
 
 /* ---- max.dim / min.dim / argmax / argmin: the first extreme; NaN wins ---- */
-static void ct__rd_arg_row(ct__rd_row *r) {
+static void ct__rd_arg_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = r->xf[0];
   int64_t i, at = 0;
@@ -996,7 +1093,7 @@ static void ct__rd_arg_row(ct__rd_row *r) {
   r->yf[0] = v;
   r->idx[0] = at;
 }
-static void ct__rd_arg_row_i(ct__rd_row *r) {
+static void ct__rd_arg_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t i, at = 0, v = r->xi[0];
   for (i = 1; i < r->n; i++)
@@ -1010,7 +1107,7 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
   ct__rd_plan p;
   ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
   if (ct__rd_empty_check(op, a, &p, !dims.data && a->ndim > 0) != CT_OK) return ct_last_error();
@@ -1028,15 +1125,15 @@ static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_li
       st = ct_last_error();
     } else {
       memset(&j, 0, sizeof j);
-      j.src = a;
+      j.in = a;
       j.int_compute = is_int;
       j.reduce = p.reduce;
-      j.out0 = vv;
-      j.out0_int = is_int;
-      j.out1 = iv;
-      j.fn = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
-      j.ctx = &mx;
-      st = ct__rd_run(op, &j);
+      j.out = vv;
+      j.out_int = is_int;
+      j.indices = iv;
+      j.host_row = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
+      j.host_ctx = &mx;
+      st = ct__rd_launch(op, mx ? CT_RD_ARGMAX : CT_RD_ARGMIN, &j);
     }
     ct_release(iv);
     ct_release(vv);
@@ -1095,7 +1192,7 @@ static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool 
 typedef struct ct__rd_sort_ctx {
   int descending, is_int;
 } ct__rd_sort_ctx;
-static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
+static int ct__rd_before(const ct_reduction_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
   if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
   {
     double x = r->xf[a], y = r->xf[b];
@@ -1103,7 +1200,7 @@ static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t 
     return (y != y && x == x) || x < y;
   }
 }
-static void ct__rd_sort_row(ct__rd_row *r) {
+static void ct__rd_sort_row(ct_reduction_row *r) {
   const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
   int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
   for (i = 0; i < n; i++) v[i] = i;
@@ -1130,7 +1227,7 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
   int64_t shape[CT_MAX_DIMS], size;
   ct_tensor *vals, *idx;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int i;
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
   dim = ct__wrap_dim(op, dim, a->ndim);
@@ -1146,16 +1243,17 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
     c.descending = descending;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = c.is_int;
     j.reduce = p.reduce;
-    j.out0 = vals;
-    j.out0_int = c.is_int;
-    j.out1 = idx;
-    j.fn = ct__rd_sort_row;
+    j.out = vals;
+    j.out_int = c.is_int;
+    j.indices = idx;
+    j.host_row = ct__rd_sort_row;
     j.need_tmp = 1;
-    j.ctx = &c;
-    st = ct__rd_run(op, &j);
+    j.host_ctx = &c;
+    j.iparam = descending;
+    st = ct__rd_launch(op, CT_RD_SORT, &j);
   }
   if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
   if (indices) *indices = idx;
@@ -1197,18 +1295,9 @@ static ct_status ct__rd_select_check(const char *op, const char *what, int ndim,
     }
     if (t->sizes[k++] != sizes[i]) return ct_fail(CT_ERR_SHAPE, op, "index and the selected tensor differ in size at dim %d", i);
   }
-  if (!ct__is_meta(index)) {
-    int64_t n = ndim ? sizes[dim] : 1, e;
-    for (e = 0; e < index->numel; e++) {
-      int64_t v = ct_get_int(index, e);
-      if (v < 0 || v >= n)
-        return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
-                       (long long)n);
-    }
-  }
-  return CT_OK;
+  return CT_OK; /* (the index bounds: a data check, in the impl step: CT_REDUCTION_CHECK_INDEX) */
 }
-static void ct__rd_gather_row(ct__rd_row *r) {
+static void ct__rd_gather_row(ct_reduction_row *r) {
   int is_int = *(const int *)r->ctx;
   int64_t i;
   for (i = 0; i < r->n2; i++) {
@@ -1217,7 +1306,7 @@ static void ct__rd_gather_row(ct__rd_row *r) {
     else r->yf[i] = r->xf[at];
   }
 }
-static void ct__rd_scatter_row(ct__rd_row *r) {
+static void ct__rd_scatter_row(ct_reduction_row *r) {
   int64_t i;
   for (i = 0; i < r->m; i++) r->yf[i] = 0;
   for (i = 0; i < r->n; i++) r->yf[(int64_t)r->x2[i]] += r->xf[i];
@@ -1234,7 +1323,7 @@ static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct
   ct__rd_plan p;
   ct_tensor *r, *iv = NULL, *rv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)self->dtype);
   (void)ks;
   if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
@@ -1248,15 +1337,17 @@ static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct
     st = ct_last_error();
   } else {
     memset(&j, 0, sizeof j);
-    j.src = self;
+    j.in = self;
     j.int_compute = is_int;
-    j.src2 = iv;
+    j.in2 = iv;
     j.reduce = p.reduce;
-    j.out0 = rv;
-    j.out0_int = is_int;
-    j.fn = ct__rd_gather_row;
-    j.ctx = &is_int;
-    st = ct__rd_run(op, &j);
+    j.out = rv;
+    j.out_int = is_int;
+    j.host_row = ct__rd_gather_row;
+    j.host_ctx = &is_int;
+    j.flags = CT_REDUCTION_CHECK_INDEX;
+    j.iparam = dim;
+    st = ct__rd_launch(op, CT_RD_GATHER, &j);
   }
   ct_release(iv);
   ct_release(rv);
@@ -1269,7 +1360,7 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   ct__rd_plan p;
   ct_tensor *r, *gv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int nd = (int)sizes.n;
   (void)ks;
   if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
@@ -1280,19 +1371,20 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   if (ct__rd_select_check(op, "grad", nd, sizes.data, grad, indices, dim, keepdim) != CT_OK) return NULL;
   r = ct__empty(op, nd, sizes.data, (ct_dtype)grad->dtype, grad->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (grad->numel == 0) return ct__k_fill_(0, r, ct_int(0)) == CT_OK ? r : (ct_release(r), (ct_tensor *)NULL);
   gv = ct__rd_unsqueezed(grad, nd, sizes.data, dim, keepdim);
   iv = ct__rd_unsqueezed(indices, nd, sizes.data, dim, keepdim);
   if (!gv || !iv) {
     st = ct_last_error();
   } else {
     memset(&j, 0, sizeof j);
-    j.src = gv;
-    j.src2 = iv;
+    j.in = gv;
+    j.in2 = iv;
     j.reduce = p.reduce;
-    j.out0 = r;
-    j.fn = ct__rd_scatter_row;
-    st = ct__rd_run(op, &j);
+    j.out = r;
+    j.host_row = ct__rd_scatter_row;
+    j.flags = CT_REDUCTION_CHECK_INDEX;
+    j.iparam = dim;
+    st = ct__rd_launch(op, CT_RD_INDEX_BACKWARD, &j);
   }
   ct_release(gv);
   ct_release(iv);
@@ -1301,14 +1393,14 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
 }
 
 /* ---- nansum / nanmean: NaN counts as absent ---- */
-static void ct__rd_nansum_row(ct__rd_row *r) {
+static void ct__rd_nansum_row(ct_reduction_row *r) {
   double s = 0;
   int64_t i;
   for (i = 0; i < r->n; i++)
     if (r->xf[i] == r->xf[i]) s += r->xf[i];
   r->yf[0] = s;
 }
-static void ct__rd_nanmean_row(ct__rd_row *r) {
+static void ct__rd_nanmean_row(ct_reduction_row *r) {
   double s = 0;
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++)
@@ -1324,8 +1416,8 @@ static ct_status ct__rd_nansum_impl(ct_tensor *a, ct_int_list dims, bool keepdim
     return ct_last_error();
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
   rd = ct__rd_sum_dtype(a, dtype, out);
-  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
+  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, CT_RD_NANSUM, 0, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_NANSUM, 0, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
 }
 static ct_tensor *ct__k_nansum(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -1350,7 +1442,7 @@ static ct_status ct__rd_nanmean_impl(ct_tensor *a, ct_int_list dims, bool keepdi
   if (!ct_dtype_is_floating(rd))
     return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected a floating point result dtype but got %s", ct__dtype_torch_name(rd));
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_NANMEAN, 0, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
 }
 static ct_tensor *ct__k_nanmean(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
@@ -1364,12 +1456,12 @@ static ct_status ct__k_nanmean_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, 
 }
 
 /* ---- count_nonzero: int64 ---- */
-static void ct__rd_nnz_row(ct__rd_row *r) {
+static void ct__rd_nnz_row(ct_reduction_row *r) {
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xf[i] != 0;
   r->yi[0] = c;
 }
-static void ct__rd_nnz_row_i(ct__rd_row *r) {
+static void ct__rd_nnz_row_i(ct_reduction_row *r) {
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xi[i] != 0;
   r->yi[0] = c;
@@ -1380,7 +1472,7 @@ static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out,
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
   if (ct__rd_out_castable(op, out, CT_I64) != CT_OK) return ct_last_error();
-  return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
+  return ct__rd_reduce(op, CT_RD_COUNT_NONZERO, 0, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
 }
 static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
   ct_tensor *r = NULL;
@@ -1411,7 +1503,7 @@ static double ct__rd_logaddexp(double a, double b) {
   if (m == INFINITY) return INFINITY;
   return m + log1p(exp(-fabs(a - b)));
 }
-static void ct__rd_lcse_row(ct__rd_row *r) {
+static void ct__rd_lcse_row(ct_reduction_row *r) {
   double s = -INFINITY;
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = s = ct__rd_logaddexp(s, r->xf[i]);
@@ -1421,7 +1513,7 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   ct__rd_plan p;
   ct_tensor *dst;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
@@ -1431,11 +1523,11 @@ static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_
   if (!dst) return ct_last_error();
   if (!ct__is_meta(dst) && dst->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.reduce = p.reduce;
-    j.out0 = dst;
-    j.fn = ct__rd_lcse_row;
-    st = ct__rd_run(op, &j);
+    j.out = dst;
+    j.host_row = ct__rd_lcse_row;
+    st = ct__rd_launch(op, CT_RD_LOGCUMSUMEXP, &j);
   }
   return ct__rd_finish(op, st, dst, out, result);
 }
@@ -1451,7 +1543,7 @@ static ct_status ct__k_logcumsumexp_out(ct_keyset ks, ct_tensor *a, int64_t dim,
 }
 
 /* ---- cummax / cummin: (values, indices); a tie or a NaN takes the later index, as PyTorch ---- */
-static void ct__rd_cumext_row(ct__rd_row *r) {
+static void ct__rd_cumext_row(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   double v = 0;
   int64_t i, at = 0;
@@ -1462,7 +1554,7 @@ static void ct__rd_cumext_row(ct__rd_row *r) {
     r->idx[i] = at;
   }
 }
-static void ct__rd_cumext_row_i(ct__rd_row *r) {
+static void ct__rd_cumext_row_i(ct_reduction_row *r) {
   int mx = *(const int *)r->ctx;
   int64_t i, at = 0, v = 0;
   for (i = 0; i < r->n; i++) {
@@ -1475,7 +1567,7 @@ static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64
   ct__rd_plan p;
   ct_tensor *vals, *idx;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
   vals = ct__empty(op, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
@@ -1483,15 +1575,15 @@ static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64
   if (!idx) return ct_release(vals), (ct_tensor *)NULL;
   if (!ct__is_meta(vals) && vals->numel > 0) {
     memset(&j, 0, sizeof j);
-    j.src = a;
+    j.in = a;
     j.int_compute = is_int;
     j.reduce = p.reduce;
-    j.out0 = vals;
-    j.out0_int = is_int;
-    j.out1 = idx;
-    j.fn = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
-    j.ctx = &mx;
-    st = ct__rd_run(op, &j);
+    j.out = vals;
+    j.out_int = is_int;
+    j.indices = idx;
+    j.host_row = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
+    j.host_ctx = &mx;
+    st = ct__rd_launch(op, mx ? CT_RD_CUMMAX : CT_RD_CUMMIN, &j);
   }
   if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
   if (indices) *indices = idx;
@@ -1516,10 +1608,10 @@ typedef struct ct__rd_kth_ctx {
   int64_t k; /* 1-based, CT__RD_KTH */
   ct_dtype dtype;
 } ct__rd_kth_ctx;
-static void ct__rd_kth_row(ct__rd_row *r) {
+static void ct__rd_kth_row(ct_reduction_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
-  ct__rd_row sr = *r;
+  ct_reduction_row sr = *r;
   int64_t at, nans = 0, i, *perm;
   if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
     r->idx[0] = 0;
@@ -1551,7 +1643,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   ct__rd_kth_ctx c;
   ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
   ct_status st = CT_OK;
-  ct__rd_job j;
+  ct_reduction_call j;
   int full = !dims.data;
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
@@ -1580,16 +1672,17 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
       st = ct_last_error();
     } else {
       memset(&j, 0, sizeof j);
-      j.src = a;
+      j.in = a;
       j.int_compute = c.is_int;
       j.reduce = p.reduce;
-      j.out0 = vv;
-      j.out0_int = c.is_int;
-      j.out1 = iv;
-      j.fn = ct__rd_kth_row;
-      j.ctx = &c;
+      j.out = vv;
+      j.out_int = c.is_int;
+      j.indices = iv;
+      j.host_row = ct__rd_kth_row;
+      j.host_ctx = &c;
       j.need_tmp = 2; /* sort scratch, then the sort's indices and values */
-      st = ct__rd_run(op, &j);
+      j.iparam = k;
+      st = ct__rd_launch(op, mode == CT__RD_KTH ? CT_RD_KTHVALUE : mode == CT__RD_MEDIAN ? CT_RD_MEDIAN : CT_RD_NANMEDIAN, &j);
     }
     ct_release(vv);
     ct_release(iv);
@@ -1717,34 +1810,27 @@ static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, c
   return g;
 }
 /* a tensor of self's shape and dtype computed row by row from self (and x2) over dims: a tracked temporary */
-static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct__rd_fn fn, const void *ctx) {
+static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct_reduction_row_fn fn, const void *ctx) {
   static const char *op = "backward";
   ct__rd_plan p;
   ct_tensor *r;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
-  /* computed on the host, then on self's device (ops.h, host staging) */
   r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
-                ct__host_device(self));
+                self->device);
   if (!r) return NULL;
-  if (!ct__is_meta(r) && r->numel > 0) {
-    ct_tensor *hs = ct__host_operand(op, self), *h2 = x2 ? ct__host_operand(op, x2) : NULL;
-    ct_status st = hs && (h2 || !x2) ? CT_OK : ct_last_error();
-    if (st == CT_OK) {
-      memset(&j, 0, sizeof j);
-      j.src = hs;
-      j.src2 = h2;
-      j.reduce = p.reduce;
-      j.out0 = r;
-      j.fn = fn;
-      j.ctx = ctx;
-      st = ct__rd_run(op, &j);
-    }
-    ct_release(hs);
-    ct_release(h2);
-    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r) && r->numel > 0) { /* (through the device's loop: a row helper, staged on the host there) */
+    ct_status st;
+    memset(&j, 0, sizeof j);
+    j.in = self;
+    j.in2 = x2;
+    j.reduce = p.reduce;
+    j.out = r;
+    j.host_row = fn;
+    j.host_ctx = ctx;
+    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(ct__host_result(op, r, self->device));
+  return ct__track(r);
 }
 static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
   ct__rd_plan p;
@@ -1762,7 +1848,7 @@ static ct_tensor *ct__mean_backward(ct_tensor *grad, const ct__shape *sizes, ct_
 
 /* amax/amin/max/min: the gradient is shared evenly among the tied extremes
  * (NaN counts as tied with NaN). ctx: int, 1 for max. */
-static void ct__rd_ties_row(ct__rd_row *r) {
+static void ct__rd_ties_row(ct_reduction_row *r) {
   int64_t i, cnt = 0;
   double v;
   ct__rd_ext_row(r);
@@ -1778,7 +1864,7 @@ static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_lis
 }
 
 /* 1 where t == 0, else 0: a constant */
-static void ct__rd_iszero_row(ct__rd_row *r) {
+static void ct__rd_iszero_row(ct_reduction_row *r) {
   int64_t i;
   for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
 }
@@ -1801,7 +1887,7 @@ static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
  * z2 the (zero) values picked out of self: ct ops throughout, so the second
  * derivative is exact too. */
 enum { CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D };
-static void ct__rd_prodzero_row(ct__rd_row *r) {
+static void ct__rd_prodzero_row(ct_reduction_row *r) {
   int what = *(const int *)r->ctx;
   int64_t i, zeros = 0, z1 = -1, z2 = -1;
   for (i = 0; i < r->n; i++)
@@ -1872,7 +1958,7 @@ static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *
 
 /* vector norm */
 /* d norm / d x for ord 0, 1 and +-inf: a constant factor per element */
-static void ct__rd_normw_row(ct__rd_row *r) {
+static void ct__rd_normw_row(ct_reduction_row *r) {
   double p = *(const double *)r->ctx, nrm; /* ctx: ord */
   int64_t i, cnt = 0;
   ct__rd_norm_row(r);
@@ -1936,7 +2022,7 @@ static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
  * masks and C are constants (exact for the first derivative; the second
  * derivative in self misses C's dependence on self when there are zeros). */
 enum { CT__RD_CP_BEFORE, CT__RD_CP_AT, CT__RD_CP_COEF };
-static void ct__rd_cumprod_zero_row(ct__rd_row *r) {
+static void ct__rd_cumprod_zero_row(ct_reduction_row *r) {
   int what = *(const int *)r->ctx;
   int64_t i, z = r->n;
   double pre = 1;
@@ -1974,7 +2060,7 @@ static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tens
 }
 
 /* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
-static void ct__rd_notnan_row(ct__rd_row *r) {
+static void ct__rd_notnan_row(ct_reduction_row *r) {
   int mean = *(const int *)r->ctx;
   int64_t i, c = 0;
   for (i = 0; i < r->n; i++) c += r->xf[i] == r->xf[i];
@@ -1990,7 +2076,7 @@ static ct_tensor *ct__nansum_backward(ct_tensor *grad, ct_tensor *self, ct_int_l
 
 /* logcumsumexp: grad_i = sum_{k>=i} g_k exp(x_i - r_k), split by the sign of
  * g_k and accumulated in the log domain from the end (x2 is grad). */
-static void ct__rd_lcse_bw_row(ct__rd_row *r) {
+static void ct__rd_lcse_bw_row(ct_reduction_row *r) {
   double run = -INFINITY, pos = -INFINITY, neg = -INFINITY;
   int64_t i;
   double *res = (double *)(void *)r->tmp; /* r_k recomputed forward */
@@ -2006,36 +2092,30 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
   static const char *op = "backward";
   ct__rd_plan p;
   ct_tensor *r, *g;
-  ct__rd_job j;
+  ct_reduction_call j;
   if (!grad) return NULL;
   if (self->numel == 0) return grad;
   g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
   if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
-  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, ct__host_device(self));
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!r) return NULL;
-  if (!ct__is_meta(r)) { /* on the host, then on self's device */
-    ct_tensor *hs = ct__host_operand(op, self), *hg = ct__host_operand(op, g);
-    ct_status st = hs && hg ? CT_OK : ct_last_error();
-    if (st == CT_OK) {
-      memset(&j, 0, sizeof j);
-      j.src = hs;
-      j.src2 = hg;
-      j.reduce = p.reduce;
-      j.out0 = r;
-      j.fn = ct__rd_lcse_bw_row;
-      j.need_tmp = 1;
-      st = ct__rd_run(op, &j);
-    }
-    ct_release(hs);
-    ct_release(hg);
-    if (st != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (!ct__is_meta(r)) { /* (through the device's loop: a row helper, staged on the host there) */
+    ct_status st;
+    memset(&j, 0, sizeof j);
+    j.in = self;
+    j.in2 = g;
+    j.reduce = p.reduce;
+    j.out = r;
+    j.host_row = ct__rd_lcse_bw_row;
+    j.need_tmp = 1;
+    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
-  return ct__track(ct__host_result(op, r, self->device));
+  return ct__track(r);
 }
 
 /* median / nanmedian of every element: the gradient is shared evenly among
  * the elements equal to the result (NaN with NaN); x2 is the result, expanded */
-static void ct__rd_evenly_row(ct__rd_row *r) {
+static void ct__rd_evenly_row(ct_reduction_row *r) {
   double v = r->x2[0];
   int64_t i, cnt = 0;
   for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
