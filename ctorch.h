@@ -129,8 +129,11 @@
 #endif /* CTORCH_H */
 
 /* Implementations come after every declaration, so components may call each
- * other freely. */
-#if defined(CTORCH_IMPLEMENTATION) && !defined(CT__IMPLEMENT)
+ * other freely. (CT__DECLARATIONS_ONLY, for the project's own checks: a
+ * program that defines CTORCH_IMPLEMENTATION gets the declarations only, so
+ * make lint and make test analyse and compile the implementation once and
+ * link it.) */
+#if defined(CTORCH_IMPLEMENTATION) && !defined(CT__IMPLEMENT) && !defined(CT__DECLARATIONS_ONLY)
 #define CT__IMPLEMENT
 #include "ctorch/base.h"
 #include "ctorch/parallel.h"

@@ -632,24 +632,31 @@ static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved)
  * publishes the registry no other thread can read it, so the table is
  * updated in place; after, a changed table is published as a new one. */
 static ct_status ct__recompute(ct_op *op) {
-  ct_dispatch_table next, *t;
+  ct_dispatch_table next, *t = (ct_dispatch_table *)op->dispatch, *dst;
   ct_kernel dense[CT_NUM_KEYS];
   int k;
-  memset(&next, 0, sizeof next);
+  if (!t) { /* the op's first table: computed where it will live */
+    if (!(dst = (ct_dispatch_table *)CT_MALLOC(sizeof *dst)))
+      return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table");
+    dst->retired = NULL;
+  } else {
+    dst = ct__initialized ? &next : t; /* (before publication: in place) */
+  }
   memset(dense, 0, sizeof dense);
   for (k = 0; k < op->nregistered; k++) dense[op->registered[k].key] = op->registered[k].kernel;
+  dst->mask = 0;
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
     ct_kernel kern = ct__resolve(op, dense, k);
     if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
-    next.kernels[k] = kern;
-    if (!ct__is_fallthrough(op, k, &kern)) next.mask |= ct_keyset_of((ct_key)k);
+    dst->kernels[k] = kern;
+    if (!ct__is_fallthrough(op, k, &kern)) dst->mask |= ct_keyset_of((ct_key)k);
   }
-  t = (ct_dispatch_table *)op->dispatch;
-  if (t && !ct__initialized) {
-    next.retired = t->retired;
-    *t = next;
+  if (!t) {
+    ct__atomic_store(&op->dispatch, (const ct_dispatch_table *)dst);
     return CT_OK;
   }
+  if (dst == t) return CT_OK;
+  next.retired = NULL;
   if (t && t->mask == next.mask && !memcmp(t->kernels, next.kernels, sizeof next.kernels)) return CT_OK;
   if (!(t = (ct_dispatch_table *)CT_MALLOC(sizeof *t)))
     return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table (the previous one stays in use)");
@@ -678,12 +685,50 @@ static void ct__full_name(const ct_schema *s, char *out) {
   out[n + m] = 0;
 }
 
+/* A schema as the generator pre-parses it (gen/ctgen.c): the built-in ops
+ * are defined from these tables without parsing at run time. */
+typedef struct ct__arg_def {
+  const char *name, *default_value;
+  unsigned char type, flags; /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
+  signed char alias, list_size;
+} ct__arg_def;
+typedef struct ct__schema_def {
+  const char *name, *overload, *signature;
+  unsigned char nargs, nrets;
+  const ct__arg_def *args; /* nargs arguments, then nrets returns */
+} ct__schema_def;
+static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
+  int i;
+  memset(s, 0, sizeof *s);
+  strcpy(s->name, d->name); /* (lengths checked by the generator, with this parser) */
+  strcpy(s->overload, d->overload);
+  strcpy(s->signature, d->signature);
+  s->nargs = d->nargs;
+  s->nrets = d->nrets;
+  for (i = 0; i < d->nargs + d->nrets; i++) {
+    const ct__arg_def *a = &d->args[i];
+    ct_arg *o = i < d->nargs ? &s->args[i] : &s->rets[i - d->nargs];
+    o->type = (ct_type)a->type;
+    o->optional = (a->flags & 1) != 0;
+    o->is_write = (a->flags & 2) != 0;
+    o->kwarg_only = (a->flags & 4) != 0;
+    o->alias = (char)a->alias;
+    o->list_size = a->list_size;
+    strcpy(o->name, a->name);
+    strcpy(o->default_value, a->default_value);
+  }
+}
+
+static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn);
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
   ct_schema parsed;
+  if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
+  return ct__def_schema_locked(&parsed, fn);
+}
+static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn) {
   ct_op *op;
   char full[100];
-  if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
-  ct__full_name(&parsed, full);
+  ct__full_name(parsed, full);
   if (ct__find_locked(full)) {
     ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
     return NULL;
@@ -698,9 +743,9 @@ static ct_op *ct__def_locked(const char *schema, const char *fn) {
   op = (ct_op *)CT_MALLOC(sizeof(ct_op));
   if (!op) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
   memset(op, 0, sizeof *op);
-  op->schema = parsed;
+  op->schema = *parsed;
   memcpy(op->full_name, full, sizeof full);
-  op->adapter = ct__adapter_for(parsed.signature);
+  op->adapter = ct__adapter_for(parsed->signature);
   if (!ct__registry.building && ct__recompute(op) != CT_OK) {
     CT_FREE(op);
     return NULL;
@@ -769,6 +814,7 @@ static ct_status ct__check_key(const char *fn, ct_key key, int allow_alias) {
   return CT_OK;
 }
 
+static ct_status ct__impl_op_locked(ct_op *op, ct_key key, ct_kernel kernel, const char *fn);
 static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel, const char *fn) {
   ct_op *op;
   if (!name) return ct__fail_null(fn, "op");
@@ -776,6 +822,10 @@ static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel,
   if (!kernel.unboxed && !kernel.boxed) return ct_fail(CT_ERR_NULL, fn, "kernel for '%s' at key %s has no function", name, ct_key_name(key));
   op = ct__find_locked(name);
   if (!op) return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is not defined (call ct_def first)", name);
+  return ct__impl_op_locked(op, key, kernel, fn);
+}
+/* (key and kernel checked) */
+static ct_status ct__impl_op_locked(ct_op *op, ct_key key, ct_kernel kernel, const char *fn) {
   if (ct__has(ct__registered_at(op, key)))
     return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' already has a kernel at key %s", op->full_name, ct_key_name(key));
   if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key)))

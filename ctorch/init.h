@@ -67,16 +67,18 @@ static void ct__init(void) {
   ct__registry.building = 1; /* no table is computed until every kernel is in: one pass at the end */
   for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
     ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
-  for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
-  {
-    ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
+  for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++) { /* pre-parsed: no parsing here */
+    ct_schema s;
+    ct_op *op;
+    ct__schema_expand(&ct__generated_schemas[i].schema, &s);
+    op = ct__def_schema_locked(&s, "ct_init");
     if (op) op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
     *ct__generated_schemas[i].handle = op;
   }
-  for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {
+  for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) { /* by handle: no name lookups */
     ct_kernel kern = ct_kernel_unboxed(ct__generated_kernels[i].fn);
     kern.source = ct__generated_kernels[i].source;
-    ct__impl_locked(ct__generated_kernels[i].op, ct__generated_kernels[i].key, kern, "ct_init");
+    if (*ct__generated_kernels[i].op) ct__impl_op_locked(*ct__generated_kernels[i].op, ct__generated_kernels[i].key, kern, "ct_init");
   }
   for (i = 0; i < sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]; i++)
     ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[i]);
@@ -110,7 +112,7 @@ static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type 
   ct__lock();
   if (loop) ct__atomic_store(&slot[type], loop); /* before its kernels are visible */
   for (i = 0; type != CT_DEVICE_CPU && i < sizeof ct__generated_engine_kernels / sizeof ct__generated_engine_kernels[0]; i++) {
-    ct_op *op = ct__generated_engine_kernels[i].engine == engine ? ct__find_locked(ct__generated_engine_kernels[i].op) : NULL;
+    ct_op *op = ct__generated_engine_kernels[i].engine == engine ? *ct__generated_engine_kernels[i].op : NULL;
     const ct_kernel *have = op ? ct__registered_at(op, key) : NULL;
     if (!op) continue;
     if (loop && !ct__has(have)) {

@@ -1207,19 +1207,37 @@ static void gen_registration(void) {
       p(");\n  return *r ? CT_OK : ct_last_error();\n}\n");
     }
   }
-  p("\n/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
-  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
-    "  int device_rule;\n} ct__generated_schemas[] = {\n");
+  /* the schemas pre-parsed (ct__schema_def, dispatch.h): no parsing at run time */
+  p("\n/* ---- schemas, pre-parsed, in spec order: arguments then returns per op ---- */\n");
+  p("static const ct__arg_def ct__generated_args[] = {\n");
   for (i = 0; i < nops; i++) {
-    const char *t;
-    p("    {&ct__op.%s, \"", ops[i].handle);
-    for (t = ops[i].text; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
-    if (returns_list(&ops[i])) p("\", NULL, %d},\n", ops[i].device_rule);
-    else p("\", ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
+    const ct_schema *sc = &ops[i].s;
+    p("    /* %s */\n", ops[i].full);
+    for (k = 0; k < sc->nargs + sc->nrets; k++) {
+      const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
+      const char *t;
+      p("    {\"%s\", \"", a->name);
+      for (t = a->default_value; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t);
+      p("\", %d, %d, %d, %d},\n", (int)a->type,
+        (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0), (int)a->alias, a->list_size);
+    }
+  }
+  p("};\n\n");
+  p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, counts),\n"
+    " * boxed frontend, device rule ---- */\n");
+  p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
+    "  int device_rule;\n} ct__generated_schemas[] = {\n");
+  for (i = 0, j = 0; i < nops; i++) {
+    const ct_schema *sc = &ops[i].s;
+    p("    {&ct__op.%s, {\"%s\", \"%s\", \"%s\", %d, %d, ct__generated_args + %d}, ", ops[i].handle, sc->name, sc->overload,
+      sc->signature, sc->nargs, sc->nrets, j);
+    j += sc->nargs + sc->nrets;
+    if (returns_list(&ops[i])) p("NULL, %d},\n", ops[i].device_rule);
+    else p("ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
   }
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
-  p("static const struct {\n  const char *op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
+  p("static const struct {\n  ct_op **op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
     " ct__generated_kernels[] = {\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
@@ -1229,17 +1247,17 @@ static void gen_registration(void) {
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
         if (strncmp(names[j], "CT__ENGINE_", 11))
-          p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
+          p("    {&ct__op.%s, %s, CT_FN(%s), \"%s\"},\n", o->handle, names[j], o->kernels[k].fn,
             strstr(names[j], "COMPOSITE") ? "composite" : "reference");
     }
-    if (!o->cia && !is_factory(o)) p("    {\"%s\", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->full, o->handle);
-    if (is_factory(o)) p("    {\"%s\", CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->full, o->handle);
+    if (!o->cia && !is_factory(o)) p("    {&ct__op.%s, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->handle, o->handle);
+    if (is_factory(o)) p("    {&ct__op.%s, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->handle, o->handle);
   }
   p("};\n\n");
   p("/* ---- the engines' kernels: registered at the backend key of every device type that sets a\n"
     " * pointwise loop (ct_set_pointwise_loop; spec key Pointwise) or a reduction loop\n"
     " * (ct_set_reduction_loop; spec key Reduction) ---- */\n");
-  p("static const struct {\n  const char *op;\n  ct_unboxed_fn fn;\n  int engine;\n} ct__generated_engine_kernels[] = {\n");
+  p("static const struct {\n  ct_op **op;\n  ct_unboxed_fn fn;\n  int engine;\n} ct__generated_engine_kernels[] = {\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     for (k = 0; k < o->nkernels; k++) {
@@ -1247,7 +1265,7 @@ static void gen_registration(void) {
       int n;
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
-        if (!strncmp(names[j], "CT__ENGINE_", 11)) p("    {\"%s\", CT_FN(%s), %s},\n", o->full, o->kernels[k].fn, names[j]);
+        if (!strncmp(names[j], "CT__ENGINE_", 11)) p("    {&ct__op.%s, CT_FN(%s), %s},\n", o->handle, o->kernels[k].fn, names[j]);
     }
   }
   p("};\n\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_REGISTRATION_IMPL */\n");

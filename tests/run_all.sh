@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 mkdir -p build
 WARN="-Wall -Wextra -Wpedantic -Werror"
 passed=0 failed=0 skipped=0
+CHECK_LOG=build/check.log
 
 tally() { # $1: name, $2: log file holding a suite run
   line=$(tail -n 1 "$2")
@@ -36,10 +37,10 @@ tally() { # $1: name, $2: log file holding a suite run
 
 check() { # $1: name, rest: command; counts as one test
   name=$1; shift
-  if "$@" > build/check.log 2>&1; then
+  if "$@" > "$CHECK_LOG" 2>&1; then
     echo "ok   $name"; passed=$((passed + 1))
   else
-    echo "FAIL $name"; tail -n 20 build/check.log; failed=$((failed + 1))
+    echo "FAIL $name"; tail -n 20 "$CHECK_LOG"; failed=$((failed + 1))
   fi
 }
 
@@ -65,90 +66,28 @@ gen_fresh() {
     diff -r build/genchk/ctorch/generated ctorch/generated && diff build/genchk/docs/ops.md docs/ops.md &&
     diff build/genchk/README.md README.md
 }
-check "generated code is up to date (make gen)" gen_fresh
-sh tools/amalgamate.sh > build/amalgamated.h || failed=$((failed + 1))
-check "dist/ctorch.h is up to date (make amalgamate)" cmp -s build/amalgamated.h dist/ctorch.h
+blis_run() { # $1: name, rest: build command
+  name=$1; shift
+  if "$@" > "$CHECK_LOG" 2>&1 && "./build/$name" > "build/$name.log" 2>&1; then
+    echo "ok   BLIS backend: $name ($(tail -n 1 "build/$name.log"))"; passed=$((passed + 1))
+  else
+    echo "FAIL BLIS backend: $name"; tail -n 20 "$CHECK_LOG"; [ -f "build/$name.log" ] && tail -n 20 "build/$name.log"
+    failed=$((failed + 1))
+  fi
+}
 
-suite gcc gcc . -O2 -g
-suite clang clang . -O2 -g
-# CT_DEBUG: no block caching, quarantined released handles (ctorch/base.h); the
-# BLIS run below keeps ASan on the caching allocator
-suite sanitizers-debug gcc . -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-suite amalgamated gcc dist -O2
+# ---- lane 2: the long-running checks (valgrind, BLIS, CUDA, fuzzers) run
+# beside lane 1 on the second core; their output follows lane 1's, their
+# counts join the summary ----
+lane2() {
+passed=0 failed=0 skipped=0
+CHECK_LOG=build/check-lane2.log
 # valgrind memcheck over the suite and the examples, without the block cache
 sh tests/valgrind.sh > build/valgrind.log 2>&1
 tally "valgrind memcheck" build/valgrind.log
 
-for cxx in g++ clang++; do
-  if command -v $cxx > /dev/null 2>&1; then
-    check "C++ build and run ($cxx -std=c++17)" sh -c "$cxx -std=c++17 $WARN -I. -o build/cpp_smoke_$cxx tests/cpp_smoke.cpp -lpthread && ./build/cpp_smoke_$cxx"
-  else
-    echo "SKIP C++ ($cxx not installed)"; skipped=$((skipped + 1))
-  fi
-done
-check "CT_STATIC embedding compiles warning-free" sh -c \
-  "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
-check "CT_NO_THREADS build compiles warning-free and runs" sh -c \
-  "printf '#define CT_NO_THREADS\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_ones(CT_DIMS(2), CT_F32), *u = ct_add(t, t); int ok = ct_get(u, 1) == 2; ct_release(t); ct_release(u); return !ok;}\n' > build/nothreads.c && gcc -std=c11 $WARN -I. -o build/nothreads build/nothreads.c -lm && ./build/nothreads"
-check "single file builds with one cc -std=c11 command" sh -c \
-  "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
-check "custom-op example (CT_DEFINE_OP) passes opcheck under ASan+UBSan+LSan" sh -c \
-  "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/custom_op_asan examples/custom_op.c -lm && ./build/custom_op_asan > /dev/null"
-check "custom-op example builds with clang and runs" sh -c \
-  "clang -std=c11 $WARN -O2 -I. -o build/custom_op_clang examples/custom_op.c -lm && ./build/custom_op_clang > /dev/null"
-check "demo is clean under ASan+UBSan+LSan" sh -c \
-  "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/demo_asan examples/demo.c -lm && ./build/demo_asan > /dev/null"
-
-# ct_parallel_for, the thread knob and determinism (no backend needed):
-# threads, ThreadSanitizer, CT_NO_THREADS.
-check "parallel loops: coverage, fixed chunks, determinism for 1/2/3 threads" sh -c \
-  "gcc -std=c11 $WARN -O2 -I. -o build/parallel tests/parallel.c -lm -lpthread && ./build/parallel"
-check "parallel loops under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/parallel_tsan tests/parallel.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
-check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
-check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
-# CT_DEBUG stops at each handle misuse with a clear message (tests/debug_misuse.c)
-misuse() { # $1: binary, $2: mode, $3: text the report must hold
-  if sh -c "./build/$1 $2" > build/misuse.log 2>&1; then echo "$2 was not caught"; return 1; fi
-  grep -q "$3" build/misuse.log || { cat build/misuse.log; return 1; }
-}
-check "CT_DEBUG catches double release, scope-owned release, retain of a released handle" sh -c \
-  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -I. -o build/debug_misuse tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse handler" &&
-  for m in double:already scope:CT_SCOPE retain:already; do
-    misuse debug_misuse "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG misuse ${m%%:*}"; failed=$((failed + 1)); }
-  done
-check "CT_DEBUG + ASan catches those and use of a released handle" sh -c \
-  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -I. -o build/debug_misuse_asan tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse_asan handler" &&
-  for m in double:already scope:CT_SCOPE retain:already use:use-after-poison; do
-    misuse debug_misuse_asan "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG+ASan misuse ${m%%:*}"; failed=$((failed + 1)); }
-  done
-# every malloc/calloc/realloc of the process counted (glibc), not only ctorch's counter
-check "steady state makes no allocation at all: MLP training step, transformer block (tests/steady_state_mallocs.c)" sh -c \
-  "gcc -std=c11 $WARN -O1 -I. -o build/steady_state_mallocs tests/steady_state_mallocs.c -lm -lpthread && ./build/steady_state_mallocs"
-check "parallel loops with CT_NO_THREADS" sh -c \
-  "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
-
-# Static analysis: clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp),
-# any finding fails (make lint). Skipped, not failed, without the tools.
-if command -v "${CLANG_TIDY:-clang-tidy}" > /dev/null 2>&1 && command -v "${CPPCHECK:-cppcheck}" > /dev/null 2>&1; then
-  check "static analysis: clang-tidy and cppcheck clean (make lint)" make -s lint
-else
-  echo "SKIP static analysis (make lint): clang-tidy or cppcheck not installed"; skipped=$((skipped + 1))
-fi
-
 # The BLIS backend, linked three ways; each run checks that the backend
 # registered itself and beats the reference kernels (tests/blis_backend.c).
-blis_run() { # $1: name, rest: build command
-  name=$1; shift
-  if "$@" > build/check.log 2>&1 && "./build/$name" > "build/$name.log" 2>&1; then
-    echo "ok   BLIS backend: $name ($(tail -n 1 "build/$name.log"))"; passed=$((passed + 1))
-  else
-    echo "FAIL BLIS backend: $name"; tail -n 20 build/check.log; [ -f "build/$name.log" ] && tail -n 20 "build/$name.log"
-    failed=$((failed + 1))
-  fi
-}
 if why=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
   BLIS_LIBS_FOUND=$(sh backends/cpu_blis/find-blis.sh libs)
   if make -s blis > build/blis-build.log 2>&1; then
@@ -199,6 +138,104 @@ if command -v clang > /dev/null 2>&1 && clang -fsanitize=fuzzer -o build/fuzz_pr
 else
   echo "SKIP fuzzers (make fuzz-ci): clang with libFuzzer (libclang-rt-14-dev) not installed"; skipped=$((skipped + 1))
   check "fuzz corpora replayed by the standalone fuzzers (make fuzz-replay)" make -s fuzz-replay
+fi
+
+echo "$passed $failed $skipped" > build/lane2.counts
+}
+rm -f build/lane2.counts
+lane2 > build/lane2.out 2>&1 &
+lane2_pid=$!
+
+# ---- lane 1 ----
+check "generated code is up to date (make gen)" gen_fresh
+sh tools/amalgamate.sh > build/amalgamated.h || failed=$((failed + 1))
+check "dist/ctorch.h is up to date (make amalgamate)" cmp -s build/amalgamated.h dist/ctorch.h
+
+suite gcc gcc . -O2 -g
+suite clang clang . -O2 -g
+# CT_DEBUG: no block caching, quarantined released handles (ctorch/base.h); the
+# BLIS run below keeps ASan on the caching allocator
+suite sanitizers-debug gcc . -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+suite amalgamated gcc dist -O2
+
+for cxx in g++ clang++; do
+  if command -v $cxx > /dev/null 2>&1; then
+    check "C++ build and run ($cxx -std=c++17)" sh -c "$cxx -std=c++17 $WARN -I. -o build/cpp_smoke_$cxx tests/cpp_smoke.cpp -lpthread && ./build/cpp_smoke_$cxx"
+  else
+    echo "SKIP C++ ($cxx not installed)"; skipped=$((skipped + 1))
+  fi
+done
+check "CT_STATIC embedding compiles warning-free" sh -c \
+  "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
+check "CT_NO_THREADS build compiles warning-free and runs" sh -c \
+  "printf '#define CT_NO_THREADS\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_ones(CT_DIMS(2), CT_F32), *u = ct_add(t, t); int ok = ct_get(u, 1) == 2; ct_release(t); ct_release(u); return !ok;}\n' > build/nothreads.c && gcc -std=c11 $WARN -I. -o build/nothreads build/nothreads.c -lm && ./build/nothreads"
+check "single file builds with one cc -std=c11 command" sh -c \
+  "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
+# The small programs below define CTORCH_IMPLEMENTATION; where several share
+# flags, the implementation is compiled once (build/impl-NAME.o) and they
+# are built against the declarations (CT__DECLARATIONS_ONLY) and linked to it.
+printf '#define CTORCH_IMPLEMENTATION\n#include "ctorch.h"\n' > build/impl.c
+ASAN="-g -fsanitize=address,undefined -fno-sanitize-recover=all"
+TSAN="-O1 -g -fsanitize=thread"
+SHARED="-DCT__DECLARATIONS_ONLY"
+check "custom-op example (CT_DEFINE_OP) passes opcheck under ASan+UBSan+LSan" sh -c \
+  "gcc -std=c11 $WARN $ASAN -I. -c -o build/impl-asan.o build/impl.c &&
+   gcc -std=c11 $WARN $ASAN $SHARED -I. -o build/custom_op_asan examples/custom_op.c build/impl-asan.o -lm && ./build/custom_op_asan > /dev/null"
+check "custom-op example builds with clang and runs" sh -c \
+  "clang -std=c11 $WARN -O2 -I. -o build/custom_op_clang examples/custom_op.c -lm && ./build/custom_op_clang > /dev/null"
+check "demo is clean under ASan+UBSan+LSan" sh -c \
+  "gcc -std=c11 $WARN $ASAN $SHARED -I. -o build/demo_asan examples/demo.c build/impl-asan.o -lm && ./build/demo_asan > /dev/null"
+
+# ct_parallel_for, the thread knob and determinism (no backend needed):
+# threads, ThreadSanitizer, CT_NO_THREADS.
+check "parallel loops: coverage, fixed chunks, determinism for 1/2/3 threads" sh -c \
+  "gcc -std=c11 $WARN -O1 -I. -c -o build/impl-o1.o build/impl.c &&
+   gcc -std=c11 $WARN -O1 $SHARED -I. -o build/parallel tests/parallel.c build/impl-o1.o -lm -lpthread && ./build/parallel"
+check "parallel loops under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN -I. -c -o build/impl-tsan.o build/impl.c &&
+   gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/parallel_tsan tests/parallel.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
+check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
+check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
+# CT_DEBUG stops at each handle misuse with a clear message (tests/debug_misuse.c)
+misuse() { # $1: binary, $2: mode, $3: text the report must hold
+  if sh -c "./build/$1 $2" > build/misuse.log 2>&1; then echo "$2 was not caught"; return 1; fi
+  grep -q "$3" build/misuse.log || { cat build/misuse.log; return 1; }
+}
+check "CT_DEBUG catches double release, scope-owned release, retain of a released handle" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -I. -o build/debug_misuse tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse handler" &&
+  for m in double:already scope:CT_SCOPE retain:already; do
+    misuse debug_misuse "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG misuse ${m%%:*}"; failed=$((failed + 1)); }
+  done
+check "CT_DEBUG + ASan catches those and use of a released handle" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -I. -o build/debug_misuse_asan tests/debug_misuse.c -lm -lpthread && ./build/debug_misuse_asan handler" &&
+  for m in double:already scope:CT_SCOPE retain:already use:use-after-poison; do
+    misuse debug_misuse_asan "${m%%:*}" "${m#*:}" || { echo "FAIL CT_DEBUG+ASan misuse ${m%%:*}"; failed=$((failed + 1)); }
+  done
+# every malloc/calloc/realloc of the process counted (glibc), not only ctorch's counter
+check "steady state makes no allocation at all: MLP training step, transformer block (tests/steady_state_mallocs.c)" sh -c \
+  "gcc -std=c11 $WARN -O1 $SHARED -I. -o build/steady_state_mallocs tests/steady_state_mallocs.c build/impl-o1.o -lm -lpthread && ./build/steady_state_mallocs"
+check "parallel loops with CT_NO_THREADS" sh -c \
+  "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
+
+# Static analysis: clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp),
+# any finding fails (make lint). Skipped, not failed, without the tools.
+if command -v "${CLANG_TIDY:-clang-tidy}" > /dev/null 2>&1 && command -v "${CPPCHECK:-cppcheck}" > /dev/null 2>&1; then
+  check "static analysis: clang-tidy and cppcheck clean (make lint)" make -s lint
+else
+  echo "SKIP static analysis (make lint): clang-tidy or cppcheck not installed"; skipped=$((skipped + 1))
+fi
+
+wait "$lane2_pid"
+cat build/lane2.out
+if read -r p2 f2 s2 < build/lane2.counts; then
+  passed=$((passed + p2)); failed=$((failed + f2)); skipped=$((skipped + s2))
+else
+  echo "FAIL lane 2 (valgrind, BLIS, CUDA, fuzzers) ended without its counts"; failed=$((failed + 1))
 fi
 
 if [ "$skipped" -gt 0 ]; then

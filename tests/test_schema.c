@@ -265,3 +265,43 @@ TEST(generated_out_short_forms) {
     CHECK(ct_item(o, &v) == CT_OK && v == 7.5);
   }
 }
+
+/* The built-in ops are defined from the generator's pre-parsed tables (no
+ * parsing at start-up): their schemas equal what the parser makes of the
+ * spec's text, field by field, across every feature of the grammar. */
+TEST(generated_schemas_are_pre_parsed_exactly) {
+  static const char *texts[] = {
+      "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+      "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+      "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, "
+      "int[] output_padding, int groups) -> Tensor",
+      "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+      "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)",
+      "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+      "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> "
+      "(Tensor(a!) values, Tensor(b!) indices)",
+      "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)",
+  };
+  size_t t;
+  for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+    ct_schema want;
+    const ct_op *op;
+    char full[100];
+    int i;
+    CHECK_OK(ct_schema_parse(texts[t], &want));
+    snprintf(full, sizeof full, "%s%s%s", want.name, want.overload[0] ? "." : "", want.overload);
+    op = ct_op_find(full);
+    CHECK(op != NULL);
+    if (!op) continue;
+    CHECK(!strcmp(op->schema.name, want.name) && !strcmp(op->schema.overload, want.overload));
+    CHECK(!strcmp(op->schema.signature, want.signature));
+    CHECK(op->schema.nargs == want.nargs && op->schema.nrets == want.nrets);
+    for (i = 0; i < want.nargs + want.nrets && op->schema.nargs == want.nargs && op->schema.nrets == want.nrets; i++) {
+      const ct_arg *a = i < want.nargs ? &op->schema.args[i] : &op->schema.rets[i - want.nargs];
+      const ct_arg *b = i < want.nargs ? &want.args[i] : &want.rets[i - want.nargs];
+      CHECK(a->type == b->type && a->optional == b->optional && a->is_write == b->is_write && a->alias == b->alias &&
+            a->kwarg_only == b->kwarg_only && a->list_size == b->list_size && !strcmp(a->name, b->name) &&
+            !strcmp(a->default_value, b->default_value));
+    }
+  }
+}
