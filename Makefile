@@ -5,6 +5,9 @@
 #   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
 #   make amalgamate write dist/ctorch.h
 #   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
+#   make lib        the prebuilt library: build/libctorch.a, build/libctorch.so (ctorch.c, compiled once)
+#   make install    PREFIX=/usr/local (and DESTDIR): headers, libraries, pkg-config files, the CMake package;
+#                   the BLIS backend too when BLIS is found; make uninstall removes them
 #   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
 #   make blis-flags how to link the backend's static archive into a program
 #   make cuda       the CUDA backend (nvcc): build/libctorch_cuda.a, build/libctorch_cuda.so
@@ -49,6 +52,55 @@ test:
 # valgrind memcheck over the suite and the examples (also part of make test)
 test-valgrind:
 	sh tests/valgrind.sh
+
+# ---- the prebuilt library and its installation ----
+# The implementation compiled once (ctorch.c, position-independent) into a
+# static archive and a shared library; make install copies them with the
+# headers, pkg-config files (ctorch.pc; ctorch-blis.pc, whose Libs carry the
+# backend's anchor) and a CMake package (find_package(ctorch)).
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+VERSION   = $(shell sed -n 's/^\#define CT_VERSION_STRING "\(.*\)"/\1/p' ctorch/base.h)
+VERSION_MAJOR = $(firstword $(subst ., ,$(VERSION)))
+LIB_OPT  ?= -O2
+.PHONY: lib install uninstall
+
+lib: $(BUILD)/libctorch.a $(BUILD)/libctorch.so
+
+$(BUILD)/ctorch.o: ctorch.c $(HEADERS) | $(BUILD)
+	$(CC) $(STD) $(WARN) $(LIB_OPT) -fPIC -I. -c -o $@ ctorch.c
+$(BUILD)/libctorch.a: $(BUILD)/ctorch.o
+	rm -f $@ && ar rcs $@ $<
+$(BUILD)/libctorch.so: $(BUILD)/ctorch.o
+	$(CC) -shared -Wl,-soname,libctorch.so.$(VERSION_MAJOR) -o $@ $< -lm -lpthread
+
+# (ctorch-blis.pc and the backend's libraries only when BLIS is found)
+install: lib
+	@set -e; d=$(DESTDIR)$(PREFIX); \
+	mkdir -p $$d/include/ctorch/ops $$d/include/ctorch/generated $$d/lib/pkgconfig $$d/lib/cmake/ctorch; \
+	cp ctorch.h $$d/include/; cp ctorch/*.h $$d/include/ctorch/; cp ctorch/ops/*.h $$d/include/ctorch/ops/; \
+	cp ctorch/generated/*.h $$d/include/ctorch/generated/; \
+	cp backends/cpu_blis/ctorch_blis.h backends/cuda/ctorch_cuda.h $$d/include/; \
+	cp $(BUILD)/libctorch.a $$d/lib/; cp $(BUILD)/libctorch.so $$d/lib/libctorch.so.$(VERSION); \
+	ln -sf libctorch.so.$(VERSION) $$d/lib/libctorch.so.$(VERSION_MAJOR); ln -sf libctorch.so.$(VERSION_MAJOR) $$d/lib/libctorch.so; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/ctorch.pc.in > $$d/lib/pkgconfig/ctorch.pc; \
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' packaging/ctorch-config.cmake.in > $$d/lib/cmake/ctorch/ctorch-config.cmake; \
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' packaging/ctorch-config-version.cmake.in \
+	  > $$d/lib/cmake/ctorch/ctorch-config-version.cmake; \
+	echo "installed ctorch $(VERSION) into $$d"; \
+	if $(BLIS_FIND) check > /dev/null 2>&1; then \
+	  $(MAKE) -s blis; cp $(BUILD)/libctorch_blis.a $(BUILD)/libctorch_blis.so $$d/lib/; \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@BLIS_LIBS@|$$($(BLIS_FIND) libs)|" \
+	    packaging/ctorch-blis.pc.in > $$d/lib/pkgconfig/ctorch-blis.pc; \
+	  echo "installed the BLIS backend (ctorch-blis.pc)"; \
+	else echo "BLIS not found: the BLIS backend is not installed"; fi
+
+uninstall:
+	@d=$(DESTDIR)$(PREFIX); \
+	rm -f $$d/include/ctorch.h $$d/include/ctorch_blis.h $$d/include/ctorch_cuda.h; rm -rf $$d/include/ctorch; \
+	rm -f $$d/lib/libctorch.a $$d/lib/libctorch.so $$d/lib/libctorch.so.$(VERSION_MAJOR) $$d/lib/libctorch.so.$(VERSION); \
+	rm -f $$d/lib/libctorch_blis.a $$d/lib/libctorch_blis.so $$d/lib/pkgconfig/ctorch.pc $$d/lib/pkgconfig/ctorch-blis.pc; \
+	rm -rf $$d/lib/cmake/ctorch; echo "removed ctorch from $$d"
 
 # The generator needs only a C compiler; it parses schemas with ctorch's own
 # parser (ctorch/schema.h), so it never depends on the code it generates.
@@ -167,7 +219,7 @@ CPPCHECK   ?= cppcheck
 # clang-tidy analyses the implementation once (LINT_IMPL); the programs that
 # also define CTORCH_IMPLEMENTATION are analysed against the declarations
 LINT_IMPL   = tests/main.c
-LINT_PROGS  = examples/demo.c examples/custom_op.c tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c \
+LINT_PROGS  = examples/demo.c examples/custom_op.c examples/linked.c tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c \
               tests/debug_misuse.c tests/blis_backend.c
 LINT_OTHER  = gen/ctgen.c
 CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \

@@ -53,7 +53,7 @@ typedef struct ct_backend {
   uint32_t abi;                 /* CT_BACKEND_ABI as the backend was compiled */
   uint32_t tensor_size;         /* sizeof(ct_tensor) as the backend was compiled */
   const char *name;             /* "cpu_blis"; also the kernels' source in ct_op_dump */
-  const char *version;          /* the backend's own version text (free form) */
+  const char *version;          /* the backend's own version text, naming it ("cpu_blis 0.1") */
   int priority;                 /* > 0; reference kernels are 0; higher wins */
   ct_backend_kernel *kernels;
   int nkernels;
@@ -79,6 +79,17 @@ typedef struct ct_backend {
 CTDEF ct_status ct_register_backend(ct_backend *b);
 CTDEF const ct_backend *ct_backend_find(const char *name); /* NULL if never registered */
 CTDEF const ct_backend *ct_backend_first(void);            /* then ->next */
+/* The library's version at run time ("0.1.0"): CT_VERSION_STRING is the
+ * header's, so a program linked against an installed libctorch can tell
+ * whether they match. */
+CTDEF const char *ct_version(void);
+/* One line: the version, the backends registered so far (name, version,
+ * priority, kernels installed, or why refused) and the device types with
+ * devices, e.g. "ctorch 0.1.0; backends: cpu_blis 0.1 (priority 10, 33/33
+ * kernels); devices: cpu, cuda x1". Written into buf (cap bytes, truncated
+ * to fit); returns buf. With CT_VERBOSE=1 in the environment the library
+ * prints it to stderr when it initialises and when a backend registers. */
+CTDEF const char *ct_backends_summary(char *buf, size_t cap);
 
 /* Services for backend kernels (which cannot reach the header's internals):
  * a new CPU/meta tensor that is not tracked by a temporaries scope (kernels
@@ -159,6 +170,7 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
   return CT_OK;
 }
 
+static void ct__print_summary_if_verbose(void);
 CTDEF ct_status ct_register_backend(ct_backend *b) {
   ct_backend *it;
   ct_status st;
@@ -186,6 +198,7 @@ CTDEF ct_status ct_register_backend(ct_backend *b) {
   b->status = st;
   ct__unlock();
   if (st == CT_OK && b->set_num_threads) ct_on_num_threads(b->set_num_threads);
+  ct__print_summary_if_verbose();
   return st;
 }
 
@@ -200,6 +213,44 @@ CTDEF const ct_backend *ct_backend_find(const char *name) {
 }
 
 CTDEF const ct_backend *ct_backend_first(void) { return ct__backends; }
+
+CTDEF const char *ct_version(void) { return CT_VERSION_STRING; }
+
+static void ct__print_summary_if_verbose(void) {
+  const char *v = getenv("CT_VERBOSE");
+  char line[512];
+  if (v && *v && *v != '0') fprintf(stderr, "%s\n", ct_backends_summary(line, sizeof line));
+}
+
+CTDEF const char *ct_backends_summary(char *buf, size_t cap) {
+  const ct_backend *b;
+  size_t n = 0;
+  int t, any = 0;
+  if (!buf || cap == 0) return buf;
+#define CT__SUMMARY_ADD(...) (n < cap ? (void)(n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__)) : (void)0)
+  CT__SUMMARY_ADD("ctorch %s; backends:", CT_VERSION_STRING);
+  ct__lock();
+  for (b = ct__backends; b; b = b->next) {
+    if (b->status == CT_OK)
+      CT__SUMMARY_ADD("%s %s (priority %d, %d/%d kernels)", any ? "," : "", b->version ? b->version : b->name, b->priority,
+                      b->ninstalled, b->nkernels); /* (a backend's version text names it: "cpu_blis 0.1") */
+    else
+      CT__SUMMARY_ADD("%s %s refused (%s)", any ? "," : "", b->name, ct_status_name(b->status));
+    any = 1;
+  }
+  ct__unlock();
+  if (!any) CT__SUMMARY_ADD(" none (reference kernels)");
+  CT__SUMMARY_ADD("; devices: cpu");
+  for (t = 0; t < CT_DEVICE_NUM; t++) {
+    int count;
+    if (t == CT_DEVICE_CPU || t == CT_DEVICE_META || !ct_device_interface_get((ct_device_type)t)) continue;
+    count = ct_device_count((ct_device_type)t);
+    CT__SUMMARY_ADD(", %s x%d", ct_device_type_name((ct_device_type)t), count);
+  }
+#undef CT__SUMMARY_ADD
+  if (n >= cap) buf[cap - 1] = 0;
+  return buf;
+}
 
 CTDEF ct_tensor *ct_backend_empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
   return ct__empty(op ? op : "ct_backend_empty", ndim, sizes, dtype, device);

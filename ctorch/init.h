@@ -92,6 +92,7 @@ static void ct__init(void) {
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
+  ct__print_summary_if_verbose();
 }
 
 /* ---- the engines' loops per device type (ops/pointwise.h, ops/reduce.h) ----

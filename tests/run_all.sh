@@ -222,6 +222,36 @@ check "steady state makes no allocation at all: MLP training step, transformer b
 check "parallel loops with CT_NO_THREADS" sh -c \
   "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
 
+# The prebuilt library as users install it: make install into a scratch
+# prefix, examples/linked.c built against the installed copy with nothing but
+# pkg-config (ctorch, and ctorch-blis when BLIS is there: the backend must
+# register) and with CMake's find_package, then make uninstall leaves nothing.
+installed() {
+  pre=$(pwd)/build/prefix
+  rm -rf "$pre" build/cmake-linked
+  make -s install PREFIX="$pre" > build/install.log 2>&1 || { cat build/install.log; return 1; }
+  export PKG_CONFIG_PATH="$pre/lib/pkgconfig"
+  # shellcheck disable=SC2046
+  cc -std=c11 $WARN -o build/linked_pc examples/linked.c $(pkg-config --cflags --libs ctorch) && ./build/linked_pc || return 1
+  if [ -f "$pre/lib/pkgconfig/ctorch-blis.pc" ]; then
+    # shellcheck disable=SC2046
+    cc -std=c11 $WARN -o build/linked_blis examples/linked.c $(pkg-config --cflags --libs ctorch-blis) &&
+      ./build/linked_blis | grep -q "cpu_blis" || { echo "the BLIS backend did not register through ctorch-blis.pc"; return 1; }
+  fi
+  if command -v cmake > /dev/null 2>&1; then
+    cmake -S examples/cmake -B build/cmake-linked -DCMAKE_PREFIX_PATH="$pre" > build/cmake.log 2>&1 &&
+      cmake --build build/cmake-linked >> build/cmake.log 2>&1 && ./build/cmake-linked/linked > build/cmake-linked.out ||
+      { cat build/cmake.log build/cmake-linked.out; return 1; }
+    if [ -f "$pre/lib/pkgconfig/ctorch-blis.pc" ] && ! grep -q cpu_blis build/cmake-linked.out; then
+      echo "the BLIS backend did not register through ctorch::blis"; cat build/cmake-linked.out; return 1
+    fi
+  else
+    echo "(cmake not installed: find_package not checked)"
+  fi
+  make -s uninstall PREFIX="$pre" > /dev/null && [ -z "$(find "$pre" -type f)" ] || { echo "make uninstall left:"; find "$pre" -type f; return 1; }
+}
+check "make install: a program built against the installed library with pkg-config and with CMake, then make uninstall" installed
+
 # Static analysis: clang-tidy (.clang-tidy) and cppcheck (tools/cppcheck.supp),
 # any finding fails (make lint). Skipped, not failed, without the tools.
 if command -v "${CLANG_TIDY:-clang-tidy}" > /dev/null 2>&1 && command -v "${CPPCHECK:-cppcheck}" > /dev/null 2>&1; then

@@ -1020,3 +1020,15 @@ TEST(device_reduction_loop) {
   }
   ct_clear_error();
 }
+
+/* The run-time version and the one-line summary of backends and devices. */
+TEST(device_version_and_backends_summary) {
+  char line[256], small[10];
+  tdev_init();
+  CHECK(!strcmp(ct_version(), CT_VERSION_STRING));
+  ct_backends_summary(line, sizeof line);
+  CHECK(!strncmp(line, "ctorch " CT_VERSION_STRING "; backends:", strlen("ctorch " CT_VERSION_STRING "; backends:")));
+  CHECK(strstr(line, "; devices: cpu") && strstr(line, "privateuseone x2"));
+  CHECK(ct_backends_summary(small, sizeof small) == small && strlen(small) == sizeof small - 1); /* truncated, terminated */
+  CHECK(ct_backends_summary(NULL, 0) == NULL);
+}
