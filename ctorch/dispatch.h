@@ -632,15 +632,18 @@ static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved)
  * publishes the registry no other thread can read it, so the table is
  * updated in place; after, a changed table is published as a new one. */
 static ct_status ct__recompute(ct_op *op) {
-  ct_dispatch_table next, *t = (ct_dispatch_table *)op->dispatch, *dst;
+  ct_dispatch_table next, *t = (ct_dispatch_table *)op->dispatch, *dst, *old;
   ct_kernel dense[CT_NUM_KEYS];
   int k;
   if (!t) { /* the op's first table: computed where it will live */
     if (!(dst = (ct_dispatch_table *)CT_MALLOC(sizeof *dst)))
       return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table");
     dst->retired = NULL;
-  } else {
-    dst = ct__initialized ? &next : t; /* (before publication: in place) */
+  } else if (ct__initialized) { /* published: a new table, swapped in below */
+    memset(&next, 0, sizeof next);
+    dst = &next;
+  } else { /* (before publication: in place) */
+    dst = t;
   }
   memset(dense, 0, sizeof dense);
   for (k = 0; k < op->nregistered; k++) dense[op->registered[k].key] = op->registered[k].kernel;
@@ -657,15 +660,13 @@ static ct_status ct__recompute(ct_op *op) {
   }
   if (dst == t) return CT_OK;
   next.retired = NULL;
-  if (t && t->mask == next.mask && !memcmp(t->kernels, next.kernels, sizeof next.kernels)) return CT_OK;
+  if (t->mask == next.mask && !memcmp(t->kernels, next.kernels, sizeof next.kernels)) return CT_OK;
   if (!(t = (ct_dispatch_table *)CT_MALLOC(sizeof *t)))
     return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for the dispatch table (the previous one stays in use)");
   *t = next;
-  if (op->dispatch) { /* readers may hold the old one: keep it */
-    ct_dispatch_table *old = (ct_dispatch_table *)op->dispatch;
-    old->retired = ct__registry.retired;
-    ct__registry.retired = old;
-  }
+  old = (ct_dispatch_table *)op->dispatch; /* readers may hold the old one: keep it */
+  old->retired = ct__registry.retired;
+  ct__registry.retired = old;
   ct__atomic_store(&op->dispatch, (const ct_dispatch_table *)t);
   return CT_OK;
 }
@@ -690,7 +691,7 @@ static void ct__full_name(const ct_schema *s, char *out) {
 typedef struct ct__arg_def {
   const char *name, *default_value;
   unsigned char type, flags; /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
-  signed char alias, list_size;
+  unsigned char alias, list_size;
 } ct__arg_def;
 typedef struct ct__schema_def {
   const char *name, *overload, *signature;

@@ -83,6 +83,45 @@ static int check_mlp(int batch, int layout) {
   return ok;
 }
 
+/* The same MLP trained with ct_optim (AdamW, zero_grad in place, gradient
+ * clipping): after the first step has made the optimizer's state, none. */
+static int check_optim(int batch) {
+  static const int64_t dims[4] = {32, 64, 64, 8};
+  ct_tensor *x = ct_randn(CT_DIMS(batch, 32)), *y = ct_randn(CT_DIMS(batch, 8));
+  ct_optim_opts o = ct_adamw_defaults(1e-3);
+  ct_optim *opt;
+  int i, k, ok;
+  for (i = 0; i < 3; i++) {
+    params[2 * i] = ct_randn(CT_DIMS(dims[i + 1], dims[i]));
+    params[2 * i + 1] = ct_randn(CT_DIMS(dims[i + 1]));
+  }
+  for (i = 0; i < 6; i++) ct_set_requires_grad(params[i], true);
+  opt = ct_optim_new(CT_OPTIM_ADAMW, 6, params, &o);
+  for (k = 0; k < 30; k++) {
+    if (k == 20) counted = 0, counting = 1;
+    CT_SCOPE {
+      ct_tensor *h = x;
+      for (i = 0; i < 3; i++) {
+        h = ct_linear(h, params[2 * i], params[2 * i + 1]);
+        if (i < 2) h = ct_relu(h);
+      }
+      if (!opt || ct_optim_zero_grad(opt) != CT_OK || ct_backward(ct_mse_loss(h, y, 1)) != CT_OK ||
+          ct_clip_grad_norm_(6, params, 1.0, 2, NULL) != CT_OK || ct_optim_step(opt) != CT_OK) {
+        printf("FAIL optimizer step: %s\n", ct_last_error_message());
+        exit(1);
+      }
+    }
+  }
+  counting = 0;
+  ok = counted == 0;
+  printf("%s MLP training step with ct_optim (AdamW, clip_grad_norm_), batch %d: %.1f allocations per step\n",
+         ok ? "ok  " : "FAIL", batch, counted / 10.0);
+  ct_optim_free(opt);
+  for (i = 0; i < 6; i++) ct_release(params[i]);
+  ct_release(x), ct_release(y);
+  return ok;
+}
+
 static int check_transformer(void) {
   enum { S = 32, D = 64, H = 4 };
   const int64_t nd = D;
@@ -120,6 +159,7 @@ int main(void) {
   ok &= check_mlp(64, 1);
   ok &= check_mlp(1, 0);
   ok &= check_mlp(64, 0);
+  ok &= check_optim(16);
   ok &= check_transformer();
   return ok ? 0 : 1;
 }

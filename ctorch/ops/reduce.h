@@ -1820,7 +1820,6 @@ static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim
                 self->device);
   if (!r) return NULL;
   if (!ct__is_meta(r) && r->numel > 0) { /* (through the device's loop: a row helper, staged on the host there) */
-    ct_status st;
     memset(&j, 0, sizeof j);
     j.in = self;
     j.in2 = x2;
@@ -1828,7 +1827,7 @@ static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim
     j.out = r;
     j.host_row = fn;
     j.host_ctx = ctx;
-    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+    if (ct__rd_launch(op, CT_RD_ROWWISE, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
   return ct__track(r);
 }
@@ -2100,7 +2099,6 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
   r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!r) return NULL;
   if (!ct__is_meta(r)) { /* (through the device's loop: a row helper, staged on the host there) */
-    ct_status st;
     memset(&j, 0, sizeof j);
     j.in = self;
     j.in2 = g;
@@ -2108,7 +2106,7 @@ static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, in
     j.out = r;
     j.host_row = ct__rd_lcse_bw_row;
     j.need_tmp = 1;
-    if ((st = ct__rd_launch(op, CT_RD_ROWWISE, &j)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+    if (ct__rd_launch(op, CT_RD_ROWWISE, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   }
   return ct__track(r);
 }
