@@ -689,25 +689,25 @@ static void ct__full_name(const ct_schema *s, char *out) {
 /* A schema as the generator pre-parses it (gen/ctgen.c): the built-in ops
  * are defined from these tables without parsing at run time. */
 typedef struct ct__arg_def {
-  const char *name, *default_value;
-  unsigned char type, flags; /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
+  unsigned short name, default_value; /* indices into the generated string table */
+  unsigned char type, flags;          /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
   unsigned char alias, list_size;
 } ct__arg_def;
 typedef struct ct__schema_def {
-  const char *name, *overload, *signature;
+  unsigned short name, overload, signature; /* string table indices */
+  unsigned short first_arg;                 /* nargs arguments, then nrets returns, from here in the argument table */
   unsigned char nargs, nrets;
-  const ct__arg_def *args; /* nargs arguments, then nrets returns */
 } ct__schema_def;
-static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
+static void ct__schema_expand(const ct__schema_def *d, const ct__arg_def *args, const char *const *strs, ct_schema *s) {
   int i;
   memset(s, 0, sizeof *s);
-  strcpy(s->name, d->name); /* (lengths checked by the generator, with this parser) */
-  strcpy(s->overload, d->overload);
-  strcpy(s->signature, d->signature);
+  strcpy(s->name, strs[d->name]); /* (lengths checked by the generator, with this parser) */
+  strcpy(s->overload, strs[d->overload]);
+  strcpy(s->signature, strs[d->signature]);
   s->nargs = d->nargs;
   s->nrets = d->nrets;
   for (i = 0; i < d->nargs + d->nrets; i++) {
-    const ct__arg_def *a = &d->args[i];
+    const ct__arg_def *a = &args[d->first_arg + i];
     ct_arg *o = i < d->nargs ? &s->args[i] : &s->rets[i - d->nargs];
     o->type = (ct_type)a->type;
     o->optional = (a->flags & 1) != 0;
@@ -715,8 +715,8 @@ static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
     o->kwarg_only = (a->flags & 4) != 0;
     o->alias = (char)a->alias;
     o->list_size = a->list_size;
-    strcpy(o->name, a->name);
-    strcpy(o->default_value, a->default_value);
+    strcpy(o->name, strs[a->name]);
+    strcpy(o->default_value, strs[a->default_value]);
   }
 }
 

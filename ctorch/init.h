@@ -70,7 +70,7 @@ static void ct__init(void) {
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++) { /* pre-parsed: no parsing here */
     ct_schema s;
     ct_op *op;
-    ct__schema_expand(&ct__generated_schemas[i].schema, &s);
+    ct__schema_expand(&ct__generated_schemas[i].schema, ct__generated_args, ct__generated_strings, &s);
     op = ct__def_schema_locked(&s, "ct_init");
     if (op) op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
     *ct__generated_schemas[i].handle = op;

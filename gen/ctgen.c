@@ -1090,6 +1090,19 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
   }
 }
 
+/* the schemas' string table (gen_registration): each distinct string once */
+#define MAX_STRS 8192
+static char strs[MAX_STRS][96];
+static int nstrs;
+static int str_index(const char *t) {
+  int i;
+  for (i = 0; i < nstrs; i++)
+    if (!strcmp(strs[i], t)) return i;
+  if (nstrs == MAX_STRS || strlen(t) >= sizeof strs[0]) die("gen/ops.spec", 0, "schema string table full at '%s'", t);
+  strcpy(strs[nstrs], t);
+  return nstrs++;
+}
+
 static void gen_registration(void) {
   int i, j, k;
   char seen[MAX_OPS][96];
@@ -1207,7 +1220,10 @@ static void gen_registration(void) {
       p(");\n  return *r ? CT_OK : ct_last_error();\n}\n");
     }
   }
-  /* the schemas pre-parsed (ct__schema_def, dispatch.h): no parsing at run time */
+  /* the schemas pre-parsed (ct__schema_def, dispatch.h): no parsing at run time; every name,
+   * default and signature once in a string table, referred to by 16-bit index */
+  nstrs = 0;
+  str_index("");
   p("\n/* ---- schemas, pre-parsed, in spec order: arguments then returns per op ---- */\n");
   p("static const ct__arg_def ct__generated_args[] = {\n");
   for (i = 0; i < nops; i++) {
@@ -1215,25 +1231,30 @@ static void gen_registration(void) {
     p("    /* %s */\n", ops[i].full);
     for (k = 0; k < sc->nargs + sc->nrets; k++) {
       const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
-      const char *t;
-      p("    {\"%s\", \"", a->name);
-      for (t = a->default_value; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t);
-      p("\", %d, %d, %d, %d},\n", (int)a->type,
+      p("    {%d, %d, %d, %d, %d, %d},\n", str_index(a->name), str_index(a->default_value), (int)a->type,
         (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0), (int)a->alias, a->list_size);
     }
   }
   p("};\n\n");
-  p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, counts),\n"
+  p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),\n"
     " * boxed frontend, device rule ---- */\n");
   p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
     "  int device_rule;\n} ct__generated_schemas[] = {\n");
   for (i = 0, j = 0; i < nops; i++) {
     const ct_schema *sc = &ops[i].s;
-    p("    {&ct__op.%s, {\"%s\", \"%s\", \"%s\", %d, %d, ct__generated_args + %d}, ", ops[i].handle, sc->name, sc->overload,
-      sc->signature, sc->nargs, sc->nrets, j);
+    p("    {&ct__op.%s, {%d, %d, %d, %d, %d, %d}, ", ops[i].handle, str_index(sc->name), str_index(sc->overload),
+      str_index(sc->signature), j, sc->nargs, sc->nrets);
     j += sc->nargs + sc->nrets;
     if (returns_list(&ops[i])) p("NULL, %d},\n", ops[i].device_rule);
     else p("ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
+  }
+  p("};\n\n");
+  p("/* ---- the schemas' strings, by index ---- */\nstatic const char *const ct__generated_strings[] = {\n");
+  for (i = 0; i < nstrs; i++) {
+    const char *t;
+    p("    \"");
+    for (t = strs[i]; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
+    p("\",\n");
   }
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
