@@ -1117,9 +1117,9 @@ static ct_status ct__stage_in(const char *op, ct__staging *s, int nops, ct_tenso
   int i, k;
   ct_status st = CT_OK;
   memset(s, 0, sizeof *s);
+  for (i = 0; i < nops; i++) hops[i] = NULL; /* (ct__stage_free releases them whatever fails below) */
   for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
     int64_t lo, hi;
-    hops[i] = NULL;
     if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) continue;
     s->device = ops[i]->device;
     ct__span_of(ops[i], &lo, &hi);

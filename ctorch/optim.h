@@ -329,12 +329,15 @@ CTDEF ct_status ct_optim_step(ct_optim *o) {
 
 CTDEF ct_status ct_optim_zero_grad(ct_optim *o) {
   int i;
+  ct_status st = CT_OK;
   if (!o) return ct__fail_null("ct_optim_zero_grad", "optimizer");
-  for (i = 0; i < o->nparams; i++) {
-    ct_tensor *g = ct_grad(o->params[i].param);
-    if (g && ct_fill_(g, ct_int(0)) != CT_OK) return ct_last_error();
+  CT_NO_GRAD { /* (a gradient made with create_graph is zeroed, not recorded) */
+    for (i = 0; i < o->nparams && st == CT_OK; i++) {
+      ct_tensor *g = ct_grad(o->params[i].param);
+      if (g) st = ct_fill_(g, ct_int(0));
+    }
   }
-  return CT_OK;
+  return st;
 }
 
 CTDEF ct_status ct_clip_grad_norm_(int n, ct_tensor *const *params, double max_norm, double norm_type, double *total) {

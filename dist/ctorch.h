@@ -12302,9 +12302,9 @@ static ct_status ct__stage_in(const char *op, ct__staging *s, int nops, ct_tenso
   int i, k;
   ct_status st = CT_OK;
   memset(s, 0, sizeof *s);
+  for (i = 0; i < nops; i++) hops[i] = NULL; /* (ct__stage_free releases them whatever fails below) */
   for (i = 0; i < nops; i++) { /* one span per storage, covering every operand on it */
     int64_t lo, hi;
-    hops[i] = NULL;
     if (!ops[i] || ops[i]->device.type == CT_DEVICE_CPU || ops[i]->numel == 0) continue;
     s->device = ops[i]->device;
     ct__span_of(ops[i], &lo, &hi);
@@ -69419,12 +69419,15 @@ CTDEF ct_status ct_optim_step(ct_optim *o) {
 
 CTDEF ct_status ct_optim_zero_grad(ct_optim *o) {
   int i;
+  ct_status st = CT_OK;
   if (!o) return ct__fail_null("ct_optim_zero_grad", "optimizer");
-  for (i = 0; i < o->nparams; i++) {
-    ct_tensor *g = ct_grad(o->params[i].param);
-    if (g && ct_fill_(g, ct_int(0)) != CT_OK) return ct_last_error();
+  CT_NO_GRAD { /* (a gradient made with create_graph is zeroed, not recorded) */
+    for (i = 0; i < o->nparams && st == CT_OK; i++) {
+      ct_tensor *g = ct_grad(o->params[i].param);
+      if (g) st = ct_fill_(g, ct_int(0));
+    }
   }
-  return CT_OK;
+  return st;
 }
 
 CTDEF ct_status ct_clip_grad_norm_(int n, ct_tensor *const *params, double max_norm, double norm_type, double *total) {
