@@ -92,7 +92,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim nn */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -127,6 +127,7 @@
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #include "ctorch/optim.h"
+#include "ctorch/nn.h"
 #endif /* CTORCH_H */
 
 /* Implementations come after every declaration, so components may call each
@@ -168,4 +169,5 @@
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #include "ctorch/optim.h"
+#include "ctorch/nn.h"
 #endif
