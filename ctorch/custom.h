@@ -1,7 +1,7 @@
 /* ctorch/custom.h - users' own operators: CT_DEFINE_OP.
  * Component of ctorch.h; see there for the overview and licence.
  *
- * From your own .c file (C11), one definition gives an op that behaves like
+ * From your own C11 or C++11 file, one definition gives an op that behaves like
  * a built-in: a schema in the registry, a typed frontend, kernels per
  * backend, a meta (shape) function, and optionally a derivative. It then
  * works with no-grad, autograd, boxed calls and fallbacks, the meta device
@@ -34,10 +34,15 @@
  *   Write it with ct ops and double backward works too. Without one, using
  *   the op on tensors that require grad records a node that reports the
  *   missing derivative if a backward reaches it.
- * - Registration happens before main() (GCC/Clang constructor) and again,
- *   idempotently, on the first call of the frontend. Elsewhere call
- *   NAME_register() once yourself. CT_DEFINE_OP needs C11 (_Generic); from
- *   C++ use ct_define_op directly.
+ * - Registration happens before main() and again, idempotently, on the
+ *   first call of the frontend. In C before main() needs GCC or Clang (a
+ *   constructor function); elsewhere call NAME_register() once yourself.
+ * - C++ (11 and later): the same macro, written the same way. ct_box and
+ *   ct_unbox are overloads instead of _Generic (the same types), the
+ *   `.field = value` list becomes one assignment per field (so any order;
+ *   no top-level comma inside a value, e.g. a lambda's body), and
+ *   registration before main() is a static object's constructor, on any
+ *   compiler. The frontend and NAME_register have C++ linkage.
  */
 #ifndef CT_CUSTOM_H
 #define CT_CUSTOM_H
@@ -76,8 +81,10 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args);
 
 CT_EXTERN_C_END
 
-/* ---- CT_DEFINE_OP (C11) ---- */
-#ifndef __cplusplus
+/* ---- CT_DEFINE_OP (C11 and C++11) ----
+ * One macro body serves both languages; what C does with _Generic, a
+ * designated initializer and a constructor function, C++ does with
+ * overloads, one assignment per `.field = value` and a static object. */
 #define CT_PARAMS(...) (__VA_ARGS__)
 #define CT__PN(...) CT__PN_(__VA_ARGS__, 6, x, 5, x, 4, x, 3, x, 2, x, 1, x, 0)
 #define CT__PN_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, n, ...) n
@@ -115,17 +122,19 @@ CT_EXTERN_C_END
 #define CT__UNBOX6(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX5(i + 1, __VA_ARGS__)
 
 static inline ct_value ct__box_int(int i) { return ct_value_int(i); }
-/* A C value as a boxed value, by its type. */
-#define ct_box(x)                                                                                         \
-  _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
-           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,         \
-           ct_device: ct_value_device)(x)
 static inline ct_tensor *ct__unbox_t(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static inline double ct__unbox_d(const ct_value *v) { return v->v.d; }
 static inline int64_t ct__unbox_i(const ct_value *v) { return v->v.i; }
 static inline bool ct__unbox_b(const ct_value *v) { return v->v.b; }
 static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
 static inline ct_device ct__unbox_v(const ct_value *v) { return v->tag == CT_VALUE_DEVICE ? v->v.device : ct_no_device(); }
+
+#ifndef __cplusplus
+/* A C value as a boxed value, by its type. */
+#define ct_box(x)                                                                                         \
+  _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
+           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,         \
+           ct_device: ct_value_device)(x)
 /* A boxed value as C type T. */
 #define ct_unbox(T, v)                                                                                    \
   _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, int: ct__unbox_i,   \
@@ -136,6 +145,56 @@ static inline ct_device ct__unbox_v(const ct_value *v) { return v->tag == CT_VAL
 #else
 #define CT__CONSTRUCTOR
 #endif
+/* the op's description: a designated initializer */
+#define CT__OP_DEF(d, schema_text, ...) ct_op_def d = {.schema = schema_text, __VA_ARGS__};
+/* registration before main() */
+#define CT__OP_AT_STARTUP(name) \
+  static CT__CONSTRUCTOR void name##__init(void) { name##_register(); }
+
+#else /* C++ */
+/* The same boxing by overloads (the same types as C's _Generic; no others). */
+static inline ct_value ct__box(ct_tensor *t) { return ct_value_tensor(t); }
+static inline ct_value ct__box(double d) { return ct_value_double(d); }
+static inline ct_value ct__box(float f) { return ct_value_double(f); }
+static inline ct_value ct__box(int64_t i) { return ct_value_int(i); }
+static inline ct_value ct__box(int i) { return ct__box_int(i); }
+static inline ct_value ct__box(bool b) { return ct_value_bool(b); }
+static inline ct_value ct__box(ct_scalar s) { return ct_value_scalar(s); }
+static inline ct_value ct__box(ct_device d) { return ct_value_device(d); }
+/* unboxing picks its overload by a null pointer of the wanted type */
+static inline ct_tensor *ct__unbox_as(ct_tensor **, const ct_value *v) { return ct__unbox_t(v); }
+static inline double ct__unbox_as(double *, const ct_value *v) { return ct__unbox_d(v); }
+static inline int64_t ct__unbox_as(int64_t *, const ct_value *v) { return ct__unbox_i(v); }
+static inline int ct__unbox_as(int *, const ct_value *v) { return (int)ct__unbox_i(v); }
+static inline bool ct__unbox_as(bool *, const ct_value *v) { return ct__unbox_b(v); }
+static inline ct_scalar ct__unbox_as(ct_scalar *, const ct_value *v) { return ct__unbox_s(v); }
+static inline ct_device ct__unbox_as(ct_device *, const ct_value *v) { return ct__unbox_v(v); }
+/* A C++ value as a boxed value, by its type. */
+#define ct_box(x) ct__box(x)
+/* A boxed value as C++ type T. */
+#define ct_unbox(T, v) ct__unbox_as(static_cast<T *>(nullptr), v)
+
+/* `.cpu = CT_FN(f), .backward = g` -> `d .cpu = CT_FN(f); d .backward = g;`
+ * (designated initializers are C++20, and in declaration order only) */
+#define CT__OP_SET1(d, a) d a;
+#define CT__OP_SET2(d, a, ...) d a; CT__OP_SET1(d, __VA_ARGS__)
+#define CT__OP_SET3(d, a, ...) d a; CT__OP_SET2(d, __VA_ARGS__)
+#define CT__OP_SET4(d, a, ...) d a; CT__OP_SET3(d, __VA_ARGS__)
+#define CT__OP_SET5(d, a, ...) d a; CT__OP_SET4(d, __VA_ARGS__)
+#define CT__OP_SET6(d, a, ...) d a; CT__OP_SET5(d, __VA_ARGS__)
+#define CT__OP_SET7(d, a, ...) d a; CT__OP_SET6(d, __VA_ARGS__)
+#define CT__OP_SET8(d, a, ...) d a; CT__OP_SET7(d, __VA_ARGS__)
+#define CT__OP_DEF(d, schema_text, ...)  \
+  ct_op_def d;                           \
+  memset(&d, 0, sizeof d);               \
+  d.schema = schema_text;                \
+  CT__PCAT(CT__OP_SET, CT__NARG(__VA_ARGS__))(d, __VA_ARGS__)
+/* registration before main(): a static object's constructor */
+#define CT__OP_AT_STARTUP(name)                              \
+  static struct name##__init_t {                             \
+    name##__init_t() { name##_register(); }                  \
+  } name##__init;
+#endif /* __cplusplus */
 
 #define CT_DEFINE_OP(name, schema_text, params, ...) \
   CT__DEFINE_OP(name, schema_text, CT__APPLY(CT__PN, params), CT__STRIP params, __VA_ARGS__)
@@ -157,16 +216,15 @@ static inline ct_device ct__unbox_v(const ct_value *v) { return v->tag == CT_VAL
     return CT_OK;                                                                                           \
   }                                                                                                         \
   void name##_register(void) {                                                                              \
-    ct_op_def d_ = {.schema = schema_text, __VA_ARGS__};                                                    \
+    CT__OP_DEF(d_, schema_text, __VA_ARGS__)                                                                \
     name##__op = ct_define_op(&d_, name##__adapter);                                                        \
   }                                                                                                         \
-  static CT__CONSTRUCTOR void name##__init(void) { name##_register(); }                                     \
+  CT__OP_AT_STARTUP(name)                                                                                   \
   ct_tensor *name(CT__APPLY(CT__PCAT(CT__DECL, n), params)) {                                               \
     const ct_value args_[] = {CT__APPLY(CT__PCAT(CT__BOX, n), params)};                                     \
     if (!name##__op) name##_register();                                                                     \
     return ct_call_op(name##__op, n, args_);                                                                \
   }
-#endif /* __cplusplus */
 
 #endif /* CT_CUSTOM_H */
 

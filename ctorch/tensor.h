@@ -85,10 +85,29 @@ static inline ct_options ct_opts(ct_dtype dtype, ct_device device) {
   return o;
 }
 
-/* CT_DIMS(2, 3) expands to `2, (const int64_t[]){2, 3}`: a rank and sizes. (C only) */
+/* CT_DIMS(2, 3) expands to `2, (const int64_t[]){2, 3}`: a rank and sizes
+ * (1 to 8 of them), for a call's (rank, sizes) parameters. In C the array
+ * lives to the end of the enclosing block; in C++ (no compound literals) it
+ * is a temporary that lives to the end of the full expression, the call it
+ * is passed to, so do not keep the pointer. */
 #define CT__NARG(...) CT__NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define CT__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#ifndef __cplusplus
 #define CT_DIMS(...) CT__NARG(__VA_ARGS__), (const int64_t[]){__VA_ARGS__}
+#else
+extern "C++" {
+struct ct__dims_array {
+  int64_t v[8];
+  const int64_t *data() const { return v; }
+};
+/* each size converted as C converts it to int64_t (no narrowing error) */
+template <typename... T> inline ct__dims_array ct__dims(T... s) {
+  ct__dims_array a = {{static_cast<int64_t>(s)...}};
+  return a;
+}
+}
+#define CT_DIMS(...) CT__NARG(__VA_ARGS__), ct__dims(__VA_ARGS__).data()
+#endif
 
 /* ---- lifetime ---- */
 CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */

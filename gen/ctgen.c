@@ -1294,12 +1294,21 @@ static void gen_registration(void) {
 }
 
 /* ================= docs/ops.md ================= */
+/* Text inside a code span in a table cell: only '|' needs escaping there
+ * (GitHub's tables split cells first); any other backslash would show. */
 static void md_escape(const char *s) {
   for (; *s; s++) {
     if (*s == '|') p("\\|");
-    else if (*s == '*') p("\\*");
     else fputc(*s, out);
   }
+}
+/* A frontend's C prototype, as functions.h declares it (less CTDEF). */
+static void md_prototype(const op *o, int ex) {
+  char exn[96];
+  ex_name(o, exn, sizeof exn);
+  p("`%sct_%s(", ret_ctype(o), ex ? exn : o->cname);
+  public_params(o, ex);
+  p(");`");
 }
 static void gen_docs(void) {
   int i, j, k;
@@ -1310,14 +1319,19 @@ static void gen_docs(void) {
     "(`ct_op_dump(ct_op_find(\"name\"), ...)` prints it). Functional forms return a new tensor or NULL; in-place (`_`) "
     "and out= forms return `ct_status`. `_ex` forms take every schema argument; the short forms use the schema's "
     "defaults. Lists are passed as (length, pointer) pairs.\n\n");
+  p("Each row is one schema (in-place and out= variants are schemas of their own) with the C prototypes of its "
+    "frontends, exactly as `ctorch/generated/functions.h` declares them (there each starts with `CTDEF`: `extern`, or "
+    "`static` under `CT_STATIC`).\n\n");
   p("%d schemas.\n\n", nops);
-  p("| C function | schema | kernels | derivative |\n|---|---|---|---|\n");
+  p("| C prototype | schema | kernels | derivative |\n|---|---|---|---|\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
-    char exn[96];
-    ex_name(o, exn, sizeof exn);
-    p("| `ct_%s`", o->cname);
-    if (has_ex(o)) p(", `ct_%s`", exn);
+    p("| ");
+    md_prototype(o, 0);
+    if (has_ex(o)) {
+      p("<br>");
+      md_prototype(o, 1);
+    }
     p(" | `");
     md_escape(o->text);
     p("` | ");

@@ -6,7 +6,8 @@
 #   AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (gcc)
 #   the amalgamated dist/ctorch.h
 #   valgrind memcheck (tests/valgrind.sh: the suite and the examples)
-#   the header (with its implementation) compiled and run as C++ (g++, clang++)
+#   C++ (g++, clang++): the implementation compiled as C++17; tests/cpp_smoke.cpp
+#   (every public macro, CT_DEFINE_OP from C++) as C++11, C++14 and C++17
 #   CT_STATIC embedding; the single-file build with one cc -std=c11 command
 #   the BLIS backend (tests/blis_backend.c) in every way a user links it:
 #   static archive, shared library, amalgamated header + backend object
@@ -158,13 +159,38 @@ suite clang clang . -O2 -g
 suite sanitizers-debug gcc . -O1 -g -DCT_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 suite amalgamated gcc dist -O2
 
+# C++: the implementation (ctorch.c) compiled as C++17 once per compiler, then
+# tests/cpp_smoke.cpp (every public macro, custom ops with CT_DEFINE_OP) as
+# C++11, C++14 and C++17 against it; each of its checks counts
+cxx_suite() { # $1: compiler, $2: standard
+  log="build/cpp_smoke_$1_$2.log"
+  if ! $1 -std="$2" $WARN -DCT__DECLARATIONS_ONLY -I. -o "build/cpp_smoke_$1_$2" tests/cpp_smoke.cpp "build/impl-$1.o" -lpthread > "$log" 2>&1; then
+    echo "FAIL C++ $1 -std=$2: build"; tail -n 30 "$log"; failed=$((failed + 1)); return
+  fi
+  "./build/cpp_smoke_$1_$2" > "$log" 2>&1
+  tally "C++ $1 -std=$2 (tests/cpp_smoke.cpp)" "$log"
+}
 for cxx in g++ clang++; do
-  if command -v $cxx > /dev/null 2>&1; then
-    check "C++ build and run ($cxx -std=c++17)" sh -c "$cxx -std=c++17 $WARN -I. -o build/cpp_smoke_$cxx tests/cpp_smoke.cpp -lpthread && ./build/cpp_smoke_$cxx"
+  if ! command -v $cxx > /dev/null 2>&1; then
+    echo "SKIP C++ ($cxx not installed)"; skipped=$((skipped + 1)); continue
+  fi
+  if $cxx -std=c++17 $WARN -I. -x c++ -c -o "build/impl-$cxx.o" ctorch.c > "build/impl-$cxx.log" 2>&1; then
+    echo "ok   the implementation compiles as C++17 ($cxx)"; passed=$((passed + 1))
+    for std in c++11 c++14 c++17; do cxx_suite $cxx $std; done
   else
-    echo "SKIP C++ ($cxx not installed)"; skipped=$((skipped + 1))
+    echo "FAIL the implementation as C++17 ($cxx)"; tail -n 30 "build/impl-$cxx.log"; failed=$((failed + 1))
   fi
 done
+# every macro the headers define for users (not CT__/ct__, not include guards) is used by tests/cpp_smoke.cpp's code
+public_macros_in_cpp() {
+  missing=""
+  for m in $(sed -n 's/^#define \(CT_[A-Z0-9_]*\|ct_[a-z0-9_]*\).*/\1/p' ctorch.h ctorch/*.h ctorch/ops/*.h ctorch/generated/*.h |
+    grep -v '^CT__\|^ct__\|_H$' | sort -u); do
+    sed 's://.*$::' tests/cpp_smoke.cpp | grep -qw "$m" || missing="$missing $m"
+  done
+  [ -z "$missing" ] || { echo "not used in tests/cpp_smoke.cpp:$missing"; return 1; }
+}
+check "every public macro is exercised from C++ (tests/cpp_smoke.cpp)" public_macros_in_cpp
 check "CT_STATIC embedding compiles warning-free" sh -c \
   "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
 check "CT_NO_THREADS build compiles warning-free and runs" sh -c \
