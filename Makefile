@@ -264,7 +264,7 @@ FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(STD) $(WARN) -O1 -g -I.
 # the differential fuzzer needs BLIS (backends/cpu_blis/find-blis.sh)
-FUZZ_NAMES   ?= op_sequence schema $(shell sh backends/cpu_blis/find-blis.sh check > /dev/null 2>&1 && echo differential)
+FUZZ_NAMES   ?= op_sequence schema safetensors $(shell sh backends/cpu_blis/find-blis.sh check > /dev/null 2>&1 && echo differential)
 FUZZ_SECONDS ?= 1800
 FUZZ_CI_SECONDS ?= 45
 REPLAY_SAN   ?= $(FUZZ_SAN)
@@ -286,13 +286,15 @@ $(FUZZ_DIR)/op_sequence: fuzz/op_sequence.c $(FUZZ_DIR)/ctorch_impl.fo $(FUZZ_CO
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/op_sequence.c $(FUZZ_DIR)/ctorch_impl.fo -lm -lpthread
 $(FUZZ_DIR)/schema: fuzz/schema.c $(FUZZ_DIR)/ctorch_impl.fo $(FUZZ_CORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/schema.c $(FUZZ_DIR)/ctorch_impl.fo -lm -lpthread
+$(FUZZ_DIR)/safetensors: fuzz/safetensors.c $(FUZZ_DIR)/ctorch_impl.fo $(FUZZ_CORE)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/safetensors.c $(FUZZ_DIR)/ctorch_impl.fo -lm -lpthread
 $(FUZZ_DIR)/differential: $(FUZZ_DIFF_SRC) $(FUZZ_DIR)/diff_ref.fo $(FUZZ_DIR)/diff_blis.fo $(FUZZ_DIR)/cpu_blis.fo $(FUZZ_CORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ fuzz/differential.c \
 	  $(FUZZ_DIR)/diff_ref.fo $(FUZZ_DIR)/diff_blis.fo $(FUZZ_DIR)/cpu_blis.fo $(BLIS_LF) -lm -lpthread
 
 # standalone replayers: $(CC), no libFuzzer (fuzz_common.h's main runs each file given)
 fuzz-replay-build: $(addprefix $(FUZZ_DIR)/,$(addsuffix -replay,$(FUZZ_NAMES)))
-$(FUZZ_DIR)/op_sequence-replay $(FUZZ_DIR)/schema-replay: $(FUZZ_DIR)/%-replay: fuzz/%.c fuzz/ctorch_impl.c $(FUZZ_CORE) | $(FUZZ_DIR)
+$(FUZZ_DIR)/op_sequence-replay $(FUZZ_DIR)/schema-replay $(FUZZ_DIR)/safetensors-replay: $(FUZZ_DIR)/%-replay: fuzz/%.c fuzz/ctorch_impl.c $(FUZZ_CORE) | $(FUZZ_DIR)
 	$(CC) $(FUZZ_CFLAGS) $(REPLAY_SAN) -o $@ -DFZ_STANDALONE fuzz/$*.c fuzz/ctorch_impl.c -lm -lpthread
 $(FUZZ_DIR)/differential-replay: $(FUZZ_DIFF_SRC) $(FUZZ_CORE) | $(FUZZ_DIR)
 	@$(BLIS_FIND) check
@@ -333,11 +335,12 @@ fuzz-replay: fuzz-replay-build
 FUZZ_CI_SEED ?= 1
 FUZZ_CI_RUNS_OP_SEQUENCE ?= 60000
 FUZZ_CI_RUNS_SCHEMA ?= 400000
+FUZZ_CI_RUNS_SAFETENSORS ?= 200000
 FUZZ_CI_RUNS_DIFFERENTIAL ?= 6000
 fuzz-ci: fuzz
 	@rm -rf $(FUZZ_DIR)/ci && mkdir -p $(FUZZ_DIR)/ci
 	@for f in $(FUZZ_NAMES); do \
-	  case $$f in op_sequence) n=$(FUZZ_CI_RUNS_OP_SEQUENCE);; schema) n=$(FUZZ_CI_RUNS_SCHEMA);; *) n=$(FUZZ_CI_RUNS_DIFFERENTIAL);; esac; \
+	  case $$f in op_sequence) n=$(FUZZ_CI_RUNS_OP_SEQUENCE);; schema) n=$(FUZZ_CI_RUNS_SCHEMA);; safetensors) n=$(FUZZ_CI_RUNS_SAFETENSORS);; *) n=$(FUZZ_CI_RUNS_DIFFERENTIAL);; esac; \
 	  mkdir -p $(FUZZ_DIR)/ci/$$f; \
 	  ( $(FUZZ_ENV) $(FUZZ_DIR)/$$f -seed=$(FUZZ_CI_SEED) -runs=$$n -max_total_time=$(FUZZ_CI_SECONDS) -print_final_stats=1 \
 	      -timeout=30 -artifact_prefix=$(FUZZ_DIR)/ci/ $$( [ -f fuzz/$$f.dict ] && echo -dict=fuzz/$$f.dict ) \

@@ -61,6 +61,9 @@
  *   custom    CT_DEFINE_OP: users' own operators
  *   check     ct_gradcheck, ct_gradgradcheck, ct_opcheck
  *   print     PyTorch-style printing
+ *   optim     optimizers, gradient clipping, learning-rate schedules
+ *   safetensors the safetensors format: loading (memory-mapped, zero-copy),
+ *             saving, state dicts by name
  *
  * OWNERSHIP
  *   Functions returning ct_tensor* return a new reference: ct_release it.
@@ -92,7 +95,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim nn */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim safetensors nn */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -127,6 +130,7 @@
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #include "ctorch/optim.h"
+#include "ctorch/safetensors.h"
 #include "ctorch/nn.h"
 #endif /* CTORCH_H */
 
@@ -169,5 +173,6 @@
 #include "ctorch/check.h"
 #include "ctorch/print.h"
 #include "ctorch/optim.h"
+#include "ctorch/safetensors.h"
 #include "ctorch/nn.h"
 #endif

@@ -67,6 +67,7 @@ void harness_skip(const char *why) {
 #include "test_view_programs.c"
 #include "test_device.c"
 #include "test_optim.c"
+#include "test_safetensors.c"
 #include "test_nn.c"
 #ifdef CT_TEST_CUDA /* make test-cuda: the suite linked with backends/cuda */
 #include "test_cuda.c"
