@@ -1,5 +1,8 @@
 # ctorch - see README.md. Everything builds with a C compiler and make.
-#   make            build and run the demo (examples/demo.c)
+#   make            build and run the main job: examples/train.c (learns spirals, saves the weights),
+#                   then examples/infer.c (runs them every frame of a game loop)
+#   make demo       build and run the small demo (examples/demo.c)
+#   make examples   build every example into build/examples/; make run-examples runs them all
 #   make test       build and run the whole test matrix (what CI runs)
 #   make test-quick build and run the suite once (gcc, -O1)
 #   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
@@ -7,7 +10,8 @@
 #   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
 #   make lib        the prebuilt library: build/libctorch.a, build/libctorch.so (ctorch.c, compiled once)
 #   make install    PREFIX=/usr/local (and DESTDIR): headers, libraries, pkg-config files, the CMake package;
-#                   the BLIS backend too when BLIS is found; make uninstall removes them
+#                   the BLIS backend too when BLIS is found, the CUDA backend when make cuda has built it
+#                   (INSTALL_CUDA=no: not); make uninstall removes them
 #   make blis       the BLIS CPU backend: build/libctorch_blis.a, build/libctorch_blis.so, build/cpu_blis.o
 #   make blis-flags how to link the backend's static archive into a program
 #   make cuda       the CUDA backend (nvcc): build/libctorch_cuda.a, build/libctorch_cuda.so
@@ -26,7 +30,7 @@ BUILD    = build
 
 .PHONY: all demo test test-quick test-valgrind gen amalgamate bench clean blis blis-flags lint lint-tidy lint-cppcheck
 
-all: demo
+all: main
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo
@@ -48,6 +52,28 @@ test-quick: $(HEADERS) $(TEST_SRC) | $(BUILD)
 # (no amalgamate prerequisite: the suite checks that the committed dist/ctorch.h is current, so a stale one fails)
 test:
 	sh tests/run_all.sh
+
+# ---- examples: each is a one-file program (CTORCH_IMPLEMENTATION); here the
+# implementation is compiled once and linked to all (CT__DECLARATIONS_ONLY
+# turns their CTORCH_IMPLEMENTATION into declarations). single_file is built
+# from dist/ctorch.h alone, with one cc command.
+EXAMPLES = demo train infer custom_op profile char_rnn
+.PHONY: main examples run-examples
+$(BUILD)/examples/impl.o: $(HEADERS)
+	@mkdir -p $(BUILD)/examples
+	printf '#define CTORCH_IMPLEMENTATION\n#include "ctorch.h"\n' > $(BUILD)/examples/impl.c
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -c -o $@ $(BUILD)/examples/impl.c
+$(BUILD)/examples/single_file: examples/single_file.c dist/ctorch.h
+	$(CC) $(STD) $(WARN) -Idist -o $@ examples/single_file.c -lm
+$(BUILD)/examples/%: examples/%.c $(BUILD)/examples/impl.o
+	$(CC) $(STD) $(WARN) $(CFLAGS) -DCT__DECLARATIONS_ONLY -I. -o $@ $< $(BUILD)/examples/impl.o -lm -lpthread
+examples: $(addprefix $(BUILD)/examples/,$(EXAMPLES) single_file)
+main: $(BUILD)/examples/train $(BUILD)/examples/infer
+	./$(BUILD)/examples/train && ./$(BUILD)/examples/infer
+run-examples: examples
+	@set -e; for e in train infer $(filter-out train infer,$(EXAMPLES)) single_file; do \
+	  echo "== $$e"; ./$(BUILD)/examples/$$e > $(BUILD)/examples/$$e.out || { cat $(BUILD)/examples/$$e.out; exit 1; }; \
+	  tail -n 3 $(BUILD)/examples/$$e.out; done
 
 # valgrind memcheck over the suite and the examples (also part of make test)
 test-valgrind:
@@ -93,13 +119,20 @@ install: lib
 	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@BLIS_LIBS@|$$($(BLIS_FIND) libs)|" \
 	    packaging/ctorch-blis.pc.in > $$d/lib/pkgconfig/ctorch-blis.pc; \
 	  echo "installed the BLIS backend (ctorch-blis.pc)"; \
-	else echo "BLIS not found: the BLIS backend is not installed"; fi
+	else echo "BLIS not found: the BLIS backend is not installed"; fi; \
+	if [ "$(INSTALL_CUDA)" != no ] && [ -f $(BUILD)/libctorch_cuda.a ] && [ -f $(BUILD)/libctorch_cuda.so ]; then \
+	  cp $(BUILD)/libctorch_cuda.a $(BUILD)/libctorch_cuda.so $$d/lib/; \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@CUDA_LIBS@|$(CUDA_LF)|' \
+	    packaging/ctorch-cuda.pc.in > $$d/lib/pkgconfig/ctorch-cuda.pc; \
+	  echo "installed the CUDA backend (ctorch-cuda.pc)"; \
+	else echo "the CUDA backend is not installed (make cuda first: it needs nvcc)"; fi
 
 uninstall:
 	@d=$(DESTDIR)$(PREFIX); \
 	rm -f $$d/include/ctorch.h $$d/include/ctorch_blis.h $$d/include/ctorch_cuda.h; rm -rf $$d/include/ctorch; \
 	rm -f $$d/lib/libctorch.a $$d/lib/libctorch.so $$d/lib/libctorch.so.$(VERSION_MAJOR) $$d/lib/libctorch.so.$(VERSION); \
 	rm -f $$d/lib/libctorch_blis.a $$d/lib/libctorch_blis.so $$d/lib/pkgconfig/ctorch.pc $$d/lib/pkgconfig/ctorch-blis.pc; \
+	rm -f $$d/lib/libctorch_cuda.a $$d/lib/libctorch_cuda.so $$d/lib/pkgconfig/ctorch-cuda.pc; \
 	rm -rf $$d/lib/cmake/ctorch; echo "removed ctorch from $$d"
 
 # The generator needs only a C compiler; it parses schemas with ctorch's own
@@ -219,7 +252,8 @@ CPPCHECK   ?= cppcheck
 # clang-tidy analyses the implementation once (LINT_IMPL); the programs that
 # also define CTORCH_IMPLEMENTATION are analysed against the declarations
 LINT_IMPL   = tests/main.c
-LINT_PROGS  = examples/demo.c examples/custom_op.c examples/linked.c tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c \
+LINT_PROGS  = examples/demo.c examples/custom_op.c examples/linked.c examples/train.c examples/infer.c examples/profile.c examples/char_rnn.c \
+              examples/single_file.c tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c \
               tests/debug_misuse.c tests/blis_backend.c
 LINT_OTHER  = gen/ctgen.c
 CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \

@@ -42,6 +42,7 @@
 
 #include "generated/functions.h"
 #include "guard.h"
+#include "safetensors.h"
 
 CT_EXTERN_C_BEGIN
 
@@ -107,6 +108,13 @@ CTDEF void ct_state_dict_free(ct_state_dict *sd);
  * load_state_dict(strict=True). Checked before anything is copied: on error
  * the module is unchanged. */
 CTDEF ct_status ct_module_load_state_dict(ct_module *m, int n, const char *const *names, ct_tensor *const *tensors, bool strict);
+
+/* safetensors files of the state dict: the files torch's
+ * safetensors.torch.save_file(model.state_dict(), path) writes and reads.
+ * ct_module_load checks names, dtypes and shapes before it copies anything
+ * (strict as in ct_module_load_state_dict). */
+CTDEF ct_status ct_module_save(ct_module *m, const char *path);
+CTDEF ct_status ct_module_load(ct_module *m, const char *path, bool strict);
 
 /* ---- built-in modules (PyTorch's class names, arguments and defaults) ---- */
 CTDEF ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias);
@@ -521,7 +529,7 @@ static ct_status ct__module_collect_fn(void *ctx, const char *name, ct__module_t
   ct__module_collect *c = (ct__module_collect *)ctx;
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 16;
-    ct_tensor **t = (ct_tensor **)realloc(c->tensors, (size_t)cap * sizeof *t);
+    ct_tensor **t = (ct_tensor **)realloc(c->tensors, (size_t)cap * sizeof(ct_tensor *));
     if (!t) return ct_fail(CT_ERR_OOM, "ct_module", "out of memory");
     c->tensors = t;
     if (c->names) {
@@ -696,6 +704,26 @@ CTDEF ct_status ct_module_to(ct_module *m, ct_device device, ct_dtype dtype) {
       for (i = 0; i < x->nchildren && top < 64; i++) stack[top++] = x->children[i].module;
     }
   }
+  return st;
+}
+
+CTDEF ct_status ct_module_save(ct_module *m, const char *path) {
+  ct_state_dict *sd = ct_module_state_dict(m);
+  ct_status st;
+  if (!sd) return ct_last_error();
+  st = ct_safetensors_save(path, sd->n, (const char *const *)sd->names, sd->tensors, 0, NULL, NULL);
+  ct_state_dict_free(sd);
+  return st;
+}
+CTDEF ct_status ct_module_load(ct_module *m, const char *path, bool strict) {
+  ct_state_dict *sd = ct_module_state_dict(m);
+  ct_safetensors *file;
+  ct_status st;
+  if (!sd) return ct_last_error();
+  file = ct_safetensors_open(path);
+  st = file ? ct_safetensors_load_into(file, sd->n, (const char *const *)sd->names, sd->tensors, strict, NULL, NULL) : ct_last_error();
+  ct_safetensors_close(file);
+  ct_state_dict_free(sd);
   return st;
 }
 
@@ -1394,14 +1422,17 @@ CTDEF ct_rnn_opts ct_rnn_defaults(void) {
   return o;
 }
 
-/* The multi-step GRU / LSTM: layer by layer, direction by direction; the
- * input projection of a whole sequence is one matmul, the recurrence one
- * small matmul per step. */
+/* The multi-step GRU / LSTM: layer by layer, direction by direction, a
+ * list of per-step tensors between layers. The input is split into steps
+ * once; later layers take the previous layer's per-step outputs as they
+ * are: slicing a tensor that needs a gradient per step would make each
+ * slice's backward add a zero-padded gradient of the whole sequence
+ * (quadratic in the length). */
 static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct_tensor *x, ct_tensor *h0, ct_tensor *c0, ct_tensor **h_n,
                                      ct_tensor **c_n) {
   const ct__nn_cfg *cfg = &m->cfg;
   int64_t dirs = cfg->bidirectional ? 2 : 1, layers = cfg->layers, state_sz[3], steps, l, d, t;
-  ct_tensor *out = NULL, *hn_out = NULL, *cn_out = NULL, **seq = NULL;
+  ct_tensor *out = NULL, *hn_out = NULL, *cn_out = NULL, **xs = NULL, **outs;
   bool batched;
   if (h_n) *h_n = NULL;
   if (c_n) *c_n = NULL;
@@ -1409,70 +1440,74 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
   batched = x->ndim == 3;
   steps = x->sizes[batched && cfg->batch_first ? 1 : 0];
   state_sz[0] = layers * dirs, state_sz[1] = batched ? x->sizes[cfg->batch_first ? 0 : 1] : cfg->hidden, state_sz[2] = cfg->hidden;
-  seq = (ct_tensor **)malloc((size_t)(steps > 0 ? steps : 1) * sizeof *seq);
-  if (!seq) {
+  /* xs: the current layer's input per step; outs: each direction's output per step */
+  xs = (ct_tensor **)calloc((size_t)(3 * steps + 2 * layers * dirs + 1), sizeof(ct_tensor *));
+  if (!xs) {
     ct_fail(CT_ERR_OOM, op, "out of memory");
     return NULL;
   }
+  outs = xs + steps;
   CT_SCOPE {
-    /* work in (L, N, in); unbatched input gets N = 1 */
+    /* (L, N, in); unbatched input gets N = 1 */
     ct_tensor *cur = batched ? (cfg->batch_first ? ct_transpose(x, 0, 1) : x) : ct_unsqueeze(x, 1);
     ct_tensor *hs = ct__nn_rnn_state(op, "hidden", h0, x, batched ? 3 : 2, batched ? state_sz : state_sz + 1);
     ct_tensor *cs = lstm && hs ? ct__nn_rnn_state(op, "cell state", c0, x, batched ? 3 : 2, batched ? state_sz : state_sz + 1) : NULL;
-    ct_tensor **finals_h = (ct_tensor **)calloc((size_t)(layers * dirs) * 2 + 1, sizeof *finals_h), **finals_c = finals_h + layers * dirs;
-    bool ok = cur && hs && (cs || !lstm) && finals_h;
-    if (!finals_h) ct_fail(CT_ERR_OOM, op, "out of memory");
+    ct_tensor **finals_h = outs + 2 * steps, **finals_c = finals_h + layers * dirs, *y = NULL;
+    bool ok = cur && hs && (cs || !lstm) && (steps == 0 || ct_unbind(cur, 0, steps, xs) == steps);
     if (ok && !batched) hs = ct_unsqueeze(hs, 1), cs = cs ? ct_unsqueeze(cs, 1) : NULL;
     for (l = 0; ok && l < layers; l++) {
-      ct_tensor *dir_out[2] = {NULL, NULL};
       for (d = 0; ok && d < dirs; d++) {
-        char suffix[32];
-        ct_tensor *gi, *h, *c = NULL;
-        snprintf(suffix, sizeof suffix, "_l%lld%s", (long long)l, d ? "_reverse" : "");
-        {
-          char w_ih[48], b_ih[48], w_hh[48], b_hh[48];
-          ct_tensor *whh, *bhh;
-          snprintf(w_ih, sizeof w_ih, "weight_ih%s", suffix), snprintf(b_ih, sizeof b_ih, "bias_ih%s", suffix);
-          snprintf(w_hh, sizeof w_hh, "weight_hh%s", suffix), snprintf(b_hh, sizeof b_hh, "bias_hh%s", suffix);
-          gi = ct_linear(cur, ct_module_get(m, w_ih), ct_module_get(m, b_ih)); /* (L, N, gates * H) */
-          whh = ct_module_get(m, w_hh), bhh = ct_module_get(m, b_hh);
-          h = ct_select(hs, 0, l * dirs + d);
-          if (lstm) c = ct_select(cs, 0, l * dirs + d);
-          ok = gi && h && (c || !lstm);
-          for (t = 0; ok && t < steps; t++) {
-            int64_t at = d ? steps - 1 - t : t;
-            ct_tensor *g = ct_select(gi, 0, at);
-            h = lstm ? ct__nn_lstm_step(g, h, &c, whh, bhh) : ct__nn_gru_step(g, h, whh, bhh);
-            seq[at] = h;
-            ok = h != NULL;
-          }
+        char w_ih[48], b_ih[48], w_hh[48], b_hh[48];
+        const char *sfx = d ? "_reverse" : "";
+        ct_tensor *wih, *bih, *whh, *bhh, *h, *c = NULL;
+        snprintf(w_ih, sizeof w_ih, "weight_ih_l%lld%s", (long long)l, sfx), snprintf(b_ih, sizeof b_ih, "bias_ih_l%lld%s", (long long)l, sfx);
+        snprintf(w_hh, sizeof w_hh, "weight_hh_l%lld%s", (long long)l, sfx), snprintf(b_hh, sizeof b_hh, "bias_hh_l%lld%s", (long long)l, sfx);
+        wih = ct_module_get(m, w_ih), bih = ct_module_get(m, b_ih), whh = ct_module_get(m, w_hh), bhh = ct_module_get(m, b_hh);
+        h = ct_select(hs, 0, l * dirs + d);
+        if (lstm) c = ct_select(cs, 0, l * dirs + d);
+        ok = h && (c || !lstm);
+        for (t = 0; ok && t < steps; t++) {
+          int64_t at = d ? steps - 1 - t : t;
+          ct_tensor *gi = ct_linear(xs[at], wih, bih);
+          h = lstm ? ct__nn_lstm_step(gi, h, &c, whh, bhh) : ct__nn_gru_step(gi, h, whh, bhh);
+          outs[d * steps + at] = h;
+          ok = h != NULL;
         }
-        if (ok) {
-          finals_h[l * dirs + d] = h, finals_c[l * dirs + d] = c;
-          dir_out[d] = steps ? ct_stack_tensors((int)steps, seq, 0) : ct_empty_like(ct_narrow(gi, 2, 0, cfg->hidden));
-          ok = dir_out[d] != NULL;
-        }
+        if (ok) finals_h[l * dirs + d] = h, finals_c[l * dirs + d] = c;
       }
-      if (ok) {
-        cur = dirs == 2 ? ct_cat(2, dir_out, 2) : dir_out[0];
-        if (cur && l + 1 < layers && cfg->p > 0 && m->training) cur = ct_dropout(cur, cfg->p, true);
-        ok = cur != NULL;
+      for (t = 0; ok && t < steps; t++) { /* the next layer's input: both directions' outputs side by side */
+        if (dirs == 2) {
+          ct_tensor *pair[2];
+          pair[0] = outs[t], pair[1] = outs[steps + t];
+          xs[t] = ct_cat(2, pair, -1);
+        } else {
+          xs[t] = outs[t];
+        }
+        if (xs[t] && l + 1 < layers && cfg->p > 0 && m->training) xs[t] = ct_dropout(xs[t], cfg->p, true);
+        ok = xs[t] != NULL;
       }
     }
     if (ok) {
       ct_tensor *hn = ct_stack_tensors((int)(layers * dirs), finals_h, 0), *cn = lstm ? ct_stack_tensors((int)(layers * dirs), finals_c, 0) : NULL;
-      ct_tensor *o = batched ? (cfg->batch_first ? ct_transpose(cur, 0, 1) : cur) : ct_squeeze_dim(cur, 1);
+      if (steps) {
+        y = ct_stack_tensors((int)steps, xs, 0);
+      } else {
+        int64_t e[3];
+        e[0] = 0, e[1] = state_sz[1], e[2] = dirs * cfg->hidden;
+        if (!batched) e[1] = 1;
+        y = ct_empty(3, e, (ct_dtype)x->dtype);
+      }
+      y = y ? (batched ? (cfg->batch_first ? ct_transpose(y, 0, 1) : y) : ct_squeeze_dim(y, 1)) : NULL;
       if (hn && !batched) hn = ct_squeeze_dim(hn, 1);
       if (cn && !batched) cn = ct_squeeze_dim(cn, 1);
-      if (o && hn && (cn || !lstm)) {
-        out = ct_keep(o);
+      if (y && hn && (cn || !lstm)) {
+        out = ct_keep(y);
         if (h_n) hn_out = ct_keep(hn);
         if (c_n && lstm) cn_out = ct_keep(cn);
       }
     }
-    free(finals_h);
   }
-  free(seq);
+  free(xs);
   if (h_n) *h_n = hn_out;
   if (c_n) *c_n = cn_out;
   return out;

@@ -8,7 +8,7 @@
  * latency percentiles of both loops.
  *   ./build/examples/infer [weights.safetensors]
  * (exit status 0 when the weights load and no frame allocates) */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 199309L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): clock_gettime, nanosleep */
 #define CTORCH_IMPLEMENTATION
 #include "ctorch.h"
 
@@ -18,6 +18,7 @@
 #include <time.h>
 
 /* ---- a malloc counter (glibc: the program's definitions wrap glibc's) ---- */
+/* NOLINTBEGIN: replacing malloc means glibc's reserved names and its declarations */
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 #define COUNT_MALLOCS 1
 extern void *__libc_malloc(size_t n);
@@ -33,6 +34,7 @@ void free(void *p) { __libc_free(p); }
 #define COUNT_MALLOCS 0
 static long mallocs;
 #endif
+/* NOLINTEND */
 
 static double now(void) {
   struct timespec ts;

@@ -4,33 +4,29 @@
  * progress line every 25 epochs (step, loss, accuracy, steps/s); the
  * weights saved as safetensors (examples/infer.c runs them) and the loss
  * curve written as an SVG.
- *   make examples && ./build/examples/train [weights.safetensors] [loss.svg]
+ *   make examples && ./build/examples/train [weights.safetensors] [loss.svg] [epochs, default 200]
  * (exit status 0 when the accuracy reaches 95%) */
 #define CTORCH_IMPLEMENTATION
 #include "ctorch.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
-enum { PER_CLASS = 300, CLASSES = 3, N = PER_CLASS * CLASSES, BATCH = 64, EPOCHS = 200 };
+enum { PER_CLASS = 300, CLASSES = 3, N = PER_CLASS * CLASSES, BATCH = 64, MAX_EPOCHS = 1000 };
 
-static double now(void) {
-  struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return (double)clock() / CLOCKS_PER_SEC; } /* processor time: the program is single-threaded */
 
 /* class c: r in [0, 1), angle 4 (c + r) + noise; the data is made with ctorch's generator */
 static void make_spirals(ct_tensor **x, ct_tensor **y) {
   ct_tensor *noise = ct_randn(CT_DIMS(N));
-  float *xp;
-  int64_t i, *yp;
+  int64_t i;
   *x = ct_empty(CT_DIMS(N, 2), CT_F32), *y = ct_empty(CT_DIMS(N), CT_I64);
-  xp = (float *)ct_data_ptr(*x), yp = (int64_t *)ct_data_ptr(*y);
   for (i = 0; i < N; i++) {
-    double r = (double)(i % PER_CLASS) / PER_CLASS, t = 4.0 * ((double)(i / PER_CLASS) + r) + 0.2 * ct_get(noise, i);
-    xp[2 * i] = (float)(r * sin(t)), xp[2 * i + 1] = (float)(r * cos(t)), yp[i] = i / PER_CLASS;
+    int64_t cls = i / PER_CLASS; /* (integer division: the class) */
+    double r = (double)(i % PER_CLASS) / PER_CLASS, t = 4.0 * ((double)cls + r) + 0.2 * ct_get(noise, i);
+    ct_set(*x, 2 * i, r * sin(t)), ct_set(*x, 2 * i + 1, r * cos(t)), ct_set(*y, i, (double)cls);
   }
   ct_release(noise);
 }
@@ -59,7 +55,8 @@ static void write_svg(const char *path, const double *loss, int n) {
 
 int main(int argc, char **argv) {
   const char *weights = argc > 1 ? argv[1] : "build/spiral.safetensors", *svg = argc > 2 ? argv[2] : "build/spiral_loss.svg";
-  static double epoch_loss[EPOCHS];
+  int epochs = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 200;
+  static double epoch_loss[MAX_EPOCHS];
   ct_tensor *x, *y;
   ct_module *net;
   ct_optim *opt;
@@ -68,6 +65,7 @@ int main(int argc, char **argv) {
   int n_params, epoch, step = 0;
   double start = now(), acc;
 
+  if (epochs < 2 || epochs > MAX_EPOCHS) return fprintf(stderr, "train: epochs must be in [2, %d]\n", MAX_EPOCHS), 1;
   ct_manual_seed_all(0);
   make_spirals(&x, &y);
   net = ct_nn_sequential(5, (ct_module *[]){ct_nn_linear(2, 64, true), ct_nn_relu(), ct_nn_linear(64, 64, true), ct_nn_relu(),
@@ -76,22 +74,21 @@ int main(int argc, char **argv) {
   opt = params ? ct_optim_new(CT_OPTIM_ADAMW, n_params, params, &opts) : NULL;
   if (!opt) return fprintf(stderr, "train: %s\n", ct_last_error_message()), 1;
 
-  for (epoch = 0; epoch < EPOCHS; epoch++) {
-    ct_optim_set_lr(opt, 0, ct_lr_cosine(1e-2, epoch, EPOCHS, 1e-4));
+  for (epoch = 0; epoch < epochs; epoch++) {
+    ct_optim_set_lr(opt, 0, ct_lr_cosine(1e-2, epoch, epochs, 1e-4));
     epoch_loss[epoch] = 0;
     CT_SCOPE {
       ct_tensor *perm = ct_randperm(N);
       int64_t at;
-      for (at = 0; at < N; at += BATCH, step++) CT_SCOPE {
+      for (at = 0; at < N && ct_last_error() == CT_OK; at += BATCH, step++) CT_SCOPE { /* (a break here would only leave the scope) */
         ct_tensor *idx = ct_narrow(perm, 0, at, at + BATCH < N ? BATCH : N - at);
         ct_tensor *loss = ct_cross_entropy(ct_module_forward(net, ct_index_select(x, 0, idx)), ct_index_select(y, 0, idx), NULL, 1, -100, 0);
         ct_optim_zero_grad(opt);
-        if (ct_backward(loss) != CT_OK || ct_optim_step(opt) != CT_OK) break;
-        epoch_loss[epoch] += ct_get(loss, 0) * (double)idx->numel / N;
+        if (ct_backward(loss) == CT_OK && ct_optim_step(opt) == CT_OK) epoch_loss[epoch] += ct_get(loss, 0) * (double)idx->numel / N;
       }
     }
     if (ct_last_error() != CT_OK) return fprintf(stderr, "train: %s\n", ct_last_error_message()), 1;
-    if ((epoch + 1) % 25 == 0)
+    if ((epoch + 1) % 25 == 0 || epoch + 1 == epochs)
       printf("epoch %3d  step %5d  loss %.4f  accuracy %5.1f%%  %6.0f steps/s\n", epoch + 1, step, epoch_loss[epoch],
              100 * accuracy(net, x, y), step / (now() - start));
   }
@@ -99,7 +96,7 @@ int main(int argc, char **argv) {
   printf("trained %d parameters in %.2f s: accuracy %.1f%%\n", (int)ct_module_parameter_numel(net), now() - start, 100 * acc);
 
   if (ct_module_save(net, weights) != CT_OK) return fprintf(stderr, "train: %s\n", ct_last_error_message()), 1;
-  write_svg(svg, epoch_loss, EPOCHS);
+  write_svg(svg, epoch_loss, epochs);
   printf("wrote %s and %s\n", weights, svg);
   ct_optim_free(opt);
   ct_module_free(net);

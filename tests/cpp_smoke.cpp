@@ -476,6 +476,30 @@ int main() {
           "CT_DEFINE_OP (C++): without a derivative, backward reports it (CT_ERR_UNSUPPORTED)");
   }
 
+  // ---- nn from C++: a module tree, a training step, the state dict ----
+  {
+    ct_module *mods[3] = {ct_nn_embedding(5, 4, CT_NN_NO_PADDING_IDX), ct_nn_flatten(1, -1), ct_nn_linear(8, 2, true)};
+    ct_module *net = ct_nn_sequential(3, mods);
+    ct_optim_opts o = ct_sgd_defaults(0.1);
+    int n = 0;
+    ct_tensor *const *params = net ? ct_module_parameters(net, &n) : nullptr;
+    ct_optim *opt = params ? ct_optim_new(CT_OPTIM_SGD, n, params, &o) : nullptr;
+    double before = 0, after = 0;
+    for (int step = 0; opt && step < 5; step++) CT_SCOPE {
+      ct_tensor *idx = ct_full(CT_DIMS(3, 2), ct_int(step % 5), CT_I64);
+      ct_tensor *loss = ct_sum(ct_square(ct_module_forward(net, idx)));
+      (step == 0 ? before : after) = loss ? ct_get(loss, 0) : -1;
+      ct_optim_zero_grad(opt);
+      if (ct_backward(loss) != CT_OK || ct_optim_step(opt) != CT_OK) break;
+    }
+    ct_state_dict *sd = net ? ct_module_state_dict(net) : nullptr;
+    check(n == 3 && sd && sd->n == 3 && !std::strcmp(sd->names[2], "2.bias") && after >= 0 && ct_last_error() == CT_OK,
+          "nn modules, state dict and an optimizer from C++");
+    ct_state_dict_free(sd);
+    ct_optim_free(opt);
+    ct_module_free(net);
+  }
+
   const int64_t live = ct_memory_stats_get().live_tensors - live0;
   check(live == 0, "no tensor leaked");
   std::printf("%d passed, %d failed\n", passed, failed);

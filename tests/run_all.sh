@@ -123,6 +123,17 @@ if command -v "${NVCC:-nvcc}" > /dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/
     echo "ok   CUDA backend builds (make cuda: cc and nvcc, warnings as errors)"; passed=$((passed + 1))
     make -s test-cuda CUDA_TESTS=cuda CUDA_OPT=-O1 > build/cuda-suite.log 2>&1
     tally "suite with the CUDA backend (make test-cuda)" build/cuda-suite.log
+    # make install takes the built backend; linking through ctorch-cuda.pc registers it (zero devices here)
+    pre=$(pwd)/build/prefix-cuda
+    rm -rf "$pre"
+    if make -s install PREFIX="$pre" > build/cuda-install.log 2>&1 && [ -f "$pre/lib/pkgconfig/ctorch-cuda.pc" ] &&
+      PKG_CONFIG_PATH="$pre/lib/pkgconfig" sh -c 'cc -std=c11 -Wall -Wextra -Werror -o build/linked_cuda examples/linked.c $(pkg-config --cflags --libs ctorch-cuda)' >> build/cuda-install.log 2>&1 &&
+      ./build/linked_cuda > build/linked_cuda.out 2>&1 && grep -qi "cuda" build/linked_cuda.out &&
+      make -s uninstall PREFIX="$pre" > /dev/null && [ -z "$(find "$pre" -type f)" ]; then
+      echo "ok   make install with the CUDA backend: linked through ctorch-cuda.pc, it registers"; passed=$((passed + 1))
+    else
+      echo "FAIL make install with the CUDA backend"; tail -n 20 build/cuda-install.log; failed=$((failed + 1))
+    fi
   else
     echo "FAIL CUDA backend: make cuda"; tail -n 30 build/cuda-build.log; failed=$((failed + 1))
   fi
@@ -211,6 +222,12 @@ check "custom-op example builds with clang and runs" sh -c \
   "clang -std=c11 $WARN -O2 -I. -o build/custom_op_clang examples/custom_op.c -lm && ./build/custom_op_clang > /dev/null"
 check "demo is clean under ASan+UBSan+LSan" sh -c \
   "gcc -std=c11 $WARN $ASAN $SHARED -I. -o build/demo_asan examples/demo.c build/impl-asan.o -lm && ./build/demo_asan > /dev/null"
+check "examples (train, infer, profile, char_rnn, single_file) are clean under ASan+UBSan+LSan" sh -c \
+  "for e in train infer profile char_rnn single_file; do gcc -std=c11 $WARN $ASAN $SHARED -I. -o build/\$e-asan examples/\$e.c build/impl-asan.o -lm || exit 1; done &&
+   ./build/train-asan build/asan_spiral.safetensors build/asan_loss.svg 30 > /dev/null && ./build/infer-asan build/asan_spiral.safetensors > /dev/null &&
+   ./build/profile-asan > /dev/null && ./build/char_rnn-asan 20 > /dev/null && ./build/single_file-asan > /dev/null"
+check "examples build and run: make run-examples (train, infer, demo, custom_op, profile, char_rnn, single_file)" sh -c \
+  "make -s run-examples > build/run-examples.log 2>&1 || { tail -n 40 build/run-examples.log; exit 1; }"
 
 # ct_parallel_for, the thread knob and determinism (no backend needed):
 # threads, ThreadSanitizer, CT_NO_THREADS.
@@ -255,7 +272,7 @@ check "parallel loops with CT_NO_THREADS" sh -c \
 installed() {
   pre=$(pwd)/build/prefix
   rm -rf "$pre" build/cmake-linked
-  make -s install PREFIX="$pre" > build/install.log 2>&1 || { cat build/install.log; return 1; }
+  make -s install PREFIX="$pre" INSTALL_CUDA=no > build/install.log 2>&1 || { cat build/install.log; return 1; }
   export PKG_CONFIG_PATH="$pre/lib/pkgconfig"
   # shellcheck disable=SC2046
   cc -std=c11 $WARN -o build/linked_pc examples/linked.c $(pkg-config --cflags --libs ctorch) && ./build/linked_pc || return 1
