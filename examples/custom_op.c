@@ -6,7 +6,8 @@
  * a CPU kernel, a meta (shape) function and a derivative written with ct ops
  * (so double backward works). The program uses it with autograd, under
  * no-grad and on the meta device, then runs ct_opcheck on it (frontend vs
- * boxed call, meta vs kernel, gradcheck and gradgradcheck).
+ * boxed call, meta vs kernel, gradcheck and gradgradcheck), and trains a
+ * Linear layer through it with AdamW.
  * Build: cc -std=c11 -I. examples/custom_op.c -lm   (exit status 0 = all checks pass)
  */
 #define CTORCH_IMPLEMENTATION
@@ -98,6 +99,29 @@ int main(void) {
       printf("opcheck FAILED: %s\n", ct_last_error_message());
       failures++;
     }
+  }
+  /* inside training: a Linear layer's output goes through the op; AdamW
+   * fits 1.5 (w x + b)^2 to 1.5 (2 x + 1)^2 on [0, 1) (so w x + b -> +-(2 x + 1)) */
+  {
+    ct_module *lin = ct_nn_linear(1, 1, true);
+    ct_optim_opts o = ct_adamw_defaults(0.05);
+    int n = 0, step;
+    ct_tensor *const *params = lin ? ct_module_parameters(lin, &n) : NULL;
+    ct_optim *opt = params ? ct_optim_new(CT_OPTIM_ADAMW, n, params, &o) : NULL;
+    double loss = -1;
+    ct_manual_seed_all(3);
+    for (step = 0; opt && step < 400 && ct_last_error() == CT_OK; step++) CT_SCOPE {
+      ct_tensor *x = ct_rand(CT_DIMS(32, 1));
+      ct_tensor *target = scaled_square(ct_add_scalar(ct_mul_scalar(x, ct_float(2)), ct_float(1)), 1.5);
+      ct_tensor *l = ct_mse_loss(scaled_square(ct_module_forward(lin, x), 1.5), target, 1);
+      ct_optim_zero_grad(opt);
+      if (ct_backward(l) == CT_OK && ct_optim_step(opt) == CT_OK) loss = ct_get(l, 0);
+    }
+    printf("trained through the op: loss %.2e, w %.3f, b %.3f (expected 2, 1 or -2, -1)\n", loss,
+           lin ? ct_get(ct_module_get(lin, "weight"), 0) : 0.0, lin ? ct_get(ct_module_get(lin, "bias"), 0) : 0.0);
+    if (!(loss >= 0 && loss < 1e-3)) failures++;
+    ct_optim_free(opt);
+    ct_module_free(lin);
   }
   if (ct_memory_stats_get().live_tensors != 0) {
     printf("leak: %lld live tensors\n", (long long)ct_memory_stats_get().live_tensors);
