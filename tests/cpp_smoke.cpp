@@ -58,6 +58,7 @@ static_assert((CT_BACKEND_KEYS & CT_AUTOGRAD_KEYS) == 0 && (CT_BACKEND_KEYS & CT
 static_assert(CT_KEY_CPU + CT_AUTOGRAD_KEY_OFFSET == CT_KEY_AUTOGRAD_CPU, "autograd key offset");
 static_assert(CT_INT_NONE == INT64_MIN && CT_CPU_CACHE_LIMIT >= 0u && CT_BACKEND_ABI != 0, "misc");
 static_assert(CT_HAVE_CLEANUP == 0 || CT_HAVE_CLEANUP == 1, "cleanup");
+static_assert(CT_SAFETENSORS_MAX_HEADER >= (1u << 20), "safetensors header limit");
 
 // =====================================================================
 // Custom ops defined from C++ with CT_DEFINE_OP
@@ -493,6 +494,15 @@ int main() {
       if (ct_backward(loss) != CT_OK || ct_optim_step(opt) != CT_OK) break;
     }
     ct_state_dict *sd = net ? ct_module_state_dict(net) : nullptr;
+    void *file = nullptr;
+    size_t len = 0;
+    ct_safetensors *st = sd && ct_safetensors_save_buffer(sd->n, sd->names, sd->tensors, 0, nullptr, nullptr, &file, &len) == CT_OK
+                             ? ct_safetensors_from_buffer(file, len)
+                             : nullptr;
+    check(st && ct_safetensors_count(st) == 3 && ct_safetensors_load_into(st, sd->n, sd->names, sd->tensors, true, nullptr, nullptr) == CT_OK,
+          "a state dict through safetensors from C++");
+    ct_safetensors_close(st);
+    ct_safetensors_free_buffer(file);
     check(n == 3 && sd && sd->n == 3 && !std::strcmp(sd->names[2], "2.bias") && after >= 0 && ct_last_error() == CT_OK,
           "nn modules, state dict and an optimizer from C++");
     ct_state_dict_free(sd);
