@@ -153,8 +153,10 @@ else
 fi
 
 echo "$passed $failed $skipped" > build/lane2.counts
+echo "(lane 2 took $(( $(date +%s) - lane_start )) s)"
 }
 rm -f build/lane2.counts
+lane_start=$(date +%s)
 lane2 > build/lane2.out 2>&1 &
 lane2_pid=$!
 
@@ -227,7 +229,7 @@ check "examples (train, infer, profile, char_rnn, single_file) are clean under A
    ./build/train-asan build/asan_spiral.safetensors build/asan_loss.svg 30 > /dev/null && ./build/infer-asan build/asan_spiral.safetensors > /dev/null &&
    ./build/profile-asan > /dev/null && ./build/char_rnn-asan 20 > /dev/null && ./build/single_file-asan > /dev/null"
 check "examples build and run: make run-examples (train, infer, demo, custom_op, profile, char_rnn, single_file)" sh -c \
-  "make -s run-examples > build/run-examples.log 2>&1 || { tail -n 40 build/run-examples.log; exit 1; }"
+  "make -s run-examples CFLAGS=\"-O1 -g\" > build/run-examples.log 2>&1 || { tail -n 40 build/run-examples.log; exit 1; }"
 
 # ct_parallel_for, the thread knob and determinism (no backend needed):
 # threads, ThreadSanitizer, CT_NO_THREADS.
@@ -307,6 +309,7 @@ else
   echo "SKIP static analysis (make lint): clang-tidy or cppcheck not installed"; skipped=$((skipped + 1))
 fi
 
+echo "(lane 1 took $(( $(date +%s) - lane_start )) s)"
 wait "$lane2_pid"
 cat build/lane2.out
 if read -r p2 f2 s2 < build/lane2.counts; then
