@@ -3633,6 +3633,14 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* glu(Tensor self, int dim=-1) -> Tensor
+ * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
  * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
@@ -5401,6 +5409,15 @@ typedef ct_tensor *ct_kernel_log_softmax_int(ct_keyset, ct_tensor *, int64_t , c
 typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
 #define CT__OPNAME_log_softmax_int_out "log_softmax.int_out"
 #define CT__OPSIG_log_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_softmin "softmin"
+#define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_glu "glu"
+#define CT__OPSIG_glu "T,i->T"
+typedef ct_status ct_kernel_glu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_glu_out "glu.out"
+#define CT__OPSIG_glu_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
 #define CT__OPNAME_nll_loss "nll_loss"
 #define CT__OPSIG_nll_loss "T,T,T?,i,i->T"
@@ -20886,6 +20903,47 @@ static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor
   return r;
 }
 
+/* ================= softmin and glu: composites =================
+ * softmin = softmax(-self), as torch.nn.functional's (no aten op). glu:
+ * a * sigmoid(b) over the halves of self along dim; aten's glu is a kernel
+ * with glu_backward, whose gradient is the composite's. Checks in aten's
+ * order: 0-dim, dim, even size, then the dtype (floating only). glu.out casts
+ * into out as aten's (a TensorIterator output: can_cast). */
+static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *n = ct_neg(self);
+    r = n ? ct_keep(ct_softmax(n, dim, dtype)) : NULL;
+  }
+  return r;
+}
+static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_tensor *r = NULL;
+  int64_t d, h;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INVALID, "glu", "glu does not support 0-dimensional tensors"), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim("glu", dim, self->ndim)) < 0) return NULL;
+  if (self->sizes[d] % 2)
+    return ct_fail(CT_ERR_SHAPE, "glu", "Halving dimension must be even, but dimension %lld is size %lld", (long long)d,
+                   (long long)self->sizes[d]),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, "glu", "\"glu\" is not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  h = self->sizes[d] / 2;
+  CT_SCOPE {
+    ct_tensor *a = ct_narrow(self, d, 0, h), *b = ct_narrow(self, d, h, h);
+    ct_tensor *sb = b ? ct_sigmoid(b) : NULL;
+    r = a && sb ? ct_keep(ct_mul(a, sb)) : NULL;
+  }
+  return r;
+}
+static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("glu");
+  return ct__nn_into_out("glu", ct__k_glu(ks, self, dim), out);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
 /* ---- ctorch/ops/conv.h: implementation ---- */
@@ -23556,6 +23614,9 @@ static struct {
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
+  ct_op *softmin;
+  ct_op *glu;
+  ct_op *glu_out;
   ct_op *nll_loss;
   ct_op *nll_loss_out;
   ct_op *nll_loss_nd;
@@ -33262,6 +33323,62 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.softmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu(Tensor self, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.glu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.glu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__op.nll_loss;
@@ -40965,6 +41082,33 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmin", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softmin(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_glu(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("glu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "glu.out", "out"))) return ct_last_error();
+  return ct__dispatch_glu_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
@@ -63320,6 +63464,19 @@ static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor *
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_softmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_glu(const ct_value *a, ct_tensor **r) {
+  *r = ct_glu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_glu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_glu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -66111,6 +66268,20 @@ static const ct__arg_def ct__generated_args[] = {
     {13, 12, 6, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* softmin */
+    {1, 0, 1, 0, 0, 0},
+    {22, 0, 2, 0, 0, 0},
+    {13, 12, 6, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* glu */
+    {1, 0, 1, 0, 0, 0},
+    {22, 25, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* glu.out */
+    {1, 0, 1, 0, 0, 0},
+    {22, 25, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
     {113, 0, 1, 0, 0, 0},
@@ -67140,79 +67311,82 @@ static const struct {
     {&ct__op.softmax_int_out, {617, 427, 455, 1949, 4, 1}, ct__frontend_softmax_int_out, 0},
     {&ct__op.log_softmax_int, {618, 201, 451, 1954, 3, 1}, ct__frontend_log_softmax_int, 0},
     {&ct__op.log_softmax_int_out, {618, 427, 455, 1958, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.nll_loss, {620, 0, 619, 1963, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {620, 5, 621, 1969, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {622, 0, 619, 1976, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {624, 0, 623, 1982, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {626, 0, 625, 1990, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {628, 0, 627, 1997, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {628, 5, 629, 2001, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {630, 0, 627, 2006, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {632, 0, 631, 2010, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {632, 5, 633, 2015, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {635, 0, 634, 2021, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {637, 0, 636, 2026, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {637, 5, 638, 2031, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {640, 0, 639, 2037, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.layer_norm, {642, 0, 641, 2043, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {644, 0, 643, 2050, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {646, 0, 645, 2057, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {648, 0, 647, 2067, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {650, 0, 649, 2072, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {652, 0, 651, 2080, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {652, 5, 653, 2090, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {655, 0, 654, 2101, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {656, 0, 654, 2109, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {658, 0, 657, 2117, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {658, 96, 659, 2125, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {660, 0, 657, 2133, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {660, 96, 659, 2141, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {662, 90, 661, 2149, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {663, 0, 197, 2158, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {663, 5, 480, 2161, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {664, 0, 197, 2165, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {665, 0, 175, 2168, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {667, 0, 666, 2171, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {667, 148, 668, 2180, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {669, 0, 666, 2190, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {671, 0, 670, 2199, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {673, 0, 672, 2207, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {675, 0, 674, 2214, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {675, 5, 676, 2222, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {678, 0, 677, 2231, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {678, 148, 679, 2240, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {681, 0, 680, 2250, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {683, 0, 682, 2256, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {685, 0, 684, 2263, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {686, 0, 684, 2268, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {688, 153, 687, 2273, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {688, 154, 689, 2278, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {688, 0, 690, 2282, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {693, 692, 691, 2285, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {695, 0, 694, 2289, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {695, 72, 696, 2292, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {698, 697, 696, 2296, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {698, 700, 699, 2300, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {698, 346, 701, 2304, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {703, 0, 702, 2308, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {704, 0, 702, 2312, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {706, 0, 705, 2316, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {707, 0, 705, 2321, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {709, 158, 708, 2326, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {711, 0, 710, 2333, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {713, 0, 712, 2338, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {713, 161, 714, 2342, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {716, 0, 715, 2347, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {706, 718, 717, 2353, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {707, 718, 717, 2357, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {709, 720, 719, 2361, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {711, 718, 721, 2367, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {713, 5, 722, 2371, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {713, 724, 723, 2374, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {716, 5, 725, 2378, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {727, 0, 726, 2383, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {729, 0, 728, 2389, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {731, 0, 730, 2393, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.softmin, {619, 0, 451, 1963, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {620, 0, 208, 1967, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {620, 5, 327, 1970, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {622, 0, 621, 1974, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {622, 5, 623, 1980, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {624, 0, 621, 1987, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {626, 0, 625, 1993, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {628, 0, 627, 2001, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {630, 0, 629, 2008, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {630, 5, 631, 2012, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {632, 0, 629, 2017, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {634, 0, 633, 2021, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {634, 5, 635, 2026, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {637, 0, 636, 2032, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {639, 0, 638, 2037, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {639, 5, 640, 2042, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {642, 0, 641, 2048, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.layer_norm, {644, 0, 643, 2054, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {646, 0, 645, 2061, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {648, 0, 647, 2068, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {650, 0, 649, 2078, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {652, 0, 651, 2083, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {654, 0, 653, 2091, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {654, 5, 655, 2101, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {657, 0, 656, 2112, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {658, 0, 656, 2120, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {660, 0, 659, 2128, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {660, 96, 661, 2136, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {662, 0, 659, 2144, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {662, 96, 661, 2152, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {664, 90, 663, 2160, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {665, 0, 197, 2169, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {665, 5, 480, 2172, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {666, 0, 197, 2176, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {667, 0, 175, 2179, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {669, 0, 668, 2182, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {669, 148, 670, 2191, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {671, 0, 668, 2201, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {673, 0, 672, 2210, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {675, 0, 674, 2218, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {677, 0, 676, 2225, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {677, 5, 678, 2233, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {680, 0, 679, 2242, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {680, 148, 681, 2251, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {683, 0, 682, 2261, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {685, 0, 684, 2267, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {687, 0, 686, 2274, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {688, 0, 686, 2279, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {690, 153, 689, 2284, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {690, 154, 691, 2289, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {690, 0, 692, 2293, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {695, 694, 693, 2296, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {697, 0, 696, 2300, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {697, 72, 698, 2303, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {700, 699, 698, 2307, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {700, 702, 701, 2311, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {700, 346, 703, 2315, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {705, 0, 704, 2319, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {706, 0, 704, 2323, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {708, 0, 707, 2327, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {709, 0, 707, 2332, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {711, 158, 710, 2337, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {713, 0, 712, 2344, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {715, 0, 714, 2349, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {715, 161, 716, 2353, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {718, 0, 717, 2358, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {708, 720, 719, 2364, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {709, 720, 719, 2368, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {711, 722, 721, 2372, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {713, 720, 723, 2378, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {715, 5, 724, 2382, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {715, 726, 725, 2385, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {718, 5, 727, 2389, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {729, 0, 728, 2394, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {731, 0, 730, 2400, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {733, 0, 732, 2404, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -67836,6 +68010,8 @@ static const char *const ct__generated_strings[] = {
     "T,T,i?,Tw->Tw",
     "softmax",
     "log_softmax",
+    "softmin",
+    "glu",
     "T,T,T?,i,i->T",
     "nll_loss",
     "T,T,T?,i,i,Tw->Tw",
@@ -69382,6 +69558,9 @@ static const struct {
     {&ct__op.log_softmax_int_out, CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
     {&ct__op.log_softmax_int_out, CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
     {&ct__op.log_softmax_int_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {&ct__op.softmin, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_softmin), "composite"},
+    {&ct__op.glu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu), "composite"},
+    {&ct__op.glu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu_out), "composite"},
     {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
     {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
     {&ct__op.nll_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},

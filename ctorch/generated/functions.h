@@ -1284,6 +1284,14 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* glu(Tensor self, int dim=-1) -> Tensor
+ * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
  * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
@@ -3052,6 +3060,15 @@ typedef ct_tensor *ct_kernel_log_softmax_int(ct_keyset, ct_tensor *, int64_t , c
 typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
 #define CT__OPNAME_log_softmax_int_out "log_softmax.int_out"
 #define CT__OPSIG_log_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_softmin "softmin"
+#define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_glu "glu"
+#define CT__OPSIG_glu "T,i->T"
+typedef ct_status ct_kernel_glu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_glu_out "glu.out"
+#define CT__OPSIG_glu_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
 #define CT__OPNAME_nll_loss "nll_loss"
 #define CT__OPSIG_nll_loss "T,T,T?,i,i->T"
@@ -3793,6 +3810,9 @@ static struct {
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
+  ct_op *softmin;
+  ct_op *glu;
+  ct_op *glu_out;
   ct_op *nll_loss;
   ct_op *nll_loss_out;
   ct_op *nll_loss_nd;
@@ -13499,6 +13519,62 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.softmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu(Tensor self, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.glu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.glu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__op.nll_loss;
@@ -21202,6 +21278,33 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmin", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softmin(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_glu(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("glu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "glu.out", "out"))) return ct_last_error();
+  return ct__dispatch_glu_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
