@@ -1999,13 +1999,19 @@ CT_EXTERN_C_END
  *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
  *              nan_to_num: integers keep their dtype (floor & co. return the
  *              values), bool as the descriptor says; out= must match.
- *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, round.decimals:
- *              floating only; out= must match.
+ *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, hardswish,
+ *              hardsigmoid, log_sigmoid, hardshrink, softshrink,
+ *              round.decimals: floating only; out= must match.
+ *   KEEP_CAST  threshold: as KEEP (bool refused), but out= may be any dtype
+ *              the result can be cast to (PyTorch's threshold is a
+ *              TensorIterator op with cast_common_dtype_to_outputs).
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
  *
  * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
- * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
+ * relu6 is hardtanh(0, 6), composite as in PyTorch; so are selu and celu
+ * (elu with fixed parameters) and softsign, tanhshrink (torch.nn.functional's
+ * composites, no aten op). The derivative helpers
  * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
 #ifndef CT_OPS_UNARY_H
@@ -2703,6 +2709,60 @@ CTDEF ct_tensor *ct_mish(ct_tensor *self);
 CTDEF ct_status ct_mish_(ct_tensor *self);
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self);
+/* hardswish(Tensor self) -> Tensor
+ * self * relu6(self + 3) / 6; NaN stays NaN */
+CTDEF ct_tensor *ct_hardswish(ct_tensor *self);
+/* hardswish_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_hardswish_(ct_tensor *self);
+/* hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardswish_out(ct_tensor *out, ct_tensor *self);
+/* hardsigmoid(Tensor self) -> Tensor
+ * relu6(self + 3) / 6; NaN stays NaN */
+CTDEF ct_tensor *ct_hardsigmoid(ct_tensor *self);
+/* hardsigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_hardsigmoid_(ct_tensor *self);
+/* hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardsigmoid_out(ct_tensor *out, ct_tensor *self);
+/* selu(Tensor self) -> Tensor
+ * elu(self, alpha=1.6732632423543772, scale=1.0507009873554805), as PyTorch */
+CTDEF ct_tensor *ct_selu(ct_tensor *self);
+/* selu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_selu_(ct_tensor *self);
+/* celu(Tensor self, Scalar alpha=1.) -> Tensor
+ * elu(self, alpha, 1, 1 / alpha): max(0, self) + min(0, alpha * (exp(self / alpha) - 1)); alpha 0 is an error */
+CTDEF ct_tensor *ct_celu(ct_tensor *self, ct_scalar alpha);
+/* celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
+CTDEF ct_status ct_celu_(ct_tensor *self, ct_scalar alpha);
+/* celu.out(Tensor self, Scalar alpha=1., *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_celu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha);
+/* log_sigmoid(Tensor self) -> Tensor
+ * log(sigmoid(self)) = min(self, 0) - log1p(exp(-|self|)), stable (aten's log_sigmoid_forward output) */
+CTDEF ct_tensor *ct_log_sigmoid(ct_tensor *self);
+/* log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+ * 0 where -lambd <= self <= lambd, else self */
+CTDEF ct_tensor *ct_hardshrink(ct_tensor *self, ct_scalar lambd);
+/* hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd);
+/* softshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+ * self - lambd where self > lambd, self + lambd where self < -lambd, else 0 (NaN gives 0, as PyTorch 1.13); lambd >= 0 */
+CTDEF ct_tensor *ct_softshrink(ct_tensor *self, ct_scalar lambd);
+/* softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd);
+/* threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+ * value where self <= threshold, else self (NaN stays); integers keep their dtype, threshold and value converted to it */
+CTDEF ct_tensor *ct_threshold(ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_threshold_(ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_threshold_out(ct_tensor *out, ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* softsign(Tensor self) -> Tensor
+ * self / (1 + |self|), composite (no aten op: F.softsign) */
+CTDEF ct_tensor *ct_softsign(ct_tensor *self);
+/* tanhshrink(Tensor self) -> Tensor
+ * self - tanh(self), composite (no aten op: F.tanhshrink) */
+CTDEF ct_tensor *ct_tanhshrink(ct_tensor *self);
 /* floor(Tensor self) -> Tensor
  * integers: the values themselves */
 CTDEF ct_tensor *ct_floor(ct_tensor *self);
@@ -3573,6 +3633,14 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* glu(Tensor self, int dim=-1) -> Tensor
+ * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
  * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
@@ -4222,6 +4290,72 @@ typedef ct_status ct_kernel_mish_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_mish_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mish_out "mish.out"
 #define CT__OPSIG_mish_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardswish(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardswish "hardswish"
+#define CT__OPSIG_hardswish "T->T"
+typedef ct_status ct_kernel_hardswish_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardswish_ "hardswish_"
+#define CT__OPSIG_hardswish_ "Tw->Tw"
+typedef ct_status ct_kernel_hardswish_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hardswish_out "hardswish.out"
+#define CT__OPSIG_hardswish_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardsigmoid(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardsigmoid "hardsigmoid"
+#define CT__OPSIG_hardsigmoid "T->T"
+typedef ct_status ct_kernel_hardsigmoid_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardsigmoid_ "hardsigmoid_"
+#define CT__OPSIG_hardsigmoid_ "Tw->Tw"
+typedef ct_status ct_kernel_hardsigmoid_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hardsigmoid_out "hardsigmoid.out"
+#define CT__OPSIG_hardsigmoid_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_selu(ct_keyset, ct_tensor *);
+#define CT__OPNAME_selu "selu"
+#define CT__OPSIG_selu "T->T"
+typedef ct_status ct_kernel_selu_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_selu_ "selu_"
+#define CT__OPSIG_selu_ "Tw->Tw"
+typedef ct_tensor *ct_kernel_celu(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_celu "celu"
+#define CT__OPSIG_celu "T,S->T"
+typedef ct_status ct_kernel_celu_(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_celu_ "celu_"
+#define CT__OPSIG_celu_ "Tw,S->Tw"
+typedef ct_status ct_kernel_celu_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_celu_out "celu.out"
+#define CT__OPSIG_celu_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_log_sigmoid(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log_sigmoid "log_sigmoid"
+#define CT__OPSIG_log_sigmoid "T->T"
+typedef ct_status ct_kernel_log_sigmoid_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log_sigmoid_out "log_sigmoid.out"
+#define CT__OPSIG_log_sigmoid_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardshrink(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_hardshrink "hardshrink"
+#define CT__OPSIG_hardshrink "T,S->T"
+typedef ct_status ct_kernel_hardshrink_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_hardshrink_out "hardshrink.out"
+#define CT__OPSIG_hardshrink_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_softshrink(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_softshrink "softshrink"
+#define CT__OPSIG_softshrink "T,S->T"
+typedef ct_status ct_kernel_softshrink_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_softshrink_out "softshrink.out"
+#define CT__OPSIG_softshrink_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_threshold(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_threshold "threshold"
+#define CT__OPSIG_threshold "T,S,S->T"
+typedef ct_status ct_kernel_threshold_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_threshold_ "threshold_"
+#define CT__OPSIG_threshold_ "Tw,S,S->Tw"
+typedef ct_status ct_kernel_threshold_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_threshold_out "threshold.out"
+#define CT__OPSIG_threshold_out "T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_softsign(ct_keyset, ct_tensor *);
+#define CT__OPNAME_softsign "softsign"
+#define CT__OPSIG_softsign "T->T"
+typedef ct_tensor *ct_kernel_tanhshrink(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tanhshrink "tanhshrink"
+#define CT__OPSIG_tanhshrink "T->T"
 typedef ct_tensor *ct_kernel_floor(ct_keyset, ct_tensor *);
 #define CT__OPNAME_floor "floor"
 #define CT__OPSIG_floor "T->T"
@@ -5275,6 +5409,15 @@ typedef ct_tensor *ct_kernel_log_softmax_int(ct_keyset, ct_tensor *, int64_t , c
 typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
 #define CT__OPNAME_log_softmax_int_out "log_softmax.int_out"
 #define CT__OPSIG_log_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_softmin "softmin"
+#define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_glu "glu"
+#define CT__OPSIG_glu "T,i->T"
+typedef ct_status ct_kernel_glu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_glu_out "glu.out"
+#define CT__OPSIG_glu_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
 #define CT__OPNAME_nll_loss "nll_loss"
 #define CT__OPSIG_nll_loss "T,T,T?,i,i->T"
@@ -14068,7 +14211,7 @@ CT_EXTERN_C_END
 CT_EXTERN_C_BEGIN
 
 /* ---- the mechanism ---- */
-enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY };
+enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST };
 
 /* An op's arguments, as its vector functions read them. */
 typedef struct ct__unary_params {
@@ -14174,6 +14317,12 @@ CT__UNARY_F(gelu, ct__unary_gelu1(x, p->ia != 0))
 CT__UNARY_F(silu, x * ct__unary_sigmoid1(x))
 CT__UNARY_F(softplus, ct__unary_softplus1(x, p->a, p->b))
 CT__UNARY_F(mish, x * tanh(log1p(exp(x))))
+CT__UNARY_F(hardswish, x != x ? x : x * (x + 3 <= 0 ? 0.0 : x + 3 >= 6 ? 6.0 : x + 3) / 6)
+CT__UNARY_F(hardsigmoid, x != x ? x : (x + 3 <= 0 ? 0.0 : x + 3 >= 6 ? 6.0 : x + 3) / 6)
+CT__UNARY_F(log_sigmoid, (x < 0 ? x : 0.0) - log1p(exp(-fabs(x))))
+CT__UNARY_F(hardshrink, x >= -p->a && x <= p->a ? 0.0 : x)
+CT__UNARY_F(softshrink, x > p->a ? x - p->a : x < -p->a ? x + p->a : 0.0) /* NaN: 0, as PyTorch 1.13's CPU kernel */
+CT__UNARY_F(threshold, x <= p->a ? p->b : x)
 CT__UNARY_F(erf, erf(x))
 CT__UNARY_F(floor, floor(x))
 CT__UNARY_F(ceil, ceil(x))
@@ -14188,6 +14337,7 @@ CT__UNARY_I(sign, (int64_t)((x > 0) - (x < 0)))
 CT__UNARY_I(square, (int64_t)(u * u))
 CT__UNARY_I(relu, x > 0 ? x : 0)
 CT__UNARY_I(hardtanh, x < p->ia ? (p->ia > p->ib ? p->ib : p->ia) : x > p->ib ? p->ib : x)
+CT__UNARY_I(threshold, x <= p->ia ? p->ib : x)
 CT__UNARY_I(copy, x) /* floor, ceil, round, trunc and nan_to_num of integers */
 
 /* one descriptor per op */
@@ -14204,6 +14354,7 @@ CT__UNARY_DEF(square, CT__UNARY_KEEP, ct__unary_f_square, ct__unary_i_square, CT
 CT__UNARY_DEF(relu, CT__UNARY_KEEP, ct__unary_f_relu, ct__unary_i_relu, CT_DTYPE_NONE, "\"relu\" is not implemented for 'Bool' (Boolean inputs not supported for relu)")
 CT__UNARY_DEF(hardtanh, CT__UNARY_KEEP, ct__unary_f_hardtanh, ct__unary_i_hardtanh, CT_DTYPE_NONE,
               "Bool inputs not supported for hardtanh")
+CT__UNARY_DEF(threshold, CT__UNARY_KEEP_CAST, ct__unary_f_threshold, ct__unary_i_threshold, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(floor, CT__UNARY_KEEP, ct__unary_f_floor, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(ceil, CT__UNARY_KEEP, ct__unary_f_ceil, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(round, CT__UNARY_KEEP, ct__unary_f_round, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
@@ -14231,6 +14382,11 @@ CT__UNARY_DEF_ACT(gelu)
 CT__UNARY_DEF_ACT(silu)
 CT__UNARY_DEF_ACT(softplus)
 CT__UNARY_DEF_ACT(mish)
+CT__UNARY_DEF_ACT(hardswish)
+CT__UNARY_DEF_ACT(hardsigmoid)
+CT__UNARY_DEF_ACT(log_sigmoid)
+CT__UNARY_DEF_ACT(hardshrink)
+CT__UNARY_DEF_ACT(softshrink)
 
 /* ---- the strided loop: chunks through a buffer ---- */
 #define CT__UNARY_CHUNK 256
@@ -14319,7 +14475,7 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   if (in == CT_BOOL && d->bool_msg) return ct_fail(CT_ERR_DTYPE, d->name, "%s", d->bool_msg), CT_DTYPE_NONE;
   if (d->kind == CT__UNARY_TO_FLOAT) return CT_F32; /* int_to_float: the default dtype */
   if (d->kind == CT__UNARY_KEEP && in == CT_BOOL && d->bool_dtype != CT_DTYPE_NONE) return d->bool_dtype;
-  if (d->kind == CT__UNARY_KEEP && in != CT_BOOL && d->i) return in;
+  if ((d->kind == CT__UNARY_KEEP || d->kind == CT__UNARY_KEEP_CAST) && in != CT_BOOL && d->i) return in;
   ct_fail(CT_ERR_DTYPE, d->name, "\"%s\" is not implemented for '%s'", d->name, ct__dtype_torch_name(in));
   return CT_DTYPE_NONE;
 }
@@ -14339,7 +14495,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
+  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT && d->kind != CT__UNARY_KEEP_CAST) /* as PyTorch: only float ops and threshold cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
   pl.op = op;
@@ -14407,6 +14563,19 @@ CT__UNARY_KERNELS(sigmoid, sigmoid)
 CT__UNARY_KERNELS(relu, relu)
 CT__UNARY_KERNELS(silu, silu)
 CT__UNARY_KERNELS(mish, mish)
+CT__UNARY_KERNELS(hardswish, hardswish)
+CT__UNARY_KERNELS(hardsigmoid, hardsigmoid)
+/* log_sigmoid: aten has no in-place form */
+static ct_tensor *ct__k_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_new(&ct__unary_def_log_sigmoid, &p, self);
+}
+static ct_status ct__k_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_run(&ct__unary_def_log_sigmoid, &p, out, self, NULL);
+}
 CT__UNARY_KERNELS(erf, erf)
 CT__UNARY_KERNELS(floor, floor)
 CT__UNARY_KERNELS(ceil, ceil)
@@ -14507,6 +14676,107 @@ static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_s
 }
 CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
                         CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
+
+/* selu = elu(self, SELU_ALPHA, SELU_SCALE); celu = elu(self, alpha, 1, 1 / alpha):
+ * CompositeImplicitAutograd (their gradient is elu's), as PyTorch's selu */
+#define CT__UNARY_SELU_ALPHA 1.6732632423543772848170429916717
+#define CT__UNARY_SELU_SCALE 1.0507009873554804934193349852946
+static ct_tensor *ct__k_selu(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_elu(self, ct_float(CT__UNARY_SELU_ALPHA), ct_float(CT__UNARY_SELU_SCALE), ct_int(1));
+}
+static ct_status ct__k_selu_(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_elu_(self, ct_float(CT__UNARY_SELU_ALPHA), ct_float(CT__UNARY_SELU_SCALE), ct_int(1));
+}
+static ct_status ct__unary_celu_inv(ct_scalar alpha, ct_scalar *inv) {
+  double a = ct_scalar_to_double(alpha);
+  if (a == 0) return ct_fail(CT_ERR_INVALID, "celu", "ZeroDivisionError: alpha cannot be 0 for CELU");
+  *inv = ct_float(1.0 / a);
+  return CT_OK;
+}
+static ct_tensor *ct__k_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  ct_scalar inv;
+  (void)ks;
+  return ct__unary_celu_inv(alpha, &inv) == CT_OK ? ct_elu(self, alpha, ct_int(1), inv) : NULL;
+}
+static ct_status ct__k_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  ct_scalar inv;
+  (void)ks;
+  return ct__unary_celu_inv(alpha, &inv) == CT_OK ? ct_elu_(self, alpha, ct_int(1), inv) : ct_last_error();
+}
+/* aten's celu.out is the out= wrapper of a CompositeExplicitAutograd op: the
+ * result resized into out and copied in whatever dtype out has (no cast check) */
+static ct_status ct__k_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
+  ct_status st;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("celu");
+  if (!(r = ct__k_celu(ks, self, alpha))) return ct_last_error();
+  if (!ct__out_device_ok("celu", out, r->device) || ct__check_writable("celu", out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out("celu", out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+
+/* hardshrink / softshrink: lambd in the tensor's precision, as PyTorch's lambd.to<scalar_t>() */
+static ct_status ct__unary_p_hardshrink(ct__unary_params *p, ct_tensor *self, ct_scalar lambd) {
+  *p = ct__unary_noparams();
+  p->a = ct__unary_round_to(ct_scalar_to_double(lambd), (ct_dtype)self->dtype);
+  return CT_OK;
+}
+static ct_status ct__unary_p_softshrink(ct__unary_params *p, ct_tensor *self, ct_scalar lambd) {
+  double l = ct_scalar_to_double(lambd);
+  if (!(l >= 0)) return ct_fail(CT_ERR_INVALID, "softshrink", "lambda must be greater or equal to 0, but found to be %g.", l);
+  return ct__unary_p_hardshrink(p, self, lambd);
+}
+CT__UNARY_PARAM_KERNELS(hardshrink, hardshrink, CT__UNARY_COMMA ct_scalar lambd, CT__UNARY_COMMA lambd)
+CT__UNARY_PARAM_KERNELS(softshrink, softshrink, CT__UNARY_COMMA ct_scalar lambd, CT__UNARY_COMMA lambd)
+
+/* threshold: value where self <= threshold. Floating tensors compare with the
+ * threshold in their precision; integer tensors take both scalars converted
+ * to their dtype, checked as hardtanh's bounds */
+static ct_status ct__unary_p_threshold(ct__unary_params *p, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_scalar b[2];
+  int k;
+  *p = ct__unary_noparams();
+  p->a = ct__unary_round_to(ct_scalar_to_double(threshold), (ct_dtype)self->dtype);
+  p->b = ct_scalar_to_double(value);
+  b[0] = threshold, b[1] = value;
+  for (k = 0; k < 2 && ct_dtype_is_integral((ct_dtype)self->dtype, false); k++) {
+    if (b[k].kind == CT_SCALAR_FLOAT) {
+      if (ct__check_scalar("threshold", b[k], CT_I64) != CT_OK) return ct_last_error();
+      b[k] = ct_int(ct_scalar_to_int(b[k]));
+    }
+    if (ct__check_scalar("threshold", b[k], (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  }
+  if (ct_dtype_is_integral((ct_dtype)self->dtype, false)) {
+    ct_dtype dt = (ct_dtype)self->dtype; /* the scalars as the tensor's dtype holds them (uint8: -3 is 253) */
+    p->ia = ct_scalar_to_int(b[0]), p->ib = ct_scalar_to_int(b[1]);
+    if (dt == CT_U8) p->ia = (uint8_t)(uint64_t)p->ia, p->ib = (uint8_t)(uint64_t)p->ib;
+    if (dt == CT_I32) p->ia = (int32_t)(uint32_t)(uint64_t)p->ia, p->ib = (int32_t)(uint32_t)(uint64_t)p->ib;
+  }
+  return CT_OK;
+}
+#define CT__UNARY_THR_PARAMS CT__UNARY_COMMA ct_scalar threshold CT__UNARY_COMMA ct_scalar value
+#define CT__UNARY_THR_ARGS CT__UNARY_COMMA threshold CT__UNARY_COMMA value
+CT__UNARY_PARAM_KERNELS(threshold, threshold, CT__UNARY_THR_PARAMS, CT__UNARY_THR_ARGS)
+CT__UNARY_PARAM_INPLACE(threshold, threshold, CT__UNARY_THR_PARAMS, CT__UNARY_THR_ARGS)
+
+/* softsign and tanhshrink: composites, as torch.nn.functional's */
+static ct_tensor *ct__k_softsign(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_div(self, ct_add_scalar(ct_abs(self), ct_int(1)))); } /* the temporaries released */
+  return r;
+}
+static ct_tensor *ct__k_tanhshrink(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_sub(self, ct_tanh(self))); }
+  return r;
+}
 
 /* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". */
 static ct_status ct__unary_gelu_mode(const char *approximate, int64_t *mode) {
@@ -14641,6 +14911,22 @@ static ct_tensor *ct__unary_mish_backward(ct_tensor *grad, ct_tensor *self) {
   ct_tensor *t = ct_tanh(ct_softplus(self, ct_int(1), ct_int(20)));
   ct_tensor *d = ct_mul(ct_mul(self, ct_sigmoid(self)), ct__unary_one_minus(ct_mul(t, t)));
   return ct_mul(grad, ct_add(t, d));
+}
+/* NaN replaced by a large value (above every kink): PyTorch's backward
+ * formulas test ranges with comparisons that a NaN fails */
+static ct_tensor *ct__unary_nan_big(ct_tensor *self) { return ct_nan_to_num(self, 1e4, NAN, NAN); }
+/* PyTorch's hardswish_backward: 0 for x < -3, grad (x / 3 + 0.5) for -3 <= x <= 3, grad above (and NaN) */
+static ct_tensor *ct__unary_hardswish_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *x = ct__unary_nan_big(self);
+  ct_tensor *from = ct_sub(grad, ct_threshold_backward(grad, ct_neg(x), ct_int(3))); /* x >= -3 */
+  ct_tensor *above = ct_threshold_backward(from, x, ct_int(3));                             /* x > 3 */
+  ct_tensor *mid = ct_sub(from, above);
+  return ct_add(above, ct_mul(mid, ct_add_scalar(ct__unary_mul_num(x, 1.0 / 3), ct_float(0.5))));
+}
+/* PyTorch's hardsigmoid_backward: grad * (float)(1 / 6) for -3 < x < 3, else 0 (NaN: 0) */
+static ct_tensor *ct__unary_hardsigmoid_backward(ct_tensor *grad, ct_tensor *self) {
+  return ct__unary_mul_num(ct__unary_hardtanh_backward(grad, ct__unary_nan_big(self), ct_int(-3), ct_int(3)),
+                          (double)(1.0f / 6.0f)); /* PyTorch's one_sixth is a float constant */
 }
 /* grad where self is finite, else 0: self - self is NaN exactly where it is not */
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
@@ -20617,6 +20903,47 @@ static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor
   return r;
 }
 
+/* ================= softmin and glu: composites =================
+ * softmin = softmax(-self), as torch.nn.functional's (no aten op). glu:
+ * a * sigmoid(b) over the halves of self along dim; aten's glu is a kernel
+ * with glu_backward, whose gradient is the composite's. Checks in aten's
+ * order: 0-dim, dim, even size, then the dtype (floating only). glu.out casts
+ * into out as aten's (a TensorIterator output: can_cast). */
+static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *n = ct_neg(self);
+    r = n ? ct_keep(ct_softmax(n, dim, dtype)) : NULL;
+  }
+  return r;
+}
+static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_tensor *r = NULL;
+  int64_t d, h;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INVALID, "glu", "glu does not support 0-dimensional tensors"), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim("glu", dim, self->ndim)) < 0) return NULL;
+  if (self->sizes[d] % 2)
+    return ct_fail(CT_ERR_SHAPE, "glu", "Halving dimension must be even, but dimension %lld is size %lld", (long long)d,
+                   (long long)self->sizes[d]),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, "glu", "\"glu\" is not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  h = self->sizes[d] / 2;
+  CT_SCOPE {
+    ct_tensor *a = ct_narrow(self, d, 0, h), *b = ct_narrow(self, d, h, h);
+    ct_tensor *sb = b ? ct_sigmoid(b) : NULL;
+    r = a && sb ? ct_keep(ct_mul(a, sb)) : NULL;
+  }
+  return r;
+}
+static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("glu");
+  return ct__nn_into_out("glu", ct__k_glu(ks, self, dim), out);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
 /* ---- ctorch/ops/conv.h: implementation ---- */
@@ -22914,6 +23241,28 @@ static struct {
   ct_op *mish;
   ct_op *mish_;
   ct_op *mish_out;
+  ct_op *hardswish;
+  ct_op *hardswish_;
+  ct_op *hardswish_out;
+  ct_op *hardsigmoid;
+  ct_op *hardsigmoid_;
+  ct_op *hardsigmoid_out;
+  ct_op *selu;
+  ct_op *selu_;
+  ct_op *celu;
+  ct_op *celu_;
+  ct_op *celu_out;
+  ct_op *log_sigmoid;
+  ct_op *log_sigmoid_out;
+  ct_op *hardshrink;
+  ct_op *hardshrink_out;
+  ct_op *softshrink;
+  ct_op *softshrink_out;
+  ct_op *threshold;
+  ct_op *threshold_;
+  ct_op *threshold_out;
+  ct_op *softsign;
+  ct_op *tanhshrink;
   ct_op *floor;
   ct_op *floor_;
   ct_op *floor_out;
@@ -23265,6 +23614,9 @@ static struct {
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
+  ct_op *softmin;
+  ct_op *glu;
+  ct_op *glu_out;
   ct_op *nll_loss;
   ct_op *nll_loss_out;
   ct_op *nll_loss_nd;
@@ -25836,6 +26188,400 @@ static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardswish(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_hardswish(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardswish;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardswish_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_hardswish_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardswish_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardswish_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardsigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_hardsigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardsigmoid;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardsigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardsigmoid_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardsigmoid_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* selu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_selu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.selu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* selu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_selu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.selu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* celu(Tensor self, Scalar alpha=1.) -> Tensor */
+static ct_tensor *ct__dispatch_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.celu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, alpha);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
+static ct_status ct__dispatch_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.celu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, alpha);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* celu.out(Tensor self, Scalar alpha=1., *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.celu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, alpha, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* log_sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.log_sigmoid;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.log_sigmoid_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+static ct_tensor *ct__dispatch_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  const ct_op *ct__o = ct__op.hardshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, lambd);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardshrink_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, lambd, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+static ct_tensor *ct__dispatch_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  const ct_op *ct__o = ct__op.softshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, lambd);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.softshrink_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, lambd, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  const ct_op *ct__o = ct__op.threshold;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, threshold, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  const ct_op *ct__o = ct__op.threshold_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, threshold, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.threshold_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, threshold, value, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* softsign(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_softsign(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.softsign;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* tanhshrink(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanhshrink(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.tanhshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor(Tensor self) -> Tensor */
@@ -32577,6 +33323,62 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.softmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu(Tensor self, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.glu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.glu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__op.nll_loss;
@@ -35539,6 +36341,203 @@ CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mish.out", "out"))) return ct_last_error();
   return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardswish(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardswish", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardswish(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_hardswish_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardswish_", "self"))) return ct_last_error();
+  return ct__dispatch_hardswish_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_hardswish_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardswish.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardswish.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardswish.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardswish_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardsigmoid(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardsigmoid", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardsigmoid(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_hardsigmoid_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardsigmoid_", "self"))) return ct_last_error();
+  return ct__dispatch_hardsigmoid_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_hardsigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardsigmoid.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardsigmoid.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardsigmoid.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardsigmoid_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_selu(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("selu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "selu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_selu(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_selu_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("selu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "selu_", "self"))) return ct_last_error();
+  return ct__dispatch_selu_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_tensor *ct_celu(ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "celu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_celu(ct__call_keys(ct__keys), self, alpha));
+}
+CTDEF ct_status ct_celu_(ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "celu_", "self"))) return ct_last_error();
+  return ct__dispatch_celu_(ct__call_keys(ct__keys), self, alpha);
+}
+CTDEF ct_status ct_celu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "celu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("celu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "celu.out", "out"))) return ct_last_error();
+  return ct__dispatch_celu_out(ct__call_keys(ct__keys), self, alpha, out);
+}
+CTDEF ct_tensor *ct_log_sigmoid(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_sigmoid", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_sigmoid", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_log_sigmoid(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_log_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_sigmoid.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_sigmoid.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_sigmoid.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_sigmoid.out", "out"))) return ct_last_error();
+  return ct__dispatch_log_sigmoid_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardshrink(ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardshrink(ct__call_keys(ct__keys), self, lambd));
+}
+CTDEF ct_status ct_hardshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardshrink.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardshrink.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardshrink.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardshrink.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardshrink_out(ct__call_keys(ct__keys), self, lambd, out);
+}
+CTDEF ct_tensor *ct_softshrink(ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softshrink(ct__call_keys(ct__keys), self, lambd));
+}
+CTDEF ct_status ct_softshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softshrink.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softshrink.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softshrink.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softshrink.out", "out"))) return ct_last_error();
+  return ct__dispatch_softshrink_out(ct__call_keys(ct__keys), self, lambd, out);
+}
+CTDEF ct_tensor *ct_threshold(ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_threshold(ct__call_keys(ct__keys), self, threshold, value));
+}
+CTDEF ct_status ct_threshold_(ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "threshold_", "self"))) return ct_last_error();
+  return ct__dispatch_threshold_(ct__call_keys(ct__keys), self, threshold, value);
+}
+CTDEF ct_status ct_threshold_out(ct_tensor *out, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("threshold.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "threshold.out", "out"))) return ct_last_error();
+  return ct__dispatch_threshold_out(ct__call_keys(ct__keys), self, threshold, value, out);
+}
+CTDEF ct_tensor *ct_softsign(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softsign", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softsign", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softsign(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_tanhshrink(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanhshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanhshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_tanhshrink(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -40083,6 +41082,33 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmin", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softmin(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_glu(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("glu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "glu.out", "out"))) return ct_last_error();
+  return ct__dispatch_glu_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;
@@ -45803,6 +46829,504 @@ static ct_status ct__autograd_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mish.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardswish(Tensor self) -> Tensor ---- */
+typedef struct ct__node_hardswish {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardswish;
+
+static void ct__release_hardswish(ct_node *node) {
+  ct__node_hardswish *ct__nd = (ct__node_hardswish *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardswish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardswish *ct__nd = (ct__node_hardswish *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardswish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardswish = {"HardswishBackward0", ct__backward_hardswish, ct__release_hardswish};
+
+static ct_tensor *ct__autograd_hardswish(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardswish *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardswish *)ct__node_new(&ct__kind_hardswish, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardswish_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_hardswish_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardswish_;
+
+static void ct__release_hardswish_(ct_node *node) {
+  ct__node_hardswish_ *ct__nd = (ct__node_hardswish_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardswish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardswish_ *ct__nd = (ct__node_hardswish_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardswish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardswish_ = {"HardswishBackward0", ct__backward_hardswish_, ct__release_hardswish_};
+
+static ct_status ct__autograd_hardswish_(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardswish_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardswish_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hardswish_ *)ct__node_new(&ct__kind_hardswish_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardswish.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardsigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_hardsigmoid {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardsigmoid;
+
+static void ct__release_hardsigmoid(ct_node *node) {
+  ct__node_hardsigmoid *ct__nd = (ct__node_hardsigmoid *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardsigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardsigmoid *ct__nd = (ct__node_hardsigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardsigmoid_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardsigmoid = {"HardsigmoidBackward0", ct__backward_hardsigmoid, ct__release_hardsigmoid};
+
+static ct_tensor *ct__autograd_hardsigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardsigmoid *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardsigmoid *)ct__node_new(&ct__kind_hardsigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardsigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_hardsigmoid_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardsigmoid_;
+
+static void ct__release_hardsigmoid_(ct_node *node) {
+  ct__node_hardsigmoid_ *ct__nd = (ct__node_hardsigmoid_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardsigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardsigmoid_ *ct__nd = (ct__node_hardsigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardsigmoid_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardsigmoid_ = {"HardsigmoidBackward0", ct__backward_hardsigmoid_, ct__release_hardsigmoid_};
+
+static ct_status ct__autograd_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardsigmoid_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardsigmoid_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hardsigmoid_ *)ct__node_new(&ct__kind_hardsigmoid_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardsigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log_sigmoid {
+  ct_node base;
+  ct__saved self;
+} ct__node_log_sigmoid;
+
+static void ct__release_log_sigmoid(ct_node *node) {
+  ct__node_log_sigmoid *ct__nd = (ct__node_log_sigmoid *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_sigmoid *ct__nd = (ct__node_log_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sigmoid(ct_neg(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_sigmoid = {"LogSigmoidBackward0", ct__backward_log_sigmoid, ct__release_log_sigmoid};
+
+static ct_tensor *ct__autograd_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_log_sigmoid *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log_sigmoid *)ct__node_new(&ct__kind_log_sigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor ---- */
+typedef struct ct__node_hardshrink {
+  ct_node base;
+  ct__saved self;
+  ct_scalar lambd;
+} ct__node_hardshrink;
+
+static void ct__release_hardshrink(ct_node *node) {
+  ct__node_hardshrink *ct__nd = (ct__node_hardshrink *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardshrink(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardshrink *ct__nd = (ct__node_hardshrink *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar lambd = ct__nd->lambd;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, ct_abs(self), lambd);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardshrink = {"HardshrinkBackward0", ct__backward_hardshrink, ct__release_hardshrink};
+
+static ct_tensor *ct__autograd_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  ct__node_hardshrink *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardshrink *)ct__node_new(&ct__kind_hardshrink, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->lambd = lambd;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardshrink.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardshrink_out(ks & CT__BELOW_AUTOGRAD, self, lambd, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- softshrink(Tensor self, Scalar lambd=0.5) -> Tensor ---- */
+typedef struct ct__node_softshrink {
+  ct_node base;
+  ct__saved self;
+  ct_scalar lambd;
+} ct__node_softshrink;
+
+static void ct__release_softshrink(ct_node *node) {
+  ct__node_softshrink *ct__nd = (ct__node_softshrink *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_softshrink(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softshrink *ct__nd = (ct__node_softshrink *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar lambd = ct__nd->lambd;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, ct_abs(self), lambd);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softshrink = {"SoftshrinkBackward0", ct__backward_softshrink, ct__release_softshrink};
+
+static ct_tensor *ct__autograd_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  ct__node_softshrink *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_softshrink *)ct__node_new(&ct__kind_softshrink, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->lambd = lambd;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softshrink.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softshrink_out(ks & CT__BELOW_AUTOGRAD, self, lambd, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor ---- */
+typedef struct ct__node_threshold {
+  ct_node base;
+  ct__saved self;
+  ct_scalar threshold;
+} ct__node_threshold;
+
+static void ct__release_threshold(ct_node *node) {
+  ct__node_threshold *ct__nd = (ct__node_threshold *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_threshold(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_threshold *ct__nd = (ct__node_threshold *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar threshold = ct__nd->threshold;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_threshold = {"ThresholdBackward0", ct__backward_threshold, ct__release_threshold};
+
+static ct_tensor *ct__autograd_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct__node_threshold *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_threshold *)ct__node_new(&ct__kind_threshold, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_threshold_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar threshold;
+} ct__node_threshold_;
+
+static void ct__release_threshold_(ct_node *node) {
+  ct__node_threshold_ *ct__nd = (ct__node_threshold_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_threshold_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_threshold_ *ct__nd = (ct__node_threshold_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar threshold = ct__nd->threshold;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_threshold_ = {"ThresholdBackward0", ct__backward_threshold_, ct__release_threshold_};
+
+static ct_status ct__autograd_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct__node_threshold_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("threshold_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_threshold_ *)ct__node_new(&ct__kind_threshold_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold_(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("threshold.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold_out(ks & CT__BELOW_AUTOGRAD, self, threshold, value, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -60262,6 +61786,106 @@ static ct_status ct__frontend_mish_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_hardswish(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardswish(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardswish_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardswish_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardswish_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardswish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardsigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardsigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardsigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardsigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardsigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardsigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_selu(const ct_value *a, ct_tensor **r) {
+  *r = ct_selu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_selu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_selu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_celu(const ct_value *a, ct_tensor **r) {
+  *r = ct_celu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_celu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_celu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_celu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_celu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardshrink(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardshrink(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardshrink_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardshrink_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softshrink(const ct_value *a, ct_tensor **r) {
+  *r = ct_softshrink(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softshrink_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softshrink_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_threshold(const ct_value *a, ct_tensor **r) {
+  *r = ct_threshold(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_threshold_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_threshold_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_threshold_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_threshold_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softsign(const ct_value *a, ct_tensor **r) {
+  *r = ct_softsign(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanhshrink(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanhshrink(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_floor(const ct_value *a, ct_tensor **r) {
   *r = ct_floor(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
@@ -61840,6 +63464,19 @@ static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor *
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_softmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_glu(const ct_value *a, ct_tensor **r) {
+  *r = ct_glu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_glu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_glu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -62723,6 +64360,92 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* hardswish */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hardswish_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hardswish.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hardsigmoid */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hardsigmoid_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hardsigmoid.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* selu */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* selu_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* celu */
+    {1, 0, 1, 0, 0, 0},
+    {4, 49, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* celu_ */
+    {1, 0, 1, 2, 97, 0},
+    {4, 49, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* celu.out */
+    {1, 0, 1, 0, 0, 0},
+    {4, 49, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* log_sigmoid */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* log_sigmoid.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hardshrink */
+    {1, 0, 1, 0, 0, 0},
+    {51, 50, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hardshrink.out */
+    {1, 0, 1, 0, 0, 0},
+    {51, 50, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* softshrink */
+    {1, 0, 1, 0, 0, 0},
+    {51, 50, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* softshrink.out */
+    {1, 0, 1, 0, 0, 0},
+    {51, 50, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* threshold */
+    {1, 0, 1, 0, 0, 0},
+    {7, 0, 5, 0, 0, 0},
+    {11, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* threshold_ */
+    {1, 0, 1, 2, 97, 0},
+    {7, 0, 5, 0, 0, 0},
+    {11, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* threshold.out */
+    {1, 0, 1, 0, 0, 0},
+    {7, 0, 5, 0, 0, 0},
+    {11, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* softsign */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* tanhshrink */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* floor */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -62755,15 +64478,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* round.decimals */
     {1, 0, 1, 0, 0, 0},
-    {49, 0, 2, 4, 0, 0},
+    {52, 0, 2, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* round_.decimals */
     {1, 0, 1, 2, 97, 0},
-    {49, 0, 2, 4, 0, 0},
+    {52, 0, 2, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* round.decimals_out */
     {1, 0, 1, 0, 0, 0},
-    {49, 0, 2, 4, 0, 0},
+    {52, 0, 2, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* trunc */
@@ -62778,48 +64501,48 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num */
     {1, 0, 1, 0, 0, 0},
-    {50, 12, 3, 1, 0, 0},
-    {51, 12, 3, 1, 0, 0},
-    {52, 12, 3, 1, 0, 0},
+    {53, 12, 3, 1, 0, 0},
+    {54, 12, 3, 1, 0, 0},
+    {55, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nan_to_num_ */
     {1, 0, 1, 2, 97, 0},
-    {50, 12, 3, 1, 0, 0},
-    {51, 12, 3, 1, 0, 0},
-    {52, 12, 3, 1, 0, 0},
+    {53, 12, 3, 1, 0, 0},
+    {54, 12, 3, 1, 0, 0},
+    {55, 12, 3, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num.out */
     {1, 0, 1, 0, 0, 0},
-    {50, 12, 3, 1, 0, 0},
-    {51, 12, 3, 1, 0, 0},
-    {52, 12, 3, 1, 0, 0},
+    {53, 12, 3, 1, 0, 0},
+    {54, 12, 3, 1, 0, 0},
+    {55, 12, 3, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Tensor_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {53, 0, 9, 5, 0, 0},
+    {56, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Tensor_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 1, 0, 0, 0},
-    {53, 0, 9, 5, 0, 0},
+    {56, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.out_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {53, 0, 9, 5, 0, 0},
+    {56, 0, 9, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Scalar_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
-    {53, 0, 9, 5, 0, 0},
+    {56, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Scalar_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 5, 0, 0, 0},
-    {53, 0, 9, 5, 0, 0},
+    {56, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* floor_divide */
     {1, 0, 1, 0, 0, 0},
@@ -62844,37 +64567,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {54, 0, 1, 0, 0, 0},
+    {57, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {54, 0, 1, 0, 0, 0},
+    {57, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {54, 0, 1, 0, 0, 0},
+    {57, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {54, 0, 5, 0, 0, 0},
+    {57, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {54, 0, 5, 0, 0, 0},
+    {57, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {54, 0, 5, 0, 0, 0},
+    {57, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {54, 0, 1, 0, 0, 0},
+    {57, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {54, 0, 1, 0, 0, 0},
+    {57, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* remainder.Tensor */
@@ -63175,215 +64898,215 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.self */
-    {55, 0, 1, 0, 0, 0},
+    {58, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.self_out */
-    {55, 0, 1, 0, 0, 0},
+    {58, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.ScalarSelf */
-    {55, 0, 1, 0, 0, 0},
+    {58, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.ScalarOther */
-    {55, 0, 1, 0, 0, 0},
+    {58, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.Scalar */
-    {55, 0, 1, 0, 0, 0},
+    {58, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {60, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Scalar */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {60, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {60, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Tensor */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul */
     {1, 0, 1, 0, 0, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcmul_ */
     {1, 0, 1, 2, 97, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul.out */
     {1, 0, 1, 0, 0, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv */
     {1, 0, 1, 0, 0, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcdiv_ */
     {1, 0, 1, 2, 97, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv.out */
     {1, 0, 1, 0, 0, 0},
-    {58, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp */
     {1, 0, 1, 0, 0, 0},
-    {60, 12, 5, 1, 0, 0},
-    {61, 12, 5, 1, 0, 0},
+    {63, 12, 5, 1, 0, 0},
+    {64, 12, 5, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_ */
     {1, 0, 1, 2, 97, 0},
-    {60, 12, 5, 1, 0, 0},
-    {61, 12, 5, 1, 0, 0},
+    {63, 12, 5, 1, 0, 0},
+    {64, 12, 5, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.out */
     {1, 0, 1, 0, 0, 0},
-    {60, 12, 5, 1, 0, 0},
-    {61, 12, 5, 1, 0, 0},
+    {63, 12, 5, 1, 0, 0},
+    {64, 12, 5, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {61, 12, 1, 1, 0, 0},
+    {63, 12, 1, 1, 0, 0},
+    {64, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {60, 12, 1, 1, 0, 0},
-    {61, 12, 1, 1, 0, 0},
+    {63, 12, 1, 1, 0, 0},
+    {64, 12, 1, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {61, 12, 1, 1, 0, 0},
+    {63, 12, 1, 1, 0, 0},
+    {64, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min */
     {1, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {63, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_ */
     {1, 0, 1, 2, 97, 0},
-    {60, 0, 5, 0, 0, 0},
+    {63, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.out */
     {1, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {63, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {60, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {64, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_ */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 5, 0, 0, 0},
+    {64, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {64, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sum */
@@ -63398,13 +65121,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* sum.dim_IntList */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* sum.IntList_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -63415,13 +65138,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* mean.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -63437,36 +65160,36 @@ static const ct__arg_def ct__generated_args[] = {
     /* prod.dim_int */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* prod.int_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amax */
     {1, 0, 1, 0, 0, 0},
-    {22, 63, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {22, 66, 7, 0, 0, 1},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amax.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 63, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {22, 66, 7, 0, 0, 1},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amin */
     {1, 0, 1, 0, 0, 0},
-    {22, 63, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {22, 66, 7, 0, 0, 1},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amin.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 63, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {22, 66, 7, 0, 0, 1},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max */
@@ -63478,109 +65201,109 @@ static const ct__arg_def ct__generated_args[] = {
     /* var.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* var */
     {1, 0, 1, 0, 0, 0},
-    {66, 65, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {66, 65, 4, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {66, 65, 4, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std */
     {1, 0, 1, 0, 0, 0},
-    {66, 65, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {66, 65, 4, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {66, 65, 4, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_vector_norm */
     {1, 0, 1, 0, 0, 0},
-    {68, 67, 5, 0, 0, 0},
+    {71, 70, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_vector_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {68, 67, 5, 0, 0, 0},
+    {71, 70, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {69, 67, 5, 0, 0, 0},
+    {72, 70, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.ScalarOpt_dim */
     {1, 0, 1, 0, 0, 0},
-    {69, 0, 5, 1, 0, 0},
+    {72, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {69, 67, 5, 0, 0, 0},
+    {72, 70, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.out */
     {1, 0, 1, 0, 0, 0},
-    {69, 0, 5, 1, 0, 0},
+    {72, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* logsumexp */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logsumexp.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* all */
@@ -63593,12 +65316,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* all.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* all.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* any */
@@ -63611,12 +65334,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* any.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* any.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumsum */
@@ -63654,137 +65377,137 @@ static const ct__arg_def ct__generated_args[] = {
     /* max.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* max.dim_max */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {61, 0, 1, 6, 97, 0},
-    {72, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {65, 9, 4, 0, 0, 0},
+    {64, 0, 1, 6, 97, 0},
+    {75, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* min.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* min.dim_min */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {60, 0, 1, 6, 97, 0},
-    {73, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {65, 9, 4, 0, 0, 0},
+    {63, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* argmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* argmin */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {74, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {77, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* sort.values */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {74, 9, 4, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {77, 9, 4, 0, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* sort.stable */
     {1, 0, 1, 0, 0, 0},
-    {75, 0, 4, 5, 0, 0},
+    {78, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {74, 9, 4, 4, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {77, 9, 4, 4, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* sort.values_stable */
     {1, 0, 1, 0, 0, 0},
-    {75, 0, 4, 5, 0, 0},
+    {78, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {74, 9, 4, 4, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {77, 9, 4, 4, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* topk */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 2, 0, 0, 0},
+    {79, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 65, 4, 0, 0, 0},
-    {78, 65, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {80, 68, 4, 0, 0, 0},
+    {81, 68, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* topk.values */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 2, 0, 0, 0},
+    {79, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 65, 4, 0, 0, 0},
-    {78, 65, 4, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {80, 68, 4, 0, 0, 0},
+    {81, 68, 4, 0, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* value_selecting_reduction_backward */
     {6, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
-    {79, 0, 7, 0, 0, 0},
-    {62, 0, 4, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
+    {82, 0, 7, 0, 0, 0},
+    {65, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _rd_gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {62, 0, 4, 0, 0, 0},
+    {65, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nanmean */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nanmean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {62, 9, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -63818,43 +65541,43 @@ static const ct__arg_def ct__generated_args[] = {
     /* cummax */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* cummax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* cummin */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* cummin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* kthvalue */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 2, 0, 0, 0},
+    {79, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* kthvalue.values */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 2, 0, 0, 0},
+    {79, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* median */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -63865,17 +65588,17 @@ static const ct__arg_def ct__generated_args[] = {
     /* median.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* median.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* nanmedian */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -63886,27 +65609,27 @@ static const ct__arg_def ct__generated_args[] = {
     /* nanmedian.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* nanmedian.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {62, 9, 4, 0, 0, 0},
-    {70, 0, 1, 6, 97, 0},
-    {71, 0, 1, 6, 98, 0},
-    {70, 0, 1, 2, 97, 0},
-    {71, 0, 1, 2, 98, 0},
+    {65, 9, 4, 0, 0, 0},
+    {73, 0, 1, 6, 97, 0},
+    {74, 0, 1, 6, 98, 0},
+    {73, 0, 1, 2, 97, 0},
+    {74, 0, 1, 2, 98, 0},
     /* argsort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {74, 9, 4, 0, 0, 0},
+    {77, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argsort.stable */
     {1, 0, 1, 0, 0, 0},
-    {75, 0, 4, 4, 0, 0},
+    {78, 0, 4, 4, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {74, 9, 4, 4, 0, 0},
+    {77, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* msort */
     {1, 0, 1, 0, 0, 0},
@@ -63914,110 +65637,110 @@ static const ct__arg_def ct__generated_args[] = {
     /* var_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {64, 12, 5, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
+    {67, 12, 5, 5, 0, 0},
+    {65, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* aminmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 5, 0, 0},
-    {62, 9, 4, 4, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {65, 9, 4, 4, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     /* dot */
     {1, 0, 1, 0, 0, 0},
-    {80, 0, 1, 0, 0, 0},
+    {83, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dot.out */
     {1, 0, 1, 0, 0, 0},
-    {80, 0, 1, 0, 0, 0},
+    {83, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mv */
     {1, 0, 1, 0, 0, 0},
-    {81, 0, 1, 0, 0, 0},
+    {84, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mv.out */
     {1, 0, 1, 0, 0, 0},
-    {81, 0, 1, 0, 0, 0},
+    {84, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mm */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mm.out */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bmm */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bmm.out */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addmm_ */
     {1, 0, 1, 2, 97, 0},
-    {83, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm.out */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
-    {82, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {88, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* baddbmm_ */
     {1, 0, 1, 2, 97, 0},
-    {84, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {88, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm.out */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {88, 0, 1, 0, 0, 0},
     {47, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* outer */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
+    {89, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* outer.out */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
+    {89, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* matmul */
@@ -64030,31 +65753,31 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linear */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linear.out */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cat */
-    {89, 0, 8, 0, 0, 0},
+    {92, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cat.out */
-    {89, 0, 8, 0, 0, 0},
+    {92, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* stack */
-    {89, 0, 8, 0, 0, 0},
+    {92, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* stack.out */
-    {89, 0, 8, 0, 0, 0},
+    {92, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -64069,22 +65792,22 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* roll */
     {1, 0, 1, 0, 0, 0},
-    {90, 0, 7, 0, 0, 1},
-    {20, 63, 7, 0, 0, 1},
+    {93, 0, 7, 0, 0, 1},
+    {20, 66, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     /* roll.out */
     {1, 0, 1, 0, 0, 0},
-    {90, 0, 7, 0, 0, 1},
-    {20, 63, 7, 0, 0, 1},
+    {93, 0, 7, 0, 0, 1},
+    {20, 66, 7, 0, 0, 1},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat */
     {1, 0, 1, 0, 0, 0},
-    {91, 0, 7, 0, 0, 0},
+    {94, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat.out */
     {1, 0, 1, 0, 0, 0},
-    {91, 0, 7, 0, 0, 0},
+    {94, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* tile */
@@ -64093,136 +65816,136 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd */
     {1, 0, 1, 0, 0, 0},
-    {92, 0, 7, 0, 0, 0},
+    {95, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd.out */
     {1, 0, 1, 0, 0, 0},
-    {92, 0, 7, 0, 0, 0},
+    {95, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 4},
+    {96, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 6},
+    {96, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* tril */
     {1, 0, 1, 0, 0, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* tril_ */
     {1, 0, 1, 2, 97, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* tril.out */
     {1, 0, 1, 0, 0, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu */
     {1, 0, 1, 0, 0, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* triu_ */
     {1, 0, 1, 2, 97, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu.out */
     {1, 0, 1, 0, 0, 0},
-    {94, 23, 2, 0, 0, 0},
+    {97, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {95, 9, 4, 4, 0, 0},
+    {98, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gather.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {95, 9, 4, 4, 0, 0},
+    {98, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src */
@@ -64287,21 +66010,21 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 4, 0, 0},
+    {99, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 4, 0, 0},
+    {99, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 4, 0, 0},
+    {99, 0, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_reduce */
@@ -64309,38 +66032,38 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {96, 0, 9, 4, 0, 0},
+    {99, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value_reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {96, 0, 9, 4, 0, 0},
+    {99, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 0, 0, 0},
-    {97, 65, 4, 4, 0, 0},
+    {99, 0, 9, 0, 0, 0},
+    {100, 68, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_reduce_.two */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 0, 0, 0},
-    {97, 65, 4, 4, 0, 0},
+    {99, 0, 9, 0, 0, 0},
+    {100, 68, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {96, 0, 9, 0, 0, 0},
-    {97, 65, 4, 4, 0, 0},
+    {99, 0, 9, 0, 0, 0},
+    {100, 68, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_select */
@@ -64358,21 +66081,21 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_add_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_add.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -64380,19 +66103,19 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_copy_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_copy.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Scalar */
@@ -64435,71 +66158,71 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* index.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 8, 0, 0, 0},
+    {74, 0, 8, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 8, 0, 0, 0},
+    {74, 0, 8, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 8, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {99, 9, 4, 0, 0, 0},
+    {74, 0, 8, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {102, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_put_ */
     {1, 0, 1, 2, 97, 0},
-    {71, 0, 8, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {99, 9, 4, 0, 0, 0},
+    {74, 0, 8, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {102, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put.out */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 8, 0, 0, 0},
-    {70, 0, 1, 0, 0, 0},
-    {99, 9, 4, 0, 0, 0},
+    {74, 0, 8, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {102, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* one_hot */
     {1, 0, 1, 0, 0, 0},
-    {100, 25, 2, 0, 0, 0},
+    {103, 25, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding */
-    {57, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
-    {101, 25, 2, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
-    {103, 9, 4, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
+    {104, 25, 2, 0, 0, 0},
+    {105, 9, 4, 0, 0, 0},
+    {106, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding.out */
-    {57, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
-    {101, 25, 2, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
-    {103, 9, 4, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
+    {104, 25, 2, 0, 0, 0},
+    {105, 9, 4, 0, 0, 0},
+    {106, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* embedding_dense_backward */
     {6, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
+    {107, 0, 2, 0, 0, 0},
     {104, 0, 2, 0, 0, 0},
-    {101, 0, 2, 0, 0, 0},
-    {102, 0, 4, 0, 0, 0},
+    {105, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* split.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {105, 0, 2, 0, 0, 0},
+    {108, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
-    {106, 0, 7, 0, 0, 0},
+    {109, 0, 7, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
     {1, 0, 1, 0, 97, 0},
-    {107, 0, 2, 0, 0, 0},
+    {110, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* unbind.int */
@@ -64508,18 +66231,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 8, 0, 0, 0},
     /* pad */
     {1, 0, 1, 0, 0, 0},
-    {92, 0, 7, 0, 0, 0},
-    {109, 108, 9, 0, 0, 0},
+    {95, 0, 7, 0, 0, 0},
+    {112, 111, 9, 0, 0, 0},
     {11, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim.out */
     {1, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -64545,241 +66268,255 @@ static const ct__arg_def ct__generated_args[] = {
     {13, 12, 6, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* softmin */
+    {1, 0, 1, 0, 0, 0},
+    {22, 0, 2, 0, 0, 0},
+    {13, 12, 6, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* glu */
+    {1, 0, 1, 0, 0, 0},
+    {22, 25, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* glu.out */
+    {1, 0, 1, 0, 0, 0},
+    {22, 25, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {113, 112, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {116, 115, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {113, 112, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {116, 115, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss_nd */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {113, 112, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {116, 115, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 0, 1, 1, 0, 0},
-    {111, 0, 2, 0, 0, 0},
-    {113, 0, 2, 0, 0, 0},
-    {114, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 0, 1, 1, 0, 0},
+    {114, 0, 2, 0, 0, 0},
+    {116, 0, 2, 0, 0, 0},
+    {117, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross_entropy_loss */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {113, 112, 2, 0, 0, 0},
-    {116, 115, 3, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {116, 115, 2, 0, 0, 0},
+    {119, 118, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {47, 117, 3, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {47, 120, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {47, 117, 3, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {47, 120, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* kl_div */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {111, 3, 2, 0, 0, 0},
-    {118, 9, 4, 4, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {121, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy.out */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* binary_cross_entropy_with_logits */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 1, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {119, 12, 1, 1, 0, 0},
-    {111, 3, 2, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {122, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* layer_norm */
-    {87, 0, 1, 0, 0, 0},
-    {120, 0, 7, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {88, 12, 1, 1, 0, 0},
-    {122, 121, 3, 0, 0, 0},
-    {123, 65, 4, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {123, 0, 7, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {91, 12, 1, 1, 0, 0},
+    {125, 124, 3, 0, 0, 0},
+    {126, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
-    {87, 0, 1, 0, 0, 0},
-    {124, 0, 2, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {88, 12, 1, 1, 0, 0},
-    {122, 121, 3, 0, 0, 0},
-    {125, 65, 4, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {127, 0, 2, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {91, 12, 1, 1, 0, 0},
+    {125, 124, 3, 0, 0, 0},
+    {128, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 1, 0, 0},
-    {88, 0, 1, 1, 0, 0},
-    {126, 0, 1, 1, 0, 0},
-    {127, 0, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 1, 0, 0},
+    {91, 0, 1, 1, 0, 0},
+    {129, 0, 1, 1, 0, 0},
+    {130, 0, 1, 1, 0, 0},
+    {131, 0, 4, 0, 0, 0},
+    {132, 0, 3, 0, 0, 0},
+    {125, 0, 3, 0, 0, 0},
     {128, 0, 4, 0, 0, 0},
-    {129, 0, 3, 0, 0, 0},
-    {122, 0, 3, 0, 0, 0},
-    {125, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
-    {87, 0, 1, 0, 0, 0},
-    {120, 0, 7, 0, 0, 0},
-    {57, 12, 1, 1, 0, 0},
-    {122, 12, 3, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {123, 0, 7, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {125, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {130, 0, 1, 0, 0, 0},
-    {131, 0, 1, 0, 0, 0},
+    {133, 0, 1, 0, 0, 0},
+    {134, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {132, 12, 1, 1, 0, 0},
-    {133, 115, 3, 0, 0, 0},
-    {134, 9, 4, 0, 0, 0},
+    {135, 12, 1, 1, 0, 0},
+    {136, 118, 3, 0, 0, 0},
+    {137, 9, 4, 0, 0, 0},
     {43, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 0, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {93, 0, 7, 0, 0, 0},
-    {135, 0, 7, 0, 0, 0},
-    {136, 0, 4, 0, 0, 0},
-    {137, 0, 7, 0, 0, 0},
-    {138, 0, 2, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
+    {138, 0, 7, 0, 0, 0},
+    {139, 0, 4, 0, 0, 0},
+    {140, 0, 7, 0, 0, 0},
+    {141, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 0, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {93, 0, 7, 0, 0, 0},
-    {135, 0, 7, 0, 0, 0},
-    {136, 0, 4, 0, 0, 0},
-    {137, 0, 7, 0, 0, 0},
-    {138, 0, 2, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
+    {138, 0, 7, 0, 0, 0},
+    {139, 0, 4, 0, 0, 0},
+    {140, 0, 7, 0, 0, 0},
+    {141, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {139, 0, 7, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {142, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {93, 0, 7, 0, 0, 0},
-    {135, 0, 7, 0, 0, 0},
-    {138, 0, 2, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
+    {138, 0, 7, 0, 0, 0},
+    {141, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {143, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {93, 0, 7, 0, 0, 0},
-    {135, 0, 7, 0, 0, 0},
-    {138, 0, 2, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
+    {138, 0, 7, 0, 0, 0},
+    {141, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {93, 23, 7, 0, 0, 1},
-    {135, 3, 7, 0, 0, 1},
-    {138, 3, 2, 0, 0, 0},
+    {96, 23, 7, 0, 0, 1},
+    {138, 3, 7, 0, 0, 1},
+    {141, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {93, 141, 9, 0, 0, 0},
-    {135, 3, 7, 0, 0, 1},
-    {138, 3, 2, 0, 0, 0},
+    {96, 144, 9, 0, 0, 0},
+    {138, 3, 7, 0, 0, 1},
+    {141, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {135, 3, 7, 0, 0, 2},
-    {138, 3, 2, 0, 0, 0},
+    {96, 23, 7, 0, 0, 2},
+    {138, 3, 7, 0, 0, 2},
+    {141, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {93, 141, 9, 0, 0, 0},
-    {135, 3, 7, 0, 0, 2},
-    {138, 3, 2, 0, 0, 0},
+    {96, 144, 9, 0, 0, 0},
+    {138, 3, 7, 0, 0, 2},
+    {141, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
-    {87, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
-    {88, 12, 1, 1, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
+    {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {137, 23, 7, 0, 0, 2},
-    {138, 3, 2, 0, 0, 0},
-    {135, 3, 7, 0, 0, 2},
+    {96, 23, 7, 0, 0, 2},
+    {140, 23, 7, 0, 0, 2},
+    {141, 3, 2, 0, 0, 0},
+    {138, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 2},
+    {145, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 2},
+    {145, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 2},
+    {145, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -64788,270 +66525,270 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
-    {135, 0, 7, 0, 0, 2},
-    {144, 0, 4, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {96, 0, 7, 0, 0, 2},
+    {138, 0, 7, 0, 0, 2},
+    {147, 0, 4, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
-    {135, 0, 7, 0, 0, 2},
-    {144, 0, 4, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
-    {145, 0, 1, 6, 97, 0},
+    {96, 0, 7, 0, 0, 2},
+    {138, 0, 7, 0, 0, 2},
+    {147, 0, 4, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
+    {148, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {146, 0, 1, 0, 0, 0},
+    {149, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
-    {135, 0, 7, 0, 0, 2},
-    {144, 0, 4, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {96, 0, 7, 0, 0, 2},
+    {138, 0, 7, 0, 0, 2},
+    {147, 0, 4, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
-    {34, 63, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {135, 3, 7, 0, 0, 2},
-    {144, 9, 4, 0, 0, 0},
-    {147, 0, 1, 0, 0, 0},
-    {71, 0, 1, 0, 0, 0},
+    {146, 0, 7, 0, 0, 2},
+    {34, 66, 7, 0, 0, 2},
+    {96, 23, 7, 0, 0, 2},
+    {138, 3, 7, 0, 0, 2},
+    {147, 9, 4, 0, 0, 0},
+    {150, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
-    {34, 63, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {135, 3, 7, 0, 0, 2},
-    {144, 9, 4, 0, 0, 0},
+    {146, 0, 7, 0, 0, 2},
+    {34, 66, 7, 0, 0, 2},
+    {96, 23, 7, 0, 0, 2},
+    {138, 3, 7, 0, 0, 2},
+    {147, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
-    {34, 63, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {144, 9, 4, 0, 0, 0},
-    {148, 65, 4, 0, 0, 0},
-    {149, 12, 2, 1, 0, 0},
+    {146, 0, 7, 0, 0, 2},
+    {34, 66, 7, 0, 0, 2},
+    {96, 23, 7, 0, 0, 2},
+    {147, 9, 4, 0, 0, 0},
+    {151, 68, 4, 0, 0, 0},
+    {152, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
-    {34, 63, 7, 0, 0, 2},
-    {93, 23, 7, 0, 0, 2},
-    {144, 9, 4, 0, 0, 0},
-    {148, 65, 4, 0, 0, 0},
-    {149, 12, 2, 1, 0, 0},
+    {146, 0, 7, 0, 0, 2},
+    {34, 66, 7, 0, 0, 2},
+    {96, 23, 7, 0, 0, 2},
+    {147, 9, 4, 0, 0, 0},
+    {151, 68, 4, 0, 0, 0},
+    {152, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
-    {144, 0, 4, 0, 0, 0},
-    {148, 0, 4, 0, 0, 0},
-    {149, 0, 2, 1, 0, 0},
+    {96, 0, 7, 0, 0, 2},
+    {147, 0, 4, 0, 0, 0},
+    {151, 0, 4, 0, 0, 0},
+    {152, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
-    {144, 0, 4, 0, 0, 0},
-    {148, 0, 4, 0, 0, 0},
-    {149, 0, 2, 1, 0, 0},
-    {145, 0, 1, 6, 97, 0},
+    {96, 0, 7, 0, 0, 2},
+    {147, 0, 4, 0, 0, 0},
+    {151, 0, 4, 0, 0, 0},
+    {152, 0, 2, 1, 0, 0},
+    {148, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 2},
-    {135, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
+    {138, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 2},
-    {143, 0, 7, 0, 0, 2},
-    {135, 0, 7, 0, 0, 2},
-    {93, 0, 7, 0, 0, 2},
+    {145, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
+    {138, 0, 7, 0, 0, 2},
+    {96, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {150, 23, 3, 0, 0, 0},
-    {151, 3, 3, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {153, 23, 3, 0, 0, 0},
+    {154, 3, 3, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {153, 23, 3, 0, 0, 0},
-    {154, 3, 3, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {156, 23, 3, 0, 0, 0},
+    {157, 3, 3, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {150, 0, 2, 0, 0, 0},
-    {151, 0, 2, 1, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {153, 0, 2, 0, 0, 0},
+    {154, 0, 2, 1, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {151, 0, 2, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {154, 0, 2, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
-    {69, 155, 3, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {72, 50, 3, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
-    {69, 0, 3, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {72, 0, 3, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {153, 0, 1, 0, 0, 0},
-    {154, 3, 3, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {156, 0, 1, 0, 0, 0},
+    {157, 3, 3, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {153, 0, 3, 0, 0, 0},
-    {154, 0, 1, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {156, 0, 3, 0, 0, 0},
+    {157, 0, 1, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {153, 0, 1, 0, 0, 0},
-    {154, 0, 1, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {156, 0, 1, 0, 0, 0},
+    {157, 0, 1, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {156, 0, 2, 0, 0, 0},
-    {157, 0, 2, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
-    {158, 0, 2, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {160, 0, 2, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye */
-    {158, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
-    {158, 0, 2, 0, 0, 0},
-    {159, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
+    {161, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linspace */
     {29, 0, 5, 0, 0, 0},
     {31, 0, 5, 0, 0, 0},
-    {160, 0, 2, 0, 0, 0},
+    {162, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {152, 0, 10, 5, 0, 0},
+    {155, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {152, 0, 10, 5, 0, 0},
+    {155, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {156, 0, 2, 0, 0, 0},
-    {157, 0, 2, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {152, 0, 10, 5, 0, 0},
+    {155, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
-    {158, 0, 2, 0, 0, 0},
-    {152, 0, 10, 5, 0, 0},
+    {160, 0, 2, 0, 0, 0},
+    {155, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
-    {158, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
-    {158, 0, 2, 0, 0, 0},
-    {159, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
+    {161, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linspace.out */
     {29, 0, 5, 0, 0, 0},
     {31, 0, 5, 0, 0, 0},
-    {160, 0, 2, 0, 0, 0},
+    {162, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
-    {87, 0, 1, 0, 0, 0},
-    {69, 0, 3, 0, 0, 0},
-    {161, 0, 4, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
-    {147, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {72, 0, 3, 0, 0, 0},
+    {163, 0, 4, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
+    {150, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
-    {56, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {43, 0, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dropout */
-    {87, 0, 1, 0, 0, 0},
-    {69, 0, 3, 0, 0, 0},
-    {161, 0, 4, 0, 0, 0},
-    {152, 12, 10, 5, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {72, 0, 3, 0, 0, 0},
+    {163, 0, 4, 0, 0, 0},
+    {155, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
@@ -65063,568 +66800,593 @@ static const struct {
   ct_status (*frontend)(const ct_value *, ct_tensor **);
   int device_rule;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {164, 163, 162, 0, 3, 1}, ct__frontend_add_Tensor, 1},
-    {&ct__op.add__Tensor, {166, 163, 165, 4, 3, 1}, ct__frontend_add__Tensor, 1},
-    {&ct__op.add_out, {164, 5, 167, 8, 4, 1}, ct__frontend_add_out, 1},
-    {&ct__op.add_Scalar, {164, 169, 168, 13, 3, 1}, ct__frontend_add_Scalar, 0},
-    {&ct__op.add__Scalar, {166, 169, 170, 17, 3, 1}, ct__frontend_add__Scalar, 0},
-    {&ct__op.sub_Tensor, {171, 163, 162, 21, 3, 1}, ct__frontend_sub_Tensor, 1},
-    {&ct__op.sub__Tensor, {172, 163, 165, 25, 3, 1}, ct__frontend_sub__Tensor, 1},
-    {&ct__op.sub_out, {171, 5, 167, 29, 4, 1}, ct__frontend_sub_out, 1},
-    {&ct__op.sub_Scalar, {171, 169, 168, 34, 3, 1}, ct__frontend_sub_Scalar, 0},
-    {&ct__op.sub__Scalar, {172, 169, 170, 38, 3, 1}, ct__frontend_sub__Scalar, 0},
-    {&ct__op.mul_Tensor, {174, 163, 173, 42, 2, 1}, ct__frontend_mul_Tensor, 1},
-    {&ct__op.mul__Tensor, {176, 163, 175, 45, 2, 1}, ct__frontend_mul__Tensor, 1},
-    {&ct__op.mul_out, {174, 5, 177, 48, 3, 1}, ct__frontend_mul_out, 1},
-    {&ct__op.mul_Scalar, {174, 169, 178, 52, 2, 1}, ct__frontend_mul_Scalar, 0},
-    {&ct__op.mul__Scalar, {176, 169, 179, 55, 2, 1}, ct__frontend_mul__Scalar, 0},
-    {&ct__op.div_Tensor, {180, 163, 173, 58, 2, 1}, ct__frontend_div_Tensor, 1},
-    {&ct__op.div__Tensor, {181, 163, 175, 61, 2, 1}, ct__frontend_div__Tensor, 1},
-    {&ct__op.div_out, {180, 5, 177, 64, 3, 1}, ct__frontend_div_out, 1},
-    {&ct__op.div_Scalar, {180, 169, 178, 68, 2, 1}, ct__frontend_div_Scalar, 0},
-    {&ct__op.div__Scalar, {181, 169, 179, 71, 2, 1}, ct__frontend_div__Scalar, 0},
-    {&ct__op.threshold_backward, {182, 0, 162, 74, 3, 1}, ct__frontend_threshold_backward, 1},
-    {&ct__op.copy_, {184, 0, 183, 78, 3, 1}, ct__frontend_copy_, 2},
-    {&ct__op.fill__Scalar, {185, 169, 179, 82, 2, 1}, ct__frontend_fill__Scalar, 0},
-    {&ct__op.clone, {187, 0, 186, 85, 1, 1}, ct__frontend_clone, 0},
-    {&ct__op.contiguous, {188, 0, 186, 87, 1, 1}, ct__frontend_contiguous, 0},
-    {&ct__op._to_copy, {190, 0, 189, 89, 4, 1}, ct__frontend__to_copy, 0},
-    {&ct__op._pin_memory, {192, 0, 191, 94, 2, 1}, ct__frontend__pin_memory, 0},
-    {&ct__op.pin_memory, {36, 0, 191, 97, 2, 1}, ct__frontend_pin_memory, 0},
-    {&ct__op.to_dtype, {151, 13, 193, 100, 2, 1}, ct__frontend_to_dtype, 0},
-    {&ct__op.to_device, {151, 14, 194, 103, 5, 1}, ct__frontend_to_device, 0},
-    {&ct__op.view, {196, 0, 195, 109, 2, 1}, ct__frontend_view, 0},
-    {&ct__op.reshape, {197, 0, 195, 112, 2, 1}, ct__frontend_reshape, 0},
-    {&ct__op.transpose_int, {200, 199, 198, 115, 3, 1}, ct__frontend_transpose_int, 0},
-    {&ct__op.t, {201, 0, 186, 119, 1, 1}, ct__frontend_t, 0},
-    {&ct__op.permute, {202, 0, 195, 121, 2, 1}, ct__frontend_permute, 0},
-    {&ct__op.expand, {204, 0, 203, 124, 3, 1}, ct__frontend_expand, 0},
-    {&ct__op.broadcast_to, {205, 0, 195, 128, 2, 1}, ct__frontend_broadcast_to, 0},
-    {&ct__op.unsqueeze, {207, 0, 206, 131, 2, 1}, ct__frontend_unsqueeze, 0},
-    {&ct__op.squeeze, {208, 0, 186, 134, 1, 1}, ct__frontend_squeeze, 0},
-    {&ct__op.squeeze_dim, {208, 22, 206, 136, 2, 1}, ct__frontend_squeeze_dim, 0},
-    {&ct__op.flatten_using_ints, {210, 209, 198, 139, 3, 1}, ct__frontend_flatten_using_ints, 0},
-    {&ct__op.select_int, {211, 199, 198, 143, 3, 1}, ct__frontend_select_int, 0},
-    {&ct__op.select_backward, {213, 0, 212, 147, 4, 1}, ct__frontend_select_backward, 0},
-    {&ct__op.slice_Tensor, {215, 163, 214, 152, 5, 1}, ct__frontend_slice_Tensor, 0},
-    {&ct__op.slice_backward, {217, 0, 216, 158, 6, 1}, ct__frontend_slice_backward, 0},
-    {&ct__op.narrow, {219, 0, 218, 165, 4, 1}, ct__frontend_narrow, 0},
-    {&ct__op.as_strided, {221, 0, 220, 170, 4, 1}, ct__frontend_as_strided, 0},
-    {&ct__op.alias, {222, 0, 186, 175, 1, 1}, ct__frontend_alias, 0},
-    {&ct__op.detach, {223, 0, 186, 177, 1, 1}, ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, {226, 225, 224, 179, 4, 1}, ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, {228, 0, 227, 184, 3, 1}, ct__frontend_zeros, 0},
-    {&ct__op.ones, {229, 0, 227, 188, 3, 1}, ct__frontend_ones, 0},
-    {&ct__op.full, {231, 0, 230, 192, 4, 1}, ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, {233, 0, 232, 197, 3, 1}, ct__frontend_scalar_tensor, 0},
-    {&ct__op.arange_start_step, {236, 235, 234, 201, 5, 1}, ct__frontend_arange_start_step, 0},
-    {&ct__op.arange_start_out, {236, 238, 237, 207, 4, 1}, ct__frontend_arange_start_out, 0},
-    {&ct__op.neg, {239, 0, 186, 212, 1, 1}, ct__frontend_neg, 1},
-    {&ct__op.neg_, {241, 0, 240, 214, 1, 1}, ct__frontend_neg_, 1},
-    {&ct__op.neg_out, {239, 5, 242, 216, 2, 1}, ct__frontend_neg_out, 1},
-    {&ct__op.abs, {243, 0, 186, 219, 1, 1}, ct__frontend_abs, 1},
-    {&ct__op.abs_, {244, 0, 240, 221, 1, 1}, ct__frontend_abs_, 1},
-    {&ct__op.abs_out, {243, 5, 242, 223, 2, 1}, ct__frontend_abs_out, 1},
-    {&ct__op.sign, {245, 0, 186, 226, 1, 1}, ct__frontend_sign, 1},
-    {&ct__op.sign_, {246, 0, 240, 228, 1, 1}, ct__frontend_sign_, 1},
-    {&ct__op.sign_out, {245, 5, 242, 230, 2, 1}, ct__frontend_sign_out, 1},
-    {&ct__op.square, {247, 0, 186, 233, 1, 1}, ct__frontend_square, 1},
-    {&ct__op.square_, {248, 0, 240, 235, 1, 1}, ct__frontend_square_, 1},
-    {&ct__op.square_out, {247, 5, 242, 237, 2, 1}, ct__frontend_square_out, 1},
-    {&ct__op.exp, {249, 0, 186, 240, 1, 1}, ct__frontend_exp, 1},
-    {&ct__op.exp_, {250, 0, 240, 242, 1, 1}, ct__frontend_exp_, 1},
-    {&ct__op.exp_out, {249, 5, 242, 244, 2, 1}, ct__frontend_exp_out, 1},
-    {&ct__op.exp2, {251, 0, 186, 247, 1, 1}, ct__frontend_exp2, 1},
-    {&ct__op.exp2_, {252, 0, 240, 249, 1, 1}, ct__frontend_exp2_, 1},
-    {&ct__op.exp2_out, {251, 5, 242, 251, 2, 1}, ct__frontend_exp2_out, 1},
-    {&ct__op.log, {253, 0, 186, 254, 1, 1}, ct__frontend_log, 1},
-    {&ct__op.log_, {254, 0, 240, 256, 1, 1}, ct__frontend_log_, 1},
-    {&ct__op.log_out, {253, 5, 242, 258, 2, 1}, ct__frontend_log_out, 1},
-    {&ct__op.log2, {255, 0, 186, 261, 1, 1}, ct__frontend_log2, 1},
-    {&ct__op.log2_, {256, 0, 240, 263, 1, 1}, ct__frontend_log2_, 1},
-    {&ct__op.log2_out, {255, 5, 242, 265, 2, 1}, ct__frontend_log2_out, 1},
-    {&ct__op.log1p, {257, 0, 186, 268, 1, 1}, ct__frontend_log1p, 1},
-    {&ct__op.log1p_, {258, 0, 240, 270, 1, 1}, ct__frontend_log1p_, 1},
-    {&ct__op.log1p_out, {257, 5, 242, 272, 2, 1}, ct__frontend_log1p_out, 1},
-    {&ct__op.expm1, {259, 0, 186, 275, 1, 1}, ct__frontend_expm1, 1},
-    {&ct__op.expm1_, {260, 0, 240, 277, 1, 1}, ct__frontend_expm1_, 1},
-    {&ct__op.expm1_out, {259, 5, 242, 279, 2, 1}, ct__frontend_expm1_out, 1},
-    {&ct__op.sqrt, {261, 0, 186, 282, 1, 1}, ct__frontend_sqrt, 1},
-    {&ct__op.sqrt_, {262, 0, 240, 284, 1, 1}, ct__frontend_sqrt_, 1},
-    {&ct__op.sqrt_out, {261, 5, 242, 286, 2, 1}, ct__frontend_sqrt_out, 1},
-    {&ct__op.rsqrt, {263, 0, 186, 289, 1, 1}, ct__frontend_rsqrt, 1},
-    {&ct__op.rsqrt_, {264, 0, 240, 291, 1, 1}, ct__frontend_rsqrt_, 1},
-    {&ct__op.rsqrt_out, {263, 5, 242, 293, 2, 1}, ct__frontend_rsqrt_out, 1},
-    {&ct__op.reciprocal, {265, 0, 186, 296, 1, 1}, ct__frontend_reciprocal, 1},
-    {&ct__op.reciprocal_, {266, 0, 240, 298, 1, 1}, ct__frontend_reciprocal_, 1},
-    {&ct__op.reciprocal_out, {265, 5, 242, 300, 2, 1}, ct__frontend_reciprocal_out, 1},
-    {&ct__op.sin, {267, 0, 186, 303, 1, 1}, ct__frontend_sin, 1},
-    {&ct__op.sin_, {268, 0, 240, 305, 1, 1}, ct__frontend_sin_, 1},
-    {&ct__op.sin_out, {267, 5, 242, 307, 2, 1}, ct__frontend_sin_out, 1},
-    {&ct__op.cos, {269, 0, 186, 310, 1, 1}, ct__frontend_cos, 1},
-    {&ct__op.cos_, {270, 0, 240, 312, 1, 1}, ct__frontend_cos_, 1},
-    {&ct__op.cos_out, {269, 5, 242, 314, 2, 1}, ct__frontend_cos_out, 1},
-    {&ct__op.tan, {271, 0, 186, 317, 1, 1}, ct__frontend_tan, 1},
-    {&ct__op.tan_, {272, 0, 240, 319, 1, 1}, ct__frontend_tan_, 1},
-    {&ct__op.tan_out, {271, 5, 242, 321, 2, 1}, ct__frontend_tan_out, 1},
-    {&ct__op.tanh, {273, 0, 186, 324, 1, 1}, ct__frontend_tanh, 1},
-    {&ct__op.tanh_, {274, 0, 240, 326, 1, 1}, ct__frontend_tanh_, 1},
-    {&ct__op.tanh_out, {273, 5, 242, 328, 2, 1}, ct__frontend_tanh_out, 1},
-    {&ct__op.erf, {275, 0, 186, 331, 1, 1}, ct__frontend_erf, 1},
-    {&ct__op.erf_, {276, 0, 240, 333, 1, 1}, ct__frontend_erf_, 1},
-    {&ct__op.erf_out, {275, 5, 242, 335, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.sigmoid, {277, 0, 186, 338, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {278, 0, 240, 340, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {277, 5, 242, 342, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {279, 0, 186, 345, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {280, 0, 240, 347, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {279, 5, 242, 349, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {281, 0, 168, 352, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {282, 0, 170, 356, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {281, 5, 283, 360, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {284, 0, 186, 365, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {285, 0, 240, 367, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {286, 0, 178, 369, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {287, 0, 179, 372, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {286, 5, 288, 375, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {290, 0, 289, 379, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {292, 0, 291, 384, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {290, 5, 293, 389, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {295, 0, 294, 395, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {297, 0, 296, 398, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {295, 5, 298, 401, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {299, 0, 186, 405, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {300, 0, 240, 407, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {299, 5, 242, 409, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {301, 0, 168, 412, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {301, 5, 283, 416, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {302, 0, 186, 421, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {303, 0, 240, 423, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {302, 5, 242, 425, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.floor, {304, 0, 186, 428, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {305, 0, 240, 430, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {304, 5, 242, 432, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {306, 0, 186, 435, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {307, 0, 240, 437, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {306, 5, 242, 439, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {308, 0, 186, 442, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {309, 0, 240, 444, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {308, 5, 242, 446, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {308, 49, 206, 449, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {309, 49, 310, 452, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {308, 312, 311, 455, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {313, 0, 186, 459, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {314, 0, 240, 461, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {313, 5, 242, 463, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {316, 0, 315, 466, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {318, 0, 317, 471, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {316, 5, 319, 476, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {180, 321, 320, 482, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {181, 321, 322, 486, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {180, 324, 323, 490, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {180, 326, 325, 495, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {181, 326, 327, 499, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {328, 0, 173, 503, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {329, 163, 175, 506, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {328, 5, 177, 509, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {328, 169, 178, 513, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {329, 169, 179, 516, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {331, 330, 173, 519, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {332, 163, 175, 522, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {331, 333, 177, 525, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {331, 334, 178, 529, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {332, 169, 179, 532, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {331, 335, 288, 535, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {331, 169, 336, 539, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {331, 338, 337, 542, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {339, 163, 173, 546, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {340, 163, 175, 549, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {339, 341, 177, 552, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {339, 169, 178, 556, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {340, 169, 179, 559, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {339, 338, 288, 562, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {339, 342, 336, 566, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {339, 343, 337, 569, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {344, 163, 173, 573, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {345, 163, 175, 576, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {344, 341, 177, 579, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {344, 169, 178, 583, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {345, 169, 179, 586, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {344, 338, 288, 589, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {346, 0, 173, 593, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {346, 5, 177, 596, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {347, 0, 173, 600, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {347, 5, 177, 603, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {348, 0, 173, 607, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {349, 0, 175, 610, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {348, 5, 177, 613, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {350, 163, 173, 617, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {351, 163, 175, 620, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {350, 341, 177, 623, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {350, 169, 178, 627, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {351, 169, 179, 630, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {350, 338, 288, 633, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {352, 163, 173, 637, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {353, 163, 175, 640, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {352, 341, 177, 643, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {352, 169, 178, 647, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {353, 169, 179, 650, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {352, 338, 288, 653, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {354, 163, 173, 657, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {355, 163, 175, 660, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {354, 341, 177, 663, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {354, 169, 178, 667, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {355, 169, 179, 670, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {354, 338, 288, 673, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {356, 163, 173, 677, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {357, 163, 175, 680, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {356, 341, 177, 683, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {356, 169, 178, 687, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {357, 169, 179, 690, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {356, 338, 288, 693, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {358, 163, 173, 697, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {359, 163, 175, 700, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {358, 341, 177, 703, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {358, 169, 178, 707, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {359, 169, 179, 710, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {358, 338, 288, 713, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {360, 163, 173, 717, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {361, 163, 175, 720, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {360, 341, 177, 723, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {360, 169, 178, 727, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {361, 169, 179, 730, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {360, 338, 288, 733, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {362, 0, 173, 737, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {363, 0, 175, 740, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {362, 5, 177, 743, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {364, 0, 173, 747, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {365, 0, 175, 750, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {364, 5, 177, 753, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {366, 0, 173, 757, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {367, 0, 175, 760, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {366, 5, 177, 763, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {368, 0, 186, 767, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {369, 0, 240, 769, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {368, 5, 242, 771, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {371, 1, 370, 774, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {371, 373, 372, 778, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {371, 375, 374, 783, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {371, 376, 162, 787, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {371, 169, 168, 791, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {377, 169, 162, 795, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {378, 169, 165, 799, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {377, 338, 167, 803, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {377, 163, 370, 808, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {378, 163, 379, 812, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {377, 341, 372, 816, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {380, 169, 162, 821, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {381, 169, 165, 825, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {380, 338, 167, 829, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {380, 163, 370, 834, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {381, 163, 379, 838, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {380, 341, 372, 842, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {383, 0, 382, 847, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {385, 0, 384, 852, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {383, 5, 386, 857, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {387, 0, 382, 863, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {388, 0, 384, 868, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {387, 5, 386, 873, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {390, 0, 389, 879, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {392, 0, 391, 883, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {390, 5, 393, 887, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {390, 163, 394, 892, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {392, 163, 395, 896, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {390, 341, 396, 900, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {397, 0, 178, 905, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {398, 0, 179, 908, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {397, 5, 288, 911, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {397, 163, 173, 915, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {398, 163, 175, 918, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {397, 341, 177, 921, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {399, 0, 178, 925, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {400, 0, 179, 928, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {399, 5, 288, 931, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {399, 163, 173, 935, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {400, 163, 175, 938, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {399, 341, 177, 941, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.sum, {401, 0, 193, 945, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {401, 5, 402, 948, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {401, 404, 403, 952, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {401, 406, 405, 957, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {153, 0, 193, 963, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {153, 22, 403, 966, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {153, 5, 405, 971, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {407, 0, 193, 977, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {407, 5, 402, 980, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {407, 409, 408, 984, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {407, 411, 410, 989, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {412, 0, 203, 995, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {412, 5, 413, 999, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {414, 0, 203, 1004, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {414, 5, 413, 1008, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {61, 0, 186, 1013, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {60, 0, 186, 1015, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {416, 64, 415, 1017, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {416, 418, 417, 1022, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {416, 0, 419, 1028, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {416, 22, 420, 1031, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {416, 5, 421, 1036, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {154, 64, 415, 1042, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {154, 418, 417, 1047, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {154, 0, 419, 1053, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {154, 22, 420, 1056, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {154, 5, 421, 1061, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {423, 0, 422, 1067, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {423, 5, 424, 1073, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {425, 169, 178, 1080, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {425, 427, 426, 1083, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {425, 338, 288, 1088, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {425, 5, 428, 1092, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {429, 0, 203, 1098, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {429, 5, 413, 1102, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {430, 0, 186, 1107, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {430, 431, 242, 1109, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {430, 22, 432, 1112, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {430, 5, 433, 1116, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {434, 0, 186, 1121, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {434, 431, 242, 1123, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {434, 22, 432, 1126, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {434, 5, 433, 1130, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {436, 0, 435, 1135, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {438, 0, 437, 1139, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {436, 5, 439, 1143, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {440, 0, 435, 1148, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {441, 0, 437, 1152, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {440, 5, 439, 1156, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {61, 22, 442, 1161, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {61, 444, 443, 1166, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {60, 22, 442, 1173, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {60, 445, 443, 1178, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {447, 0, 446, 1185, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {447, 5, 448, 1189, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {449, 0, 446, 1194, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {449, 5, 448, 1198, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {450, 0, 442, 1203, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {450, 70, 443, 1208, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {450, 75, 451, 1215, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {450, 453, 452, 1221, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {455, 0, 454, 1229, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {455, 70, 456, 1236, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {458, 0, 457, 1245, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {460, 0, 459, 1251, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {461, 0, 403, 1256, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {461, 5, 405, 1261, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {462, 0, 403, 1267, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {462, 5, 405, 1272, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {463, 404, 195, 1278, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {463, 465, 464, 1281, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {463, 0, 466, 1285, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {463, 5, 467, 1288, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {468, 0, 206, 1292, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {468, 5, 311, 1295, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {470, 0, 469, 1299, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {470, 5, 471, 1303, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {472, 0, 469, 1309, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {472, 5, 471, 1313, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {474, 0, 473, 1319, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {474, 70, 475, 1325, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {476, 0, 186, 1333, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {476, 5, 242, 1335, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {476, 22, 442, 1338, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {476, 477, 443, 1343, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {478, 0, 186, 1350, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {478, 5, 242, 1352, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {478, 22, 442, 1355, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {478, 477, 443, 1360, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {479, 0, 432, 1367, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {479, 75, 480, 1371, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {481, 0, 186, 1376, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {483, 64, 482, 1378, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {484, 64, 482, 1384, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.aminmax, {486, 0, 485, 1390, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {487, 0, 173, 1395, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {487, 5, 177, 1398, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {488, 0, 173, 1402, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {488, 5, 177, 1405, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {489, 0, 173, 1409, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {489, 5, 177, 1412, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {490, 0, 173, 1416, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {490, 5, 177, 1419, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {492, 0, 491, 1423, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {494, 0, 493, 1429, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {492, 5, 495, 1435, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {496, 0, 491, 1442, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {497, 0, 493, 1448, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {496, 5, 495, 1454, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {498, 0, 173, 1461, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {498, 5, 177, 1464, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {499, 0, 173, 1468, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {499, 5, 177, 1471, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {501, 0, 500, 1475, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {501, 5, 502, 1479, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.cat, {504, 0, 503, 1484, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {504, 5, 505, 1487, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {506, 0, 503, 1491, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {506, 5, 505, 1494, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {507, 0, 195, 1498, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {507, 5, 464, 1501, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {509, 0, 508, 1505, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {509, 5, 510, 1509, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {511, 0, 195, 1514, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {511, 5, 464, 1517, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {512, 0, 195, 1521, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {514, 0, 513, 1524, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {514, 5, 515, 1528, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {516, 0, 195, 1533, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {516, 5, 464, 1536, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {518, 0, 517, 1540, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {519, 0, 195, 1544, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {519, 5, 464, 1547, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {520, 0, 517, 1551, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {521, 0, 195, 1555, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {521, 5, 464, 1558, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {522, 0, 517, 1562, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {523, 0, 195, 1566, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {523, 5, 464, 1569, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {524, 0, 517, 1573, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {525, 0, 195, 1577, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {525, 5, 464, 1580, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {526, 0, 517, 1584, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {527, 0, 195, 1588, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {527, 5, 464, 1591, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {528, 0, 517, 1595, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {529, 0, 206, 1599, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {530, 0, 310, 1602, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {529, 5, 311, 1605, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {531, 0, 206, 1609, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {532, 0, 310, 1612, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {531, 5, 311, 1615, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {533, 0, 459, 1619, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {533, 5, 534, 1624, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {536, 8, 535, 1630, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {538, 8, 537, 1635, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {536, 540, 539, 1640, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {536, 11, 541, 1646, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {538, 11, 542, 1651, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {536, 544, 543, 1656, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {545, 0, 535, 1662, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {546, 0, 537, 1667, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {545, 5, 539, 1672, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {536, 96, 547, 1678, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {538, 96, 548, 1684, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {536, 550, 549, 1690, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {536, 552, 551, 1697, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {538, 552, 553, 1703, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {556, 555, 554, 1709, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {558, 555, 557, 1716, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {556, 560, 559, 1723, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {562, 0, 561, 1731, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {562, 5, 563, 1735, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {565, 0, 564, 1740, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {567, 0, 566, 1746, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {565, 5, 568, 1752, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {569, 0, 535, 1759, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {570, 0, 537, 1764, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {569, 5, 539, 1769, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {572, 571, 541, 1775, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {573, 571, 542, 1780, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {572, 574, 535, 1785, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {573, 574, 537, 1790, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {572, 575, 539, 1795, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {572, 576, 543, 1801, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {27, 163, 577, 1807, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {27, 341, 578, 1810, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {580, 0, 579, 1814, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {582, 0, 581, 1819, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {580, 5, 583, 1824, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {584, 0, 206, 1830, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {586, 0, 585, 1833, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {586, 5, 587, 1839, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {589, 0, 588, 1846, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {591, 163, 590, 1852, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {593, 0, 592, 1856, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {594, 0, 590, 1860, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {596, 199, 595, 1864, 2, 1}, NULL, 0},
-    {&ct__op.pad, {92, 0, 597, 1867, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {599, 0, 598, 1872, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {599, 5, 600, 1876, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {601, 199, 435, 1881, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {601, 411, 439, 1885, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {602, 199, 435, 1890, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {602, 411, 439, 1894, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.nll_loss, {604, 0, 603, 1899, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {604, 5, 605, 1905, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {606, 0, 603, 1912, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {608, 0, 607, 1918, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {610, 0, 609, 1926, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {612, 0, 611, 1933, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {612, 5, 613, 1937, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {614, 0, 611, 1942, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {616, 0, 615, 1946, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {616, 5, 617, 1951, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {619, 0, 618, 1957, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {621, 0, 620, 1962, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {621, 5, 622, 1967, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {624, 0, 623, 1973, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.layer_norm, {626, 0, 625, 1979, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {628, 0, 627, 1986, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {630, 0, 629, 1993, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {632, 0, 631, 2003, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {634, 0, 633, 2008, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {636, 0, 635, 2016, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {636, 5, 637, 2026, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {639, 0, 638, 2037, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {640, 0, 638, 2045, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {642, 0, 641, 2053, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {642, 93, 643, 2061, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {644, 0, 641, 2069, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {644, 93, 643, 2077, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {646, 87, 645, 2085, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {647, 0, 195, 2094, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {647, 5, 464, 2097, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {648, 0, 195, 2101, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {649, 0, 173, 2104, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {651, 0, 650, 2107, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {651, 145, 652, 2116, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {653, 0, 650, 2126, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {655, 0, 654, 2135, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {657, 0, 656, 2143, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {659, 0, 658, 2150, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {659, 5, 660, 2158, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {662, 0, 661, 2167, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {662, 145, 663, 2176, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {665, 0, 664, 2186, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {667, 0, 666, 2192, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {669, 0, 668, 2199, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {670, 0, 668, 2204, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {672, 150, 671, 2209, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {672, 151, 673, 2214, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {672, 0, 674, 2218, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {677, 676, 675, 2221, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {679, 0, 678, 2225, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {679, 69, 680, 2228, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {682, 681, 680, 2232, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {682, 684, 683, 2236, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {682, 330, 685, 2240, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {687, 0, 686, 2244, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {688, 0, 686, 2248, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {690, 0, 689, 2252, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {691, 0, 689, 2257, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {693, 156, 692, 2262, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {695, 0, 694, 2269, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {697, 0, 696, 2274, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {697, 159, 698, 2278, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {700, 0, 699, 2283, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {690, 702, 701, 2289, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {691, 702, 701, 2293, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {693, 704, 703, 2297, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {695, 702, 705, 2303, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {697, 5, 706, 2307, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {697, 708, 707, 2310, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {700, 5, 709, 2314, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {711, 0, 710, 2319, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {713, 0, 712, 2325, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {715, 0, 714, 2329, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.add_Tensor, {166, 165, 164, 0, 3, 1}, ct__frontend_add_Tensor, 1},
+    {&ct__op.add__Tensor, {168, 165, 167, 4, 3, 1}, ct__frontend_add__Tensor, 1},
+    {&ct__op.add_out, {166, 5, 169, 8, 4, 1}, ct__frontend_add_out, 1},
+    {&ct__op.add_Scalar, {166, 171, 170, 13, 3, 1}, ct__frontend_add_Scalar, 0},
+    {&ct__op.add__Scalar, {168, 171, 172, 17, 3, 1}, ct__frontend_add__Scalar, 0},
+    {&ct__op.sub_Tensor, {173, 165, 164, 21, 3, 1}, ct__frontend_sub_Tensor, 1},
+    {&ct__op.sub__Tensor, {174, 165, 167, 25, 3, 1}, ct__frontend_sub__Tensor, 1},
+    {&ct__op.sub_out, {173, 5, 169, 29, 4, 1}, ct__frontend_sub_out, 1},
+    {&ct__op.sub_Scalar, {173, 171, 170, 34, 3, 1}, ct__frontend_sub_Scalar, 0},
+    {&ct__op.sub__Scalar, {174, 171, 172, 38, 3, 1}, ct__frontend_sub__Scalar, 0},
+    {&ct__op.mul_Tensor, {176, 165, 175, 42, 2, 1}, ct__frontend_mul_Tensor, 1},
+    {&ct__op.mul__Tensor, {178, 165, 177, 45, 2, 1}, ct__frontend_mul__Tensor, 1},
+    {&ct__op.mul_out, {176, 5, 179, 48, 3, 1}, ct__frontend_mul_out, 1},
+    {&ct__op.mul_Scalar, {176, 171, 180, 52, 2, 1}, ct__frontend_mul_Scalar, 0},
+    {&ct__op.mul__Scalar, {178, 171, 181, 55, 2, 1}, ct__frontend_mul__Scalar, 0},
+    {&ct__op.div_Tensor, {182, 165, 175, 58, 2, 1}, ct__frontend_div_Tensor, 1},
+    {&ct__op.div__Tensor, {183, 165, 177, 61, 2, 1}, ct__frontend_div__Tensor, 1},
+    {&ct__op.div_out, {182, 5, 179, 64, 3, 1}, ct__frontend_div_out, 1},
+    {&ct__op.div_Scalar, {182, 171, 180, 68, 2, 1}, ct__frontend_div_Scalar, 0},
+    {&ct__op.div__Scalar, {183, 171, 181, 71, 2, 1}, ct__frontend_div__Scalar, 0},
+    {&ct__op.threshold_backward, {184, 0, 164, 74, 3, 1}, ct__frontend_threshold_backward, 1},
+    {&ct__op.copy_, {186, 0, 185, 78, 3, 1}, ct__frontend_copy_, 2},
+    {&ct__op.fill__Scalar, {187, 171, 181, 82, 2, 1}, ct__frontend_fill__Scalar, 0},
+    {&ct__op.clone, {189, 0, 188, 85, 1, 1}, ct__frontend_clone, 0},
+    {&ct__op.contiguous, {190, 0, 188, 87, 1, 1}, ct__frontend_contiguous, 0},
+    {&ct__op._to_copy, {192, 0, 191, 89, 4, 1}, ct__frontend__to_copy, 0},
+    {&ct__op._pin_memory, {194, 0, 193, 94, 2, 1}, ct__frontend__pin_memory, 0},
+    {&ct__op.pin_memory, {36, 0, 193, 97, 2, 1}, ct__frontend_pin_memory, 0},
+    {&ct__op.to_dtype, {154, 13, 195, 100, 2, 1}, ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, {154, 14, 196, 103, 5, 1}, ct__frontend_to_device, 0},
+    {&ct__op.view, {198, 0, 197, 109, 2, 1}, ct__frontend_view, 0},
+    {&ct__op.reshape, {199, 0, 197, 112, 2, 1}, ct__frontend_reshape, 0},
+    {&ct__op.transpose_int, {202, 201, 200, 115, 3, 1}, ct__frontend_transpose_int, 0},
+    {&ct__op.t, {203, 0, 188, 119, 1, 1}, ct__frontend_t, 0},
+    {&ct__op.permute, {204, 0, 197, 121, 2, 1}, ct__frontend_permute, 0},
+    {&ct__op.expand, {206, 0, 205, 124, 3, 1}, ct__frontend_expand, 0},
+    {&ct__op.broadcast_to, {207, 0, 197, 128, 2, 1}, ct__frontend_broadcast_to, 0},
+    {&ct__op.unsqueeze, {209, 0, 208, 131, 2, 1}, ct__frontend_unsqueeze, 0},
+    {&ct__op.squeeze, {210, 0, 188, 134, 1, 1}, ct__frontend_squeeze, 0},
+    {&ct__op.squeeze_dim, {210, 22, 208, 136, 2, 1}, ct__frontend_squeeze_dim, 0},
+    {&ct__op.flatten_using_ints, {212, 211, 200, 139, 3, 1}, ct__frontend_flatten_using_ints, 0},
+    {&ct__op.select_int, {213, 201, 200, 143, 3, 1}, ct__frontend_select_int, 0},
+    {&ct__op.select_backward, {215, 0, 214, 147, 4, 1}, ct__frontend_select_backward, 0},
+    {&ct__op.slice_Tensor, {217, 165, 216, 152, 5, 1}, ct__frontend_slice_Tensor, 0},
+    {&ct__op.slice_backward, {219, 0, 218, 158, 6, 1}, ct__frontend_slice_backward, 0},
+    {&ct__op.narrow, {221, 0, 220, 165, 4, 1}, ct__frontend_narrow, 0},
+    {&ct__op.as_strided, {223, 0, 222, 170, 4, 1}, ct__frontend_as_strided, 0},
+    {&ct__op.alias, {224, 0, 188, 175, 1, 1}, ct__frontend_alias, 0},
+    {&ct__op.detach, {225, 0, 188, 177, 1, 1}, ct__frontend_detach, 0},
+    {&ct__op.empty_memory_format, {228, 227, 226, 179, 4, 1}, ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, {230, 0, 229, 184, 3, 1}, ct__frontend_zeros, 0},
+    {&ct__op.ones, {231, 0, 229, 188, 3, 1}, ct__frontend_ones, 0},
+    {&ct__op.full, {233, 0, 232, 192, 4, 1}, ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, {235, 0, 234, 197, 3, 1}, ct__frontend_scalar_tensor, 0},
+    {&ct__op.arange_start_step, {238, 237, 236, 201, 5, 1}, ct__frontend_arange_start_step, 0},
+    {&ct__op.arange_start_out, {238, 240, 239, 207, 4, 1}, ct__frontend_arange_start_out, 0},
+    {&ct__op.neg, {241, 0, 188, 212, 1, 1}, ct__frontend_neg, 1},
+    {&ct__op.neg_, {243, 0, 242, 214, 1, 1}, ct__frontend_neg_, 1},
+    {&ct__op.neg_out, {241, 5, 244, 216, 2, 1}, ct__frontend_neg_out, 1},
+    {&ct__op.abs, {245, 0, 188, 219, 1, 1}, ct__frontend_abs, 1},
+    {&ct__op.abs_, {246, 0, 242, 221, 1, 1}, ct__frontend_abs_, 1},
+    {&ct__op.abs_out, {245, 5, 244, 223, 2, 1}, ct__frontend_abs_out, 1},
+    {&ct__op.sign, {247, 0, 188, 226, 1, 1}, ct__frontend_sign, 1},
+    {&ct__op.sign_, {248, 0, 242, 228, 1, 1}, ct__frontend_sign_, 1},
+    {&ct__op.sign_out, {247, 5, 244, 230, 2, 1}, ct__frontend_sign_out, 1},
+    {&ct__op.square, {249, 0, 188, 233, 1, 1}, ct__frontend_square, 1},
+    {&ct__op.square_, {250, 0, 242, 235, 1, 1}, ct__frontend_square_, 1},
+    {&ct__op.square_out, {249, 5, 244, 237, 2, 1}, ct__frontend_square_out, 1},
+    {&ct__op.exp, {251, 0, 188, 240, 1, 1}, ct__frontend_exp, 1},
+    {&ct__op.exp_, {252, 0, 242, 242, 1, 1}, ct__frontend_exp_, 1},
+    {&ct__op.exp_out, {251, 5, 244, 244, 2, 1}, ct__frontend_exp_out, 1},
+    {&ct__op.exp2, {253, 0, 188, 247, 1, 1}, ct__frontend_exp2, 1},
+    {&ct__op.exp2_, {254, 0, 242, 249, 1, 1}, ct__frontend_exp2_, 1},
+    {&ct__op.exp2_out, {253, 5, 244, 251, 2, 1}, ct__frontend_exp2_out, 1},
+    {&ct__op.log, {255, 0, 188, 254, 1, 1}, ct__frontend_log, 1},
+    {&ct__op.log_, {256, 0, 242, 256, 1, 1}, ct__frontend_log_, 1},
+    {&ct__op.log_out, {255, 5, 244, 258, 2, 1}, ct__frontend_log_out, 1},
+    {&ct__op.log2, {257, 0, 188, 261, 1, 1}, ct__frontend_log2, 1},
+    {&ct__op.log2_, {258, 0, 242, 263, 1, 1}, ct__frontend_log2_, 1},
+    {&ct__op.log2_out, {257, 5, 244, 265, 2, 1}, ct__frontend_log2_out, 1},
+    {&ct__op.log1p, {259, 0, 188, 268, 1, 1}, ct__frontend_log1p, 1},
+    {&ct__op.log1p_, {260, 0, 242, 270, 1, 1}, ct__frontend_log1p_, 1},
+    {&ct__op.log1p_out, {259, 5, 244, 272, 2, 1}, ct__frontend_log1p_out, 1},
+    {&ct__op.expm1, {261, 0, 188, 275, 1, 1}, ct__frontend_expm1, 1},
+    {&ct__op.expm1_, {262, 0, 242, 277, 1, 1}, ct__frontend_expm1_, 1},
+    {&ct__op.expm1_out, {261, 5, 244, 279, 2, 1}, ct__frontend_expm1_out, 1},
+    {&ct__op.sqrt, {263, 0, 188, 282, 1, 1}, ct__frontend_sqrt, 1},
+    {&ct__op.sqrt_, {264, 0, 242, 284, 1, 1}, ct__frontend_sqrt_, 1},
+    {&ct__op.sqrt_out, {263, 5, 244, 286, 2, 1}, ct__frontend_sqrt_out, 1},
+    {&ct__op.rsqrt, {265, 0, 188, 289, 1, 1}, ct__frontend_rsqrt, 1},
+    {&ct__op.rsqrt_, {266, 0, 242, 291, 1, 1}, ct__frontend_rsqrt_, 1},
+    {&ct__op.rsqrt_out, {265, 5, 244, 293, 2, 1}, ct__frontend_rsqrt_out, 1},
+    {&ct__op.reciprocal, {267, 0, 188, 296, 1, 1}, ct__frontend_reciprocal, 1},
+    {&ct__op.reciprocal_, {268, 0, 242, 298, 1, 1}, ct__frontend_reciprocal_, 1},
+    {&ct__op.reciprocal_out, {267, 5, 244, 300, 2, 1}, ct__frontend_reciprocal_out, 1},
+    {&ct__op.sin, {269, 0, 188, 303, 1, 1}, ct__frontend_sin, 1},
+    {&ct__op.sin_, {270, 0, 242, 305, 1, 1}, ct__frontend_sin_, 1},
+    {&ct__op.sin_out, {269, 5, 244, 307, 2, 1}, ct__frontend_sin_out, 1},
+    {&ct__op.cos, {271, 0, 188, 310, 1, 1}, ct__frontend_cos, 1},
+    {&ct__op.cos_, {272, 0, 242, 312, 1, 1}, ct__frontend_cos_, 1},
+    {&ct__op.cos_out, {271, 5, 244, 314, 2, 1}, ct__frontend_cos_out, 1},
+    {&ct__op.tan, {273, 0, 188, 317, 1, 1}, ct__frontend_tan, 1},
+    {&ct__op.tan_, {274, 0, 242, 319, 1, 1}, ct__frontend_tan_, 1},
+    {&ct__op.tan_out, {273, 5, 244, 321, 2, 1}, ct__frontend_tan_out, 1},
+    {&ct__op.tanh, {275, 0, 188, 324, 1, 1}, ct__frontend_tanh, 1},
+    {&ct__op.tanh_, {276, 0, 242, 326, 1, 1}, ct__frontend_tanh_, 1},
+    {&ct__op.tanh_out, {275, 5, 244, 328, 2, 1}, ct__frontend_tanh_out, 1},
+    {&ct__op.erf, {277, 0, 188, 331, 1, 1}, ct__frontend_erf, 1},
+    {&ct__op.erf_, {278, 0, 242, 333, 1, 1}, ct__frontend_erf_, 1},
+    {&ct__op.erf_out, {277, 5, 244, 335, 2, 1}, ct__frontend_erf_out, 1},
+    {&ct__op.sigmoid, {279, 0, 188, 338, 1, 1}, ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, {280, 0, 242, 340, 1, 1}, ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, {279, 5, 244, 342, 2, 1}, ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, {281, 0, 188, 345, 1, 1}, ct__frontend_relu, 1},
+    {&ct__op.relu_, {282, 0, 242, 347, 1, 1}, ct__frontend_relu_, 1},
+    {&ct__op.relu_out, {281, 5, 244, 349, 2, 1}, ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, {283, 0, 170, 352, 3, 1}, ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, {284, 0, 172, 356, 3, 1}, ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, {283, 5, 285, 360, 4, 1}, ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, {286, 0, 188, 365, 1, 1}, ct__frontend_relu6, 1},
+    {&ct__op.relu6_, {287, 0, 242, 367, 1, 1}, ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, {288, 0, 180, 369, 2, 1}, ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, {289, 0, 181, 372, 2, 1}, ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, {288, 5, 290, 375, 3, 1}, ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, {292, 0, 291, 379, 4, 1}, ct__frontend_elu, 1},
+    {&ct__op.elu_, {294, 0, 293, 384, 4, 1}, ct__frontend_elu_, 1},
+    {&ct__op.elu_out, {292, 5, 295, 389, 5, 1}, ct__frontend_elu_out, 1},
+    {&ct__op.gelu, {297, 0, 296, 395, 2, 1}, ct__frontend_gelu, 1},
+    {&ct__op.gelu_, {299, 0, 298, 398, 2, 1}, ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, {297, 5, 300, 401, 3, 1}, ct__frontend_gelu_out, 1},
+    {&ct__op.silu, {301, 0, 188, 405, 1, 1}, ct__frontend_silu, 1},
+    {&ct__op.silu_, {302, 0, 242, 407, 1, 1}, ct__frontend_silu_, 1},
+    {&ct__op.silu_out, {301, 5, 244, 409, 2, 1}, ct__frontend_silu_out, 1},
+    {&ct__op.softplus, {303, 0, 170, 412, 3, 1}, ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, {303, 5, 285, 416, 4, 1}, ct__frontend_softplus_out, 1},
+    {&ct__op.mish, {304, 0, 188, 421, 1, 1}, ct__frontend_mish, 1},
+    {&ct__op.mish_, {305, 0, 242, 423, 1, 1}, ct__frontend_mish_, 1},
+    {&ct__op.mish_out, {304, 5, 244, 425, 2, 1}, ct__frontend_mish_out, 1},
+    {&ct__op.hardswish, {306, 0, 188, 428, 1, 1}, ct__frontend_hardswish, 1},
+    {&ct__op.hardswish_, {307, 0, 242, 430, 1, 1}, ct__frontend_hardswish_, 1},
+    {&ct__op.hardswish_out, {306, 5, 244, 432, 2, 1}, ct__frontend_hardswish_out, 1},
+    {&ct__op.hardsigmoid, {308, 0, 188, 435, 1, 1}, ct__frontend_hardsigmoid, 1},
+    {&ct__op.hardsigmoid_, {309, 0, 242, 437, 1, 1}, ct__frontend_hardsigmoid_, 1},
+    {&ct__op.hardsigmoid_out, {308, 5, 244, 439, 2, 1}, ct__frontend_hardsigmoid_out, 1},
+    {&ct__op.selu, {310, 0, 188, 442, 1, 1}, ct__frontend_selu, 1},
+    {&ct__op.selu_, {311, 0, 242, 444, 1, 1}, ct__frontend_selu_, 1},
+    {&ct__op.celu, {312, 0, 180, 446, 2, 1}, ct__frontend_celu, 1},
+    {&ct__op.celu_, {313, 0, 181, 449, 2, 1}, ct__frontend_celu_, 1},
+    {&ct__op.celu_out, {312, 5, 290, 452, 3, 1}, ct__frontend_celu_out, 1},
+    {&ct__op.log_sigmoid, {314, 0, 188, 456, 1, 1}, ct__frontend_log_sigmoid, 1},
+    {&ct__op.log_sigmoid_out, {314, 5, 244, 458, 2, 1}, ct__frontend_log_sigmoid_out, 1},
+    {&ct__op.hardshrink, {315, 0, 180, 461, 2, 1}, ct__frontend_hardshrink, 1},
+    {&ct__op.hardshrink_out, {315, 5, 290, 464, 3, 1}, ct__frontend_hardshrink_out, 1},
+    {&ct__op.softshrink, {316, 0, 180, 468, 2, 1}, ct__frontend_softshrink, 1},
+    {&ct__op.softshrink_out, {316, 5, 290, 471, 3, 1}, ct__frontend_softshrink_out, 1},
+    {&ct__op.threshold, {7, 0, 170, 475, 3, 1}, ct__frontend_threshold, 1},
+    {&ct__op.threshold_, {317, 0, 172, 479, 3, 1}, ct__frontend_threshold_, 1},
+    {&ct__op.threshold_out, {7, 5, 285, 483, 4, 1}, ct__frontend_threshold_out, 1},
+    {&ct__op.softsign, {318, 0, 188, 488, 1, 1}, ct__frontend_softsign, 1},
+    {&ct__op.tanhshrink, {319, 0, 188, 490, 1, 1}, ct__frontend_tanhshrink, 1},
+    {&ct__op.floor, {320, 0, 188, 492, 1, 1}, ct__frontend_floor, 1},
+    {&ct__op.floor_, {321, 0, 242, 494, 1, 1}, ct__frontend_floor_, 1},
+    {&ct__op.floor_out, {320, 5, 244, 496, 2, 1}, ct__frontend_floor_out, 1},
+    {&ct__op.ceil, {322, 0, 188, 499, 1, 1}, ct__frontend_ceil, 1},
+    {&ct__op.ceil_, {323, 0, 242, 501, 1, 1}, ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, {322, 5, 244, 503, 2, 1}, ct__frontend_ceil_out, 1},
+    {&ct__op.round, {324, 0, 188, 506, 1, 1}, ct__frontend_round, 1},
+    {&ct__op.round_, {325, 0, 242, 508, 1, 1}, ct__frontend_round_, 1},
+    {&ct__op.round_out, {324, 5, 244, 510, 2, 1}, ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, {324, 52, 208, 513, 2, 1}, ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, {325, 52, 326, 516, 2, 1}, ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, {324, 328, 327, 519, 3, 1}, ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, {329, 0, 188, 523, 1, 1}, ct__frontend_trunc, 1},
+    {&ct__op.trunc_, {330, 0, 242, 525, 1, 1}, ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, {329, 5, 244, 527, 2, 1}, ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, {332, 0, 331, 530, 4, 1}, ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, {334, 0, 333, 535, 4, 1}, ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, {332, 5, 335, 540, 5, 1}, ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, {182, 337, 336, 546, 3, 1}, ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, {183, 337, 338, 550, 3, 1}, ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, {182, 340, 339, 554, 4, 1}, ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, {182, 342, 341, 559, 3, 1}, ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, {183, 342, 343, 563, 3, 1}, ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, {344, 0, 175, 567, 2, 1}, ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, {345, 165, 177, 570, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, {344, 5, 179, 573, 3, 1}, ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, {344, 171, 180, 577, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, {345, 171, 181, 580, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, {347, 346, 175, 583, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, {348, 165, 177, 586, 2, 1}, ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, {347, 349, 179, 589, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, {347, 350, 180, 593, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, {348, 171, 181, 596, 2, 1}, ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, {347, 351, 290, 599, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, {347, 171, 352, 603, 2, 1}, ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, {347, 354, 353, 606, 3, 1}, ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, {355, 165, 175, 610, 2, 1}, ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, {356, 165, 177, 613, 2, 1}, ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, {355, 357, 179, 616, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, {355, 171, 180, 620, 2, 1}, ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, {356, 171, 181, 623, 2, 1}, ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, {355, 354, 290, 626, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, {355, 358, 352, 630, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, {355, 359, 353, 633, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, {360, 165, 175, 637, 2, 1}, ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, {361, 165, 177, 640, 2, 1}, ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, {360, 357, 179, 643, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, {360, 171, 180, 647, 2, 1}, ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, {361, 171, 181, 650, 2, 1}, ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, {360, 354, 290, 653, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, {362, 0, 175, 657, 2, 1}, ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, {362, 5, 179, 660, 3, 1}, ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, {363, 0, 175, 664, 2, 1}, ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, {363, 5, 179, 667, 3, 1}, ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, {364, 0, 175, 671, 2, 1}, ct__frontend_atan2, 1},
+    {&ct__op.atan2_, {365, 0, 177, 674, 2, 1}, ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, {364, 5, 179, 677, 3, 1}, ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, {366, 165, 175, 681, 2, 1}, ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, {367, 165, 177, 684, 2, 1}, ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, {366, 357, 179, 687, 3, 1}, ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, {366, 171, 180, 691, 2, 1}, ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, {367, 171, 181, 694, 2, 1}, ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, {366, 354, 290, 697, 3, 1}, ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, {368, 165, 175, 701, 2, 1}, ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, {369, 165, 177, 704, 2, 1}, ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, {368, 357, 179, 707, 3, 1}, ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, {368, 171, 180, 711, 2, 1}, ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, {369, 171, 181, 714, 2, 1}, ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, {368, 354, 290, 717, 3, 1}, ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, {370, 165, 175, 721, 2, 1}, ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, {371, 165, 177, 724, 2, 1}, ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, {370, 357, 179, 727, 3, 1}, ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, {370, 171, 180, 731, 2, 1}, ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, {371, 171, 181, 734, 2, 1}, ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, {370, 354, 290, 737, 3, 1}, ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, {372, 165, 175, 741, 2, 1}, ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, {373, 165, 177, 744, 2, 1}, ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, {372, 357, 179, 747, 3, 1}, ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, {372, 171, 180, 751, 2, 1}, ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, {373, 171, 181, 754, 2, 1}, ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, {372, 354, 290, 757, 3, 1}, ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, {374, 165, 175, 761, 2, 1}, ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, {375, 165, 177, 764, 2, 1}, ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, {374, 357, 179, 767, 3, 1}, ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, {374, 171, 180, 771, 2, 1}, ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, {375, 171, 181, 774, 2, 1}, ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, {374, 354, 290, 777, 3, 1}, ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, {376, 165, 175, 781, 2, 1}, ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, {377, 165, 177, 784, 2, 1}, ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, {376, 357, 179, 787, 3, 1}, ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, {376, 171, 180, 791, 2, 1}, ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, {377, 171, 181, 794, 2, 1}, ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, {376, 354, 290, 797, 3, 1}, ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, {378, 0, 175, 801, 2, 1}, ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, {379, 0, 177, 804, 2, 1}, ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, {378, 5, 179, 807, 3, 1}, ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, {380, 0, 175, 811, 2, 1}, ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, {381, 0, 177, 814, 2, 1}, ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, {380, 5, 179, 817, 3, 1}, ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, {382, 0, 175, 821, 2, 1}, ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, {383, 0, 177, 824, 2, 1}, ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, {382, 5, 179, 827, 3, 1}, ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, {384, 0, 188, 831, 1, 1}, ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, {385, 0, 242, 833, 1, 1}, ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, {384, 5, 244, 835, 2, 1}, ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, {387, 1, 386, 838, 3, 1}, ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, {387, 389, 388, 842, 4, 1}, ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, {387, 391, 390, 847, 3, 1}, ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, {387, 392, 164, 851, 3, 1}, ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, {387, 171, 170, 855, 3, 1}, ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, {393, 171, 164, 859, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, {394, 171, 167, 863, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, {393, 354, 169, 867, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, {393, 165, 386, 872, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, {394, 165, 395, 876, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, {393, 357, 388, 880, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, {396, 171, 164, 885, 3, 1}, ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, {397, 171, 167, 889, 3, 1}, ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, {396, 354, 169, 893, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, {396, 165, 386, 898, 3, 1}, ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, {397, 165, 395, 902, 3, 1}, ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, {396, 357, 388, 906, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, {399, 0, 398, 911, 4, 1}, ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, {401, 0, 400, 916, 4, 1}, ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, {399, 5, 402, 921, 5, 1}, ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, {403, 0, 398, 927, 4, 1}, ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, {404, 0, 400, 932, 4, 1}, ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, {403, 5, 402, 937, 5, 1}, ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, {406, 0, 405, 943, 3, 1}, ct__frontend_clamp, 1},
+    {&ct__op.clamp_, {408, 0, 407, 947, 3, 1}, ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, {406, 5, 409, 951, 4, 1}, ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, {406, 165, 410, 956, 3, 1}, ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, {408, 165, 411, 960, 3, 1}, ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, {406, 357, 412, 964, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, {413, 0, 180, 969, 2, 1}, ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, {414, 0, 181, 972, 2, 1}, ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, {413, 5, 290, 975, 3, 1}, ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, {413, 165, 175, 979, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, {414, 165, 177, 982, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, {413, 357, 179, 985, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, {415, 0, 180, 989, 2, 1}, ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, {416, 0, 181, 992, 2, 1}, ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, {415, 5, 290, 995, 3, 1}, ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, {415, 165, 175, 999, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, {416, 165, 177, 1002, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, {415, 357, 179, 1005, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
+    {&ct__op.sum, {417, 0, 195, 1009, 2, 1}, ct__frontend_sum, 0},
+    {&ct__op.sum_out, {417, 5, 418, 1012, 3, 1}, ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, {417, 420, 419, 1016, 4, 1}, ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, {417, 422, 421, 1021, 5, 1}, ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, {156, 0, 195, 1027, 2, 1}, ct__frontend_mean, 0},
+    {&ct__op.mean_dim, {156, 22, 419, 1030, 4, 1}, ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, {156, 5, 421, 1035, 5, 1}, ct__frontend_mean_out, 0},
+    {&ct__op.prod, {423, 0, 195, 1041, 2, 1}, ct__frontend_prod, 0},
+    {&ct__op.prod_out, {423, 5, 418, 1044, 3, 1}, ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, {423, 425, 424, 1048, 4, 1}, ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, {423, 427, 426, 1053, 5, 1}, ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, {428, 0, 205, 1059, 3, 1}, ct__frontend_amax, 0},
+    {&ct__op.amax_out, {428, 5, 429, 1063, 4, 1}, ct__frontend_amax_out, 0},
+    {&ct__op.amin, {430, 0, 205, 1068, 3, 1}, ct__frontend_amin, 0},
+    {&ct__op.amin_out, {430, 5, 429, 1072, 4, 1}, ct__frontend_amin_out, 0},
+    {&ct__op.max, {64, 0, 188, 1077, 1, 1}, ct__frontend_max, 0},
+    {&ct__op.min, {63, 0, 188, 1079, 1, 1}, ct__frontend_min, 0},
+    {&ct__op.var_correction, {432, 67, 431, 1081, 4, 1}, ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, {432, 434, 433, 1086, 5, 1}, ct__frontend_var_correction_out, 0},
+    {&ct__op.var, {432, 0, 435, 1092, 2, 1}, ct__frontend_var, 0},
+    {&ct__op.var_dim, {432, 22, 436, 1095, 4, 1}, ct__frontend_var_dim, 0},
+    {&ct__op.var_out, {432, 5, 437, 1100, 5, 1}, ct__frontend_var_out, 0},
+    {&ct__op.std_correction, {157, 67, 431, 1106, 4, 1}, ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, {157, 434, 433, 1111, 5, 1}, ct__frontend_std_correction_out, 0},
+    {&ct__op.std, {157, 0, 435, 1117, 2, 1}, ct__frontend_std, 0},
+    {&ct__op.std_dim, {157, 22, 436, 1120, 4, 1}, ct__frontend_std_dim, 0},
+    {&ct__op.std_out, {157, 5, 437, 1125, 5, 1}, ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, {439, 0, 438, 1131, 5, 1}, ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, {439, 5, 440, 1137, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, {441, 171, 180, 1144, 2, 1}, ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, {441, 443, 442, 1147, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, {441, 354, 290, 1152, 3, 1}, ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, {441, 5, 444, 1156, 5, 1}, ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, {445, 0, 205, 1162, 3, 1}, ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, {445, 5, 429, 1166, 4, 1}, ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, {446, 0, 188, 1171, 1, 1}, ct__frontend_all, 0},
+    {&ct__op.all_all_out, {446, 447, 244, 1173, 2, 1}, ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, {446, 22, 448, 1176, 3, 1}, ct__frontend_all_dim, 0},
+    {&ct__op.all_out, {446, 5, 449, 1180, 4, 1}, ct__frontend_all_out, 0},
+    {&ct__op.any, {450, 0, 188, 1185, 1, 1}, ct__frontend_any, 0},
+    {&ct__op.any_all_out, {450, 447, 244, 1187, 2, 1}, ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, {450, 22, 448, 1190, 3, 1}, ct__frontend_any_dim, 0},
+    {&ct__op.any_out, {450, 5, 449, 1194, 4, 1}, ct__frontend_any_out, 0},
+    {&ct__op.cumsum, {452, 0, 451, 1199, 3, 1}, ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, {454, 0, 453, 1203, 3, 1}, ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, {452, 5, 455, 1207, 4, 1}, ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, {456, 0, 451, 1212, 3, 1}, ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, {457, 0, 453, 1216, 3, 1}, ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, {456, 5, 455, 1220, 4, 1}, ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, {64, 22, 458, 1225, 3, 2}, ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, {64, 460, 459, 1230, 5, 2}, ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, {63, 22, 458, 1237, 3, 2}, ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, {63, 461, 459, 1242, 5, 2}, ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, {463, 0, 462, 1249, 3, 1}, ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, {463, 5, 464, 1253, 4, 1}, ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, {465, 0, 462, 1258, 3, 1}, ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, {465, 5, 464, 1262, 4, 1}, ct__frontend_argmin_out, 0},
+    {&ct__op.sort, {466, 0, 458, 1267, 3, 2}, ct__frontend_sort, 0},
+    {&ct__op.sort_values, {466, 73, 459, 1272, 5, 2}, ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, {466, 78, 467, 1279, 4, 2}, ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, {466, 469, 468, 1285, 6, 2}, ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, {471, 0, 470, 1293, 5, 2}, ct__frontend_topk, 0},
+    {&ct__op.topk_values, {471, 73, 472, 1300, 7, 2}, ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, {474, 0, 473, 1309, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, {476, 0, 475, 1315, 4, 1}, ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, {477, 0, 419, 1320, 4, 1}, ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, {477, 5, 421, 1325, 5, 1}, ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, {478, 0, 419, 1331, 4, 1}, ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, {478, 5, 421, 1336, 5, 1}, ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, {479, 420, 197, 1342, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {479, 481, 480, 1345, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, {479, 0, 482, 1349, 2, 1}, ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, {479, 5, 483, 1352, 3, 1}, ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, {484, 0, 208, 1356, 2, 1}, ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, {484, 5, 327, 1359, 3, 1}, ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, {486, 0, 485, 1363, 2, 2}, ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, {486, 5, 487, 1367, 4, 2}, ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, {488, 0, 485, 1373, 2, 2}, ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, {488, 5, 487, 1377, 4, 2}, ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, {490, 0, 489, 1383, 4, 2}, ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, {490, 73, 491, 1389, 6, 2}, ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, {492, 0, 188, 1397, 1, 1}, ct__frontend_median, 0},
+    {&ct__op.median_out, {492, 5, 244, 1399, 2, 1}, ct__frontend_median_out, 0},
+    {&ct__op.median_dim, {492, 22, 458, 1402, 3, 2}, ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, {492, 493, 459, 1407, 5, 2}, ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, {494, 0, 188, 1414, 1, 1}, ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, {494, 5, 244, 1416, 2, 1}, ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, {494, 22, 458, 1419, 3, 2}, ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, {494, 493, 459, 1424, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, {495, 0, 448, 1431, 3, 1}, ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, {495, 78, 496, 1435, 4, 1}, ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, {497, 0, 188, 1440, 1, 1}, ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, {499, 67, 498, 1442, 4, 2}, ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, {500, 67, 498, 1448, 4, 2}, ct__frontend_std_mean_correction, 0},
+    {&ct__op.aminmax, {502, 0, 501, 1454, 3, 2}, ct__frontend_aminmax, 0},
+    {&ct__op.dot, {503, 0, 175, 1459, 2, 1}, ct__frontend_dot, 0},
+    {&ct__op.dot_out, {503, 5, 179, 1462, 3, 1}, ct__frontend_dot_out, 0},
+    {&ct__op.mv, {504, 0, 175, 1466, 2, 1}, ct__frontend_mv, 0},
+    {&ct__op.mv_out, {504, 5, 179, 1469, 3, 1}, ct__frontend_mv_out, 0},
+    {&ct__op.mm, {505, 0, 175, 1473, 2, 1}, ct__frontend_mm, 0},
+    {&ct__op.mm_out, {505, 5, 179, 1476, 3, 1}, ct__frontend_mm_out, 0},
+    {&ct__op.bmm, {506, 0, 175, 1480, 2, 1}, ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, {506, 5, 179, 1483, 3, 1}, ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, {508, 0, 507, 1487, 5, 1}, ct__frontend_addmm, 0},
+    {&ct__op.addmm_, {510, 0, 509, 1493, 5, 1}, ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, {508, 5, 511, 1499, 6, 1}, ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, {512, 0, 507, 1506, 5, 1}, ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, {513, 0, 509, 1512, 5, 1}, ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, {512, 5, 511, 1518, 6, 1}, ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, {514, 0, 175, 1525, 2, 1}, ct__frontend_outer, 0},
+    {&ct__op.outer_out, {514, 5, 179, 1528, 3, 1}, ct__frontend_outer_out, 0},
+    {&ct__op.matmul, {515, 0, 175, 1532, 2, 1}, ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, {515, 5, 179, 1535, 3, 1}, ct__frontend_matmul_out, 0},
+    {&ct__op.linear, {517, 0, 516, 1539, 3, 1}, ct__frontend_linear, 0},
+    {&ct__op.linear_out, {517, 5, 518, 1543, 4, 1}, ct__frontend_linear_out, 0},
+    {&ct__op.cat, {520, 0, 519, 1548, 2, 1}, ct__frontend_cat, 0},
+    {&ct__op.cat_out, {520, 5, 521, 1551, 3, 1}, ct__frontend_cat_out, 0},
+    {&ct__op.stack, {522, 0, 519, 1555, 2, 1}, ct__frontend_stack, 0},
+    {&ct__op.stack_out, {522, 5, 521, 1558, 3, 1}, ct__frontend_stack_out, 0},
+    {&ct__op.flip, {523, 0, 197, 1562, 2, 1}, ct__frontend_flip, 0},
+    {&ct__op.flip_out, {523, 5, 480, 1565, 3, 1}, ct__frontend_flip_out, 0},
+    {&ct__op.roll, {525, 0, 524, 1569, 3, 1}, ct__frontend_roll, 0},
+    {&ct__op.roll_out, {525, 5, 526, 1573, 4, 1}, ct__frontend_roll_out, 0},
+    {&ct__op.repeat, {527, 0, 197, 1578, 2, 1}, ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, {527, 5, 480, 1581, 3, 1}, ct__frontend_repeat_out, 0},
+    {&ct__op.tile, {528, 0, 197, 1585, 2, 1}, ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, {530, 0, 529, 1588, 3, 1}, ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, {530, 5, 531, 1592, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, {532, 0, 197, 1597, 2, 1}, ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, {532, 5, 480, 1600, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, {534, 0, 533, 1604, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, {535, 0, 197, 1608, 2, 1}, ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, {535, 5, 480, 1611, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, {536, 0, 533, 1615, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, {537, 0, 197, 1619, 2, 1}, ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, {537, 5, 480, 1622, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, {538, 0, 533, 1626, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, {539, 0, 197, 1630, 2, 1}, ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, {539, 5, 480, 1633, 3, 1}, ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, {540, 0, 533, 1637, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, {541, 0, 197, 1641, 2, 1}, ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, {541, 5, 480, 1644, 3, 1}, ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, {542, 0, 533, 1648, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, {543, 0, 197, 1652, 2, 1}, ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, {543, 5, 480, 1655, 3, 1}, ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, {544, 0, 533, 1659, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, {545, 0, 208, 1663, 2, 1}, ct__frontend_tril, 0},
+    {&ct__op.tril_, {546, 0, 326, 1666, 2, 1}, ct__frontend_tril_, 0},
+    {&ct__op.tril_out, {545, 5, 327, 1669, 3, 1}, ct__frontend_tril_out, 0},
+    {&ct__op.triu, {547, 0, 208, 1673, 2, 1}, ct__frontend_triu, 0},
+    {&ct__op.triu_, {548, 0, 326, 1676, 2, 1}, ct__frontend_triu_, 0},
+    {&ct__op.triu_out, {547, 5, 327, 1679, 3, 1}, ct__frontend_triu_out, 0},
+    {&ct__op.gather, {549, 0, 475, 1683, 4, 1}, ct__frontend_gather, 0},
+    {&ct__op.gather_out, {549, 5, 550, 1688, 5, 1}, ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, {552, 8, 551, 1694, 4, 1}, ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, {554, 8, 553, 1699, 4, 1}, ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, {552, 556, 555, 1704, 5, 1}, ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, {552, 11, 557, 1710, 4, 1}, ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, {554, 11, 558, 1715, 4, 1}, ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, {552, 560, 559, 1720, 5, 1}, ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, {561, 0, 551, 1726, 4, 1}, ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, {562, 0, 553, 1731, 4, 1}, ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, {561, 5, 555, 1736, 5, 1}, ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, {552, 99, 563, 1742, 5, 1}, ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, {554, 99, 564, 1748, 5, 1}, ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, {552, 566, 565, 1754, 6, 1}, ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, {552, 568, 567, 1761, 5, 1}, ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, {554, 568, 569, 1767, 5, 1}, ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, {572, 571, 570, 1773, 6, 1}, ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, {574, 571, 573, 1780, 6, 1}, ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, {572, 576, 575, 1787, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, {578, 0, 577, 1795, 3, 1}, ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, {578, 5, 579, 1799, 4, 1}, ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, {581, 0, 580, 1804, 5, 1}, ct__frontend_index_add, 0},
+    {&ct__op.index_add_, {583, 0, 582, 1810, 5, 1}, ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, {581, 5, 584, 1816, 6, 1}, ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, {585, 0, 551, 1823, 4, 1}, ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, {586, 0, 553, 1828, 4, 1}, ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, {585, 5, 555, 1833, 5, 1}, ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, {588, 587, 557, 1839, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, {589, 587, 558, 1844, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, {588, 590, 551, 1849, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, {589, 590, 553, 1854, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, {588, 591, 555, 1859, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, {588, 592, 559, 1865, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, {27, 165, 593, 1871, 2, 1}, ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, {27, 357, 594, 1874, 3, 1}, ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, {596, 0, 595, 1878, 4, 1}, ct__frontend_index_put, 2},
+    {&ct__op.index_put_, {598, 0, 597, 1883, 4, 1}, ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, {596, 5, 599, 1888, 5, 1}, ct__frontend_index_put_out, 2},
+    {&ct__op.one_hot, {600, 0, 208, 1894, 2, 1}, ct__frontend_one_hot, 0},
+    {&ct__op.embedding, {602, 0, 601, 1897, 5, 1}, ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, {602, 5, 603, 1903, 6, 1}, ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, {605, 0, 604, 1910, 5, 1}, ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, {607, 165, 606, 1916, 3, 1}, NULL, 0},
+    {&ct__op.split_with_sizes, {609, 0, 608, 1920, 3, 1}, NULL, 0},
+    {&ct__op.chunk, {610, 0, 606, 1924, 3, 1}, NULL, 0},
+    {&ct__op.unbind_int, {612, 201, 611, 1928, 2, 1}, NULL, 0},
+    {&ct__op.pad, {95, 0, 613, 1931, 4, 1}, ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, {615, 0, 614, 1936, 3, 1}, ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, {615, 5, 616, 1940, 4, 1}, ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, {617, 201, 451, 1945, 3, 1}, ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, {617, 427, 455, 1949, 4, 1}, ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, {618, 201, 451, 1954, 3, 1}, ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, {618, 427, 455, 1958, 4, 1}, ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.softmin, {619, 0, 451, 1963, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {620, 0, 208, 1967, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {620, 5, 327, 1970, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {622, 0, 621, 1974, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {622, 5, 623, 1980, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {624, 0, 621, 1987, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {626, 0, 625, 1993, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {628, 0, 627, 2001, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {630, 0, 629, 2008, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {630, 5, 631, 2012, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {632, 0, 629, 2017, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {634, 0, 633, 2021, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {634, 5, 635, 2026, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {637, 0, 636, 2032, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {639, 0, 638, 2037, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {639, 5, 640, 2042, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {642, 0, 641, 2048, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.layer_norm, {644, 0, 643, 2054, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {646, 0, 645, 2061, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {648, 0, 647, 2068, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {650, 0, 649, 2078, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {652, 0, 651, 2083, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {654, 0, 653, 2091, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {654, 5, 655, 2101, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {657, 0, 656, 2112, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {658, 0, 656, 2120, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {660, 0, 659, 2128, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {660, 96, 661, 2136, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {662, 0, 659, 2144, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {662, 96, 661, 2152, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {664, 90, 663, 2160, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {665, 0, 197, 2169, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {665, 5, 480, 2172, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {666, 0, 197, 2176, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {667, 0, 175, 2179, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {669, 0, 668, 2182, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {669, 148, 670, 2191, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {671, 0, 668, 2201, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {673, 0, 672, 2210, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {675, 0, 674, 2218, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {677, 0, 676, 2225, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {677, 5, 678, 2233, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {680, 0, 679, 2242, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {680, 148, 681, 2251, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {683, 0, 682, 2261, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {685, 0, 684, 2267, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {687, 0, 686, 2274, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {688, 0, 686, 2279, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {690, 153, 689, 2284, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {690, 154, 691, 2289, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {690, 0, 692, 2293, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {695, 694, 693, 2296, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {697, 0, 696, 2300, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {697, 72, 698, 2303, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {700, 699, 698, 2307, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {700, 702, 701, 2311, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {700, 346, 703, 2315, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {705, 0, 704, 2319, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {706, 0, 704, 2323, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {708, 0, 707, 2327, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {709, 0, 707, 2332, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {711, 158, 710, 2337, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {713, 0, 712, 2344, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {715, 0, 714, 2349, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {715, 161, 716, 2353, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {718, 0, 717, 2358, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {708, 720, 719, 2364, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {709, 720, 719, 2368, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {711, 722, 721, 2372, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {713, 720, 723, 2378, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {715, 5, 724, 2382, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {715, 726, 725, 2385, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {718, 5, 727, 2389, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {729, 0, 728, 2394, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {731, 0, 730, 2400, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {733, 0, 732, 2404, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -65678,6 +67440,9 @@ static const char *const ct__generated_strings[] = {
     "approximate",
     "beta",
     "20",
+    "1.",
+    "0.5",
+    "lambd",
     "decimals",
     "nan",
     "posinf",
@@ -65784,7 +67549,6 @@ static const char *const ct__generated_strings[] = {
     "generator",
     "mean",
     "std",
-    "0.5",
     "low",
     "high",
     "n",
@@ -65933,6 +67697,20 @@ static const char *const ct__generated_strings[] = {
     "softplus",
     "mish",
     "mish_",
+    "hardswish",
+    "hardswish_",
+    "hardsigmoid",
+    "hardsigmoid_",
+    "selu",
+    "selu_",
+    "celu",
+    "celu_",
+    "log_sigmoid",
+    "hardshrink",
+    "softshrink",
+    "threshold_",
+    "softsign",
+    "tanhshrink",
     "floor",
     "floor_",
     "ceil",
@@ -66232,6 +68010,8 @@ static const char *const ct__generated_strings[] = {
     "T,T,i?,Tw->Tw",
     "softmax",
     "log_softmax",
+    "softmin",
+    "glu",
     "T,T,T?,i,i->T",
     "nll_loss",
     "T,T,T?,i,i,Tw->Tw",
@@ -66733,6 +68513,58 @@ static const struct {
     {&ct__op.mish_out, CT_KEY_CPU, CT_FN(ct__k_mish_out), "reference"},
     {&ct__op.mish_out, CT_KEY_META, CT_FN(ct__k_mish_out), "reference"},
     {&ct__op.mish_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_out), "autograd"},
+    {&ct__op.hardswish, CT_KEY_CPU, CT_FN(ct__k_hardswish), "reference"},
+    {&ct__op.hardswish, CT_KEY_META, CT_FN(ct__k_hardswish), "reference"},
+    {&ct__op.hardswish, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardswish), "autograd"},
+    {&ct__op.hardswish_, CT_KEY_CPU, CT_FN(ct__k_hardswish_), "reference"},
+    {&ct__op.hardswish_, CT_KEY_META, CT_FN(ct__k_hardswish_), "reference"},
+    {&ct__op.hardswish_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardswish_), "autograd"},
+    {&ct__op.hardswish_out, CT_KEY_CPU, CT_FN(ct__k_hardswish_out), "reference"},
+    {&ct__op.hardswish_out, CT_KEY_META, CT_FN(ct__k_hardswish_out), "reference"},
+    {&ct__op.hardswish_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardswish_out), "autograd"},
+    {&ct__op.hardsigmoid, CT_KEY_CPU, CT_FN(ct__k_hardsigmoid), "reference"},
+    {&ct__op.hardsigmoid, CT_KEY_META, CT_FN(ct__k_hardsigmoid), "reference"},
+    {&ct__op.hardsigmoid, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardsigmoid), "autograd"},
+    {&ct__op.hardsigmoid_, CT_KEY_CPU, CT_FN(ct__k_hardsigmoid_), "reference"},
+    {&ct__op.hardsigmoid_, CT_KEY_META, CT_FN(ct__k_hardsigmoid_), "reference"},
+    {&ct__op.hardsigmoid_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardsigmoid_), "autograd"},
+    {&ct__op.hardsigmoid_out, CT_KEY_CPU, CT_FN(ct__k_hardsigmoid_out), "reference"},
+    {&ct__op.hardsigmoid_out, CT_KEY_META, CT_FN(ct__k_hardsigmoid_out), "reference"},
+    {&ct__op.hardsigmoid_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardsigmoid_out), "autograd"},
+    {&ct__op.selu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_selu), "composite"},
+    {&ct__op.selu_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_selu_), "composite"},
+    {&ct__op.celu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_celu), "composite"},
+    {&ct__op.celu_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_celu_), "composite"},
+    {&ct__op.celu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_celu_out), "composite"},
+    {&ct__op.log_sigmoid, CT_KEY_CPU, CT_FN(ct__k_log_sigmoid), "reference"},
+    {&ct__op.log_sigmoid, CT_KEY_META, CT_FN(ct__k_log_sigmoid), "reference"},
+    {&ct__op.log_sigmoid, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_sigmoid), "autograd"},
+    {&ct__op.log_sigmoid_out, CT_KEY_CPU, CT_FN(ct__k_log_sigmoid_out), "reference"},
+    {&ct__op.log_sigmoid_out, CT_KEY_META, CT_FN(ct__k_log_sigmoid_out), "reference"},
+    {&ct__op.log_sigmoid_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_sigmoid_out), "autograd"},
+    {&ct__op.hardshrink, CT_KEY_CPU, CT_FN(ct__k_hardshrink), "reference"},
+    {&ct__op.hardshrink, CT_KEY_META, CT_FN(ct__k_hardshrink), "reference"},
+    {&ct__op.hardshrink, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardshrink), "autograd"},
+    {&ct__op.hardshrink_out, CT_KEY_CPU, CT_FN(ct__k_hardshrink_out), "reference"},
+    {&ct__op.hardshrink_out, CT_KEY_META, CT_FN(ct__k_hardshrink_out), "reference"},
+    {&ct__op.hardshrink_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardshrink_out), "autograd"},
+    {&ct__op.softshrink, CT_KEY_CPU, CT_FN(ct__k_softshrink), "reference"},
+    {&ct__op.softshrink, CT_KEY_META, CT_FN(ct__k_softshrink), "reference"},
+    {&ct__op.softshrink, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softshrink), "autograd"},
+    {&ct__op.softshrink_out, CT_KEY_CPU, CT_FN(ct__k_softshrink_out), "reference"},
+    {&ct__op.softshrink_out, CT_KEY_META, CT_FN(ct__k_softshrink_out), "reference"},
+    {&ct__op.softshrink_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softshrink_out), "autograd"},
+    {&ct__op.threshold, CT_KEY_CPU, CT_FN(ct__k_threshold), "reference"},
+    {&ct__op.threshold, CT_KEY_META, CT_FN(ct__k_threshold), "reference"},
+    {&ct__op.threshold, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold), "autograd"},
+    {&ct__op.threshold_, CT_KEY_CPU, CT_FN(ct__k_threshold_), "reference"},
+    {&ct__op.threshold_, CT_KEY_META, CT_FN(ct__k_threshold_), "reference"},
+    {&ct__op.threshold_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_), "autograd"},
+    {&ct__op.threshold_out, CT_KEY_CPU, CT_FN(ct__k_threshold_out), "reference"},
+    {&ct__op.threshold_out, CT_KEY_META, CT_FN(ct__k_threshold_out), "reference"},
+    {&ct__op.threshold_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_out), "autograd"},
+    {&ct__op.softsign, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_softsign), "composite"},
+    {&ct__op.tanhshrink, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tanhshrink), "composite"},
     {&ct__op.floor, CT_KEY_CPU, CT_FN(ct__k_floor), "reference"},
     {&ct__op.floor, CT_KEY_META, CT_FN(ct__k_floor), "reference"},
     {&ct__op.floor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor), "autograd"},
@@ -67726,6 +69558,9 @@ static const struct {
     {&ct__op.log_softmax_int_out, CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
     {&ct__op.log_softmax_int_out, CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
     {&ct__op.log_softmax_int_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {&ct__op.softmin, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_softmin), "composite"},
+    {&ct__op.glu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu), "composite"},
+    {&ct__op.glu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu_out), "composite"},
     {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
     {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
     {&ct__op.nll_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
@@ -68009,6 +69844,21 @@ static const struct {
     {&ct__op.mish, CT_FN(ct__k_mish), CT__ENGINE_POINTWISE},
     {&ct__op.mish_, CT_FN(ct__k_mish_), CT__ENGINE_POINTWISE},
     {&ct__op.mish_out, CT_FN(ct__k_mish_out), CT__ENGINE_POINTWISE},
+    {&ct__op.hardswish, CT_FN(ct__k_hardswish), CT__ENGINE_POINTWISE},
+    {&ct__op.hardswish_, CT_FN(ct__k_hardswish_), CT__ENGINE_POINTWISE},
+    {&ct__op.hardswish_out, CT_FN(ct__k_hardswish_out), CT__ENGINE_POINTWISE},
+    {&ct__op.hardsigmoid, CT_FN(ct__k_hardsigmoid), CT__ENGINE_POINTWISE},
+    {&ct__op.hardsigmoid_, CT_FN(ct__k_hardsigmoid_), CT__ENGINE_POINTWISE},
+    {&ct__op.hardsigmoid_out, CT_FN(ct__k_hardsigmoid_out), CT__ENGINE_POINTWISE},
+    {&ct__op.log_sigmoid, CT_FN(ct__k_log_sigmoid), CT__ENGINE_POINTWISE},
+    {&ct__op.log_sigmoid_out, CT_FN(ct__k_log_sigmoid_out), CT__ENGINE_POINTWISE},
+    {&ct__op.hardshrink, CT_FN(ct__k_hardshrink), CT__ENGINE_POINTWISE},
+    {&ct__op.hardshrink_out, CT_FN(ct__k_hardshrink_out), CT__ENGINE_POINTWISE},
+    {&ct__op.softshrink, CT_FN(ct__k_softshrink), CT__ENGINE_POINTWISE},
+    {&ct__op.softshrink_out, CT_FN(ct__k_softshrink_out), CT__ENGINE_POINTWISE},
+    {&ct__op.threshold, CT_FN(ct__k_threshold), CT__ENGINE_POINTWISE},
+    {&ct__op.threshold_, CT_FN(ct__k_threshold_), CT__ENGINE_POINTWISE},
+    {&ct__op.threshold_out, CT_FN(ct__k_threshold_out), CT__ENGINE_POINTWISE},
     {&ct__op.floor, CT_FN(ct__k_floor), CT__ENGINE_POINTWISE},
     {&ct__op.floor_, CT_FN(ct__k_floor_), CT__ENGINE_POINTWISE},
     {&ct__op.floor_out, CT_FN(ct__k_floor_out), CT__ENGINE_POINTWISE},

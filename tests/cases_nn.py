@@ -251,4 +251,33 @@ cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4), rn(5, 2), torch.one
 cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4), rn(5, 2), None, 1.5, code="CT_ERR_INVALID", torch_raises=False)
 cs.error("scaled_dot_product_attention", rn(3, 4), rn(5, 4, dtype=S), rn(5, 2), code="CT_ERR_DTYPE", torch_raises=False)
 
+# ---- softmin (F.softmin: softmax of -self) and glu (appended: the cases above keep their inputs) ----
+softmin = lambda t, dim, dtype=None: F.softmin(t, dim, dtype=dtype)  # noqa: E731
+cs.add("softmin", rn(3, 5), 1, ref=softmin)
+cs.add("softmin", rn(3, 5).t(), 0, ref=softmin)
+cs.add("softmin", rn(2, 3, 4, dtype=S), -1, ref=softmin)
+cs.add("softmin", rn(2, 3, dtype=S), 0, D, ref=softmin)                # dtype: cast after the negation
+cs.add("softmin", rn(4), 0, ref=softmin)
+cs.add("softmin", rn(4, dtype=H, grad=False), 0, ref=softmin)
+cs.add("softmin", torch.tensor([1, 5, -2]), 0, D, ref=softmin)          # integers with a dtype
+cs.add("softmin", torch.tensor([[0.0, float("inf")], [float("-inf"), 1.0]], dtype=D), 1, ref=softmin)
+cs.error("softmin", torch.tensor([True, False]), 0, code="CT_ERR_DTYPE", torch_raises=False)  # -bool (F.softmin raises)
+cs.error("softmin", rn(3, 4), 2, code="CT_ERR_INDEX", torch_raises=False)                      # dim (F.softmin raises)
+cs.add("glu", rn(3, 4))
+cs.add("glu", rn(4, 3), 0)
+cs.add("glu", rn(2, 6, 2).transpose(0, 1), 1)
+cs.add("glu", rn(3, 4, dtype=S), -2 + 1)
+cs.add("glu", rn(2, 4, dtype=H, grad=False))
+cs.add("glu", rn(2, 4, dtype=torch.float16, grad=False))
+cs.add("glu", torch.empty(0, 4, dtype=D), 1)
+cs.add("glu", torch.tensor([[1.0, float("inf"), -float("inf"), float("nan")]], dtype=D).repeat(1, 2))
+cs.add("glu.out", rn(3, 4, grad=False), out=torch.empty(0, dtype=D), opcheck=False)
+cs.add("glu.out", rn(3, 4, grad=False), 1, out=torch.empty(3, 2, dtype=S), opcheck=False)   # cast into out
+cs.error("glu.out", rn(3, 4, grad=False), out=torch.empty(3, 2, dtype=torch.int64), code="CT_ERR_DTYPE")
+cs.error("glu", rn(3, 3), 1, code="CT_ERR_SHAPE")                     # halving dimension must be even
+cs.error("glu", rn(3, 4), 2, code="CT_ERR_INDEX")
+cs.error("glu", torch.tensor(1.0, dtype=D), code="CT_ERR_INVALID")    # 0-dim
+for dt in (torch.int64, torch.int32, torch.uint8, torch.bool):
+    cs.error("glu", torch.ones(2, 4, dtype=dt), code="CT_ERR_DTYPE")
+
 cs.write()

@@ -189,4 +189,101 @@ cs.add("nan_to_num_", nonfinite.clone(), 9.0, opcheck=False)
 cs.add("nan_to_num.out", nonfinite, out=torch.empty(0, dtype=f64), opcheck=False)
 cs.error("nan_to_num.out", nonfinite, out=torch.empty(2, 4, dtype=f32), code="CT_ERR_DTYPE")
 
+# ---- second round of activations (appended: the cases above keep their random inputs) ----
+def away_from(t, points, eps=0.1):
+    """values at least eps from each kink in points (gradient and gradcheck cases)"""
+    for pt in points:
+        t = torch.where((t - pt).abs() < eps, torch.where(t < pt, t - eps, t + eps), t)
+    return t
+
+
+x = away_from(cs.randn(3, 4) * 2, (0.0,))
+wide = away_from(cs.randn(4, 5) * 4, (-3.0, 3.0, -0.5, 0.5, 1.0))   # crosses the kinks, off them
+for dt in (f64, f32):
+    cs.add("hardswish", g(wide.to(dt)))
+    cs.add("hardswish", g(wide.to(dt)).t())
+    cs.add("hardsigmoid", g(wide.to(dt)))
+    cs.add("selu", g(x.to(dt)))
+    cs.add("celu", g(x.to(dt)))
+    cs.add("celu", g(x.to(dt)).t(), 2.0)
+    cs.add("log_sigmoid", g(wide.to(dt)))
+    cs.add("hardshrink", g(wide.to(dt)))
+    cs.add("hardshrink", g(wide.to(dt)).t(), 1.0)
+    cs.add("softshrink", g(wide.to(dt)))
+    cs.add("softshrink", g(wide.to(dt)), 1.0)
+    cs.add("threshold", g(wide.to(dt)), 1.0, -2.0)
+    cs.add("threshold", g(wide.to(dt)).t(), -0.5, 7)
+    cs.add("softsign", g(x.to(dt)), ref=F.softsign)
+    cs.add("tanhshrink", g(x.to(dt)), ref=F.tanhshrink)
+# boundaries: hardswish/hardsigmoid at +-3, the shrinks at |x| == lambd, threshold at x == threshold;
+# gradients there are PyTorch's one-sided choices (no gradcheck at a kink)
+edges = torch.tensor([-3.5, -3.0, -2.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 2.5, 3.0, 3.5], dtype=f64)
+cs.add("hardswish", g(edges), opcheck=False)
+cs.add("hardsigmoid", g(edges), opcheck=False)
+cs.add("hardshrink", g(edges), opcheck=False)
+cs.add("hardshrink", g(edges), 1.0, opcheck=False)
+cs.add("softshrink", g(edges), opcheck=False)
+cs.add("softshrink", g(edges), 0.0, opcheck=False)
+cs.add("threshold", g(edges), 0.5, 9.0, opcheck=False)
+cs.add("threshold", g(edges.to(f32)), 0.1, 9.0, opcheck=False)     # the threshold in float32
+cs.add("hardshrink", edges.to(f32), 0.1)                              # lambd in float32
+cs.add("hardshrink", edges, -1.0)                                     # negative lambd: nothing shrunk
+for op, args, ref in [("hardswish", (), None), ("hardsigmoid", (), None), ("selu", (), None), ("celu", (1.5,), None),
+                      ("log_sigmoid", (), None), ("hardshrink", (0.5,), None), ("softshrink", (0.5,), None),
+                      ("threshold", (0.5, -1.0), None), ("softsign", (), F.softsign),
+                      ("tanhshrink", (), F.tanhshrink)]:
+    cs.add(op, g(x[0, 0]), *args, ref=ref)                       # 0-dim
+    cs.add(op, torch.empty(0, dtype=f64), *args, ref=ref)       # zero-size
+    cs.add(op, x[:1].expand(3, 4), *args, ref=ref)              # broadcast input
+    cs.add(op, special, *args, ref=ref, name=op + "_special")
+    cs.add(op, special.to(f32), *args, ref=ref, name=op + "_special_f32")
+    cs.add(op, x.to(bf16), *args, ref=ref)
+    cs.add(op, x.to(f16), *args, ref=ref)
+    if ref is None and op != "selu":
+        cs.add(op + ".out", x, *args, out=torch.empty(0, dtype=f64), opcheck=False)
+        cs.add(op + ".out", x.to(f32), *args, out=torch.empty(3, 4, dtype=f32), opcheck=False)
+    if op in ("hardswish", "hardsigmoid", "selu", "celu", "threshold"):
+        cs.add(op + "_", x.clone(), *args, opcheck=False)
+        cs.add(op + "_", x.clone().t(), *args, opcheck=False)
+for op, args in [("hardswish", ()), ("hardsigmoid", ()), ("selu", ()), ("celu", ()), ("log_sigmoid", ()),
+                 ("hardshrink", ()), ("softshrink", ())]:
+    for dt in (i64, i32, u8, b8):
+        cs.error(op, cs.randint(0, 3, 4).to(dt), *args, code="CT_ERR_DTYPE")    # floating only
+    if op not in ("log_sigmoid", "hardshrink", "softshrink"):
+        cs.error(op + "_", cs.randint(-3, 3, 4), *args, code="CT_ERR_DTYPE")
+    if op not in ("selu", "celu"):
+        cs.error(op + ".out", x, *args, out=torch.empty(3, 4, dtype=f32), code="CT_ERR_DTYPE")
+# celu.out is aten's generated out= of a composite: out of any dtype takes a copy
+cs.add("celu.out", x, 1.0, out=torch.empty(3, 4, dtype=f32), opcheck=False)
+cs.add("celu.out", x * 3, 1.0, out=torch.empty(0, dtype=i64), opcheck=False)
+cs.add("selu", g(x), ref=F.selu, name="selu_F")                         # torch.nn.functional agrees
+cs.add("celu", g(x), 0.5, ref=lambda t, a: F.celu(t, a), name="celu_F")
+cs.add("log_sigmoid", g(x), ref=F.logsigmoid, name="log_sigmoid_F")
+cs.add("log_sigmoid", torch.tensor([-800.0, -40.0, 40.0, 800.0], dtype=f64))   # no overflow either side
+cs.add("log_sigmoid", torch.tensor([-100.0, -20.0, 20.0, 100.0], dtype=f32))
+cs.error("celu", x, 0.0, code="CT_ERR_INVALID")                         # alpha cannot be 0
+cs.error("celu_", x.clone(), 0, code="CT_ERR_INVALID")
+cs.error("softshrink", x, -1.0, code="CT_ERR_INVALID")                  # lambda must be >= 0
+cs.error("softshrink.out", x, -0.5, out=torch.empty(3, 4, dtype=f64), code="CT_ERR_INVALID")
+# threshold keeps integer dtypes; the scalars converted to the tensor's (floats truncated, checked)
+for dt in (i64, i32, u8):
+    xi = cs.randint(0 if dt == u8 else -9, 10, 3, 4, dtype=dt)
+    cs.add("threshold", xi, 2, 100)
+    cs.add("threshold", xi, 1.5, 2.5)
+    cs.add("threshold_", xi.clone(), 4, 0, opcheck=False)
+    cs.add("threshold.out", xi, 4, -1 if dt != u8 else 1, out=torch.empty(0, dtype=dt), opcheck=False)
+cs.add("threshold", torch.tensor([-3, 0, 1, 2, 5]).to(u8), 1, 2)       # uint8 wraps -3 to 253 first
+cs.add("threshold", torch.tensor([-3, 0, 1, 2, 5]).to(u8), -3, 2)      # an int threshold wraps as well
+cs.error("threshold", torch.tensor([1, 2], dtype=u8), 300, 0, code="CT_ERR_INVALID")   # overflow
+cs.error("threshold", torch.tensor([1, 2], dtype=u8), 1, 300, code="CT_ERR_INVALID")
+cs.error("threshold", torch.tensor([True, False]), 0, 1, code="CT_ERR_DTYPE")
+cs.add("threshold.out", x, 0.0, 1.0, out=torch.empty(3, 4, dtype=f32), opcheck=False)         # cast into out=
+cs.add("threshold.out", cs.randint(-5, 5, 6), 0, 1, out=torch.empty(0, dtype=f32), opcheck=False)
+cs.error("threshold.out", cs.randint(-5, 5, 6), 0, 1, out=torch.empty(6, dtype=b8), code="CT_ERR_DTYPE")
+# composites: integers give float32 (true division / tanh); bool is refused
+cs.add("softsign", cs.randint(-5, 5, 2, 3), ref=F.softsign)
+cs.add("tanhshrink", cs.randint(-5, 5, 2, 3), ref=F.tanhshrink)
+cs.error("softsign", torch.tensor([True, False]), code="CT_ERR_DTYPE", torch_raises=False)     # abs of bool (F.softsign raises)
+cs.error("tanhshrink", torch.tensor([True, False]), code="CT_ERR_DTYPE", torch_raises=False)   # bool - float (F.tanhshrink raises)
+
 cs.write()

@@ -9,7 +9,9 @@
 /* Generated with /usr/bin/python3 from:
  *   x = torch.tensor([-2.5, -1, -.5, 0, .3, 1.5, 2.5, 25, nan, inf, -inf], dtype=torch.float64)
  *   hardtanh(x, -1, 2), leaky_relu(x, 0.2), elu(x, 1.5, 2, 0.5), softplus(x, 2, 3),
- *   round(x, decimals=1), nan_to_num(x, 1, 2, -3); the others with defaults. */
+ *   round(x, decimals=1), nan_to_num(x, 1, 2, -3), celu(x, 1.5), hardshrink(x, 1),
+ *   softshrink(x, 1), threshold(x, 0.3, -7); softsign and tanhshrink from
+ *   torch.nn.functional; the others with defaults. */
 static const double un_x[11] = {-2.5, -1, -0.5, 0, 0.29999999999999999, 1.5, 2.5, 25, NAN, INFINITY, -INFINITY};
 static const struct un_ref {
   const char *name;
@@ -44,6 +46,16 @@ static const struct un_ref {
     {"silu", {-0.18964545005310887, -0.2689414213699951, -0.1887703343990727, 0, 0.17233275504349771, 1.2263617142904655, 2.3103545499468914, 24.9999999996528, NAN, INFINITY, NAN}},
     {"softplus", {0.0033576742445590342, 0.063464005521486247, 0.15663084375911143, 0.34657359027997264, 0.5187439752429428, 1.524293675786871, 2.5, 25, NAN, INFINITY, 0}},
     {"mish", {-0.19681620390653332, -0.30340146137410895, -0.22074377465173001, 0, 0.20800137234811503, 1.4033782663958028, 2.4713923045578809, 25, NAN, INFINITY, NAN}},
+    {"hardswish", {-0.20833333333333334, -0.33333333333333331, -0.20833333333333334, 0, 0.16499999999999998, 1.125, 2.2916666666666665, 25, NAN, INFINITY, NAN}},
+    {"hardsigmoid", {0.083333333333333329, 0.3333333333333333, 0.4166666666666667, 0.5, 0.5499999999999999, 0.75, 0.9166666666666666, 1, NAN, 1, 0}},
+    {"selu", {-1.6137857588732423, -1.1113307378125625, -0.69175818780287135, 0, 0.31521029620664415, 1.5760514810332207, 2.626752468388701, 26.26752468388701, NAN, INFINITY, -1.7580993408473766}},
+    {"celu", {-1.2166865957436572, -0.729874321451112, -0.42520303413931609, 0, 0.3, 1.5, 2.5, 25, NAN, INFINITY, -1.5}},
+    {"log_sigmoid", {-2.5788897342925496, -1.3132616875182228, -0.97407698418010669, -0.69314718055994529, -0.55435524446852713, -0.20141327798275241, -0.078889734292549626, -1.3887943864867583e-11, NAN, 0, -INFINITY}},
+    {"hardshrink", {-2.5, 0, 0, 0, 0, 1.5, 2.5, 25, NAN, INFINITY, -INFINITY}},
+    {"softshrink", {-1.5, 0, 0, 0, 0, 0.5, 1.5, 24, 0, INFINITY, -INFINITY}},
+    {"threshold", {-7, -7, -7, -7, -7, 1.5, 2.5, 25, NAN, INFINITY, -7}},
+    {"softsign", {-0.7142857142857143, -0.5, -0.33333333333333331, 0, 0.23076923076923075, 0.6, 0.7142857142857143, 0.9615384615384616, NAN, NAN, NAN}},
+    {"tanhshrink", {-1.5133857018485697, -0.23840584404423515, -0.037882842739990263, 0, 0.0086873875484090868, 0.5948517463551336, 1.5133857018485697, 24, NAN, INFINITY, -INFINITY}},
     {"floor", {-3, -1, -1, 0, 0, 1, 2, 25, NAN, INFINITY, -INFINITY}},
     {"ceil", {-2, -1, -0, 0, 1, 2, 3, 25, NAN, INFINITY, -INFINITY}},
     {"round", {-2, -1, -0, 0, 0, 2, 2, 25, NAN, INFINITY, -INFINITY}},
@@ -85,6 +97,16 @@ static ct_tensor *un_apply(const char *n, ct_tensor *x) {
   if (UN_IS("silu")) return ct_silu(x);
   if (UN_IS("softplus")) return ct_softplus(x, ct_int(2), ct_int(3));
   if (UN_IS("mish")) return ct_mish(x);
+  if (UN_IS("hardswish")) return ct_hardswish(x);
+  if (UN_IS("hardsigmoid")) return ct_hardsigmoid(x);
+  if (UN_IS("selu")) return ct_selu(x);
+  if (UN_IS("celu")) return ct_celu(x, ct_float(1.5));
+  if (UN_IS("log_sigmoid")) return ct_log_sigmoid(x);
+  if (UN_IS("hardshrink")) return ct_hardshrink(x, ct_int(1));
+  if (UN_IS("softshrink")) return ct_softshrink(x, ct_int(1));
+  if (UN_IS("threshold")) return ct_threshold(x, ct_float(0.3), ct_int(-7));
+  if (UN_IS("softsign")) return ct_softsign(x);
+  if (UN_IS("tanhshrink")) return ct_tanhshrink(x);
   if (UN_IS("floor")) return ct_floor(x);
   if (UN_IS("ceil")) return ct_ceil(x);
   if (UN_IS("round")) return ct_round(x);
@@ -147,6 +169,8 @@ TEST(unary_values_low_precision) {
         for (k = 0; k < 11; k++) {
           double want = un_refs[i].y[k], xin = ct_get(x, k);
           if (xin != un_x[k] || (dts[d] == CT_F16 && fabs(want) > 65504) || (dts[d] != CT_F16 && fabs(want) > 1e38)) continue;
+          if (dts[d] == CT_F16 && want != 0 && fabs(want) < 6.1e-5) continue; /* f16 subnormal or underflow: log_sigmoid(25) */
+          if (dts[d] != CT_F32 && !strcmp(n, "tanhshrink")) continue; /* x - tanh(x), each step rounded (composite, as torch): cancels */
           if (!un_close(ct_get(y, k), want, tol[d], 1e-30))
             harness_fail(__FILE__, __LINE__, "%s %s(%g) = %.9g, torch (f64) %.9g", ct_dtype_name(dts[d]), n, un_x[k],
                          ct_get(y, k), want);
@@ -374,6 +398,16 @@ static int un_cases(un_case *cs, ct_tensor *A, ct_tensor *P, ct_tensor *R) {
   UN("silu", UT(A));
   UN("softplus", UT(R), US(ct_int(2)), US(ct_int(3)));
   UN("mish", UT(A));
+  UN("hardswish", UT(A)); /* A inside (-3, 3): the curved part, and away from the kinks */
+  UN("hardsigmoid", UT(A));
+  UN("selu", UT(A));
+  UN("celu", UT(A), US(ct_float(0.5)));
+  UN("log_sigmoid", UT(R));
+  UN("hardshrink", UT(A), US(ct_float(0.1)));
+  UN("softshrink", UT(A), US(ct_float(0.1)));
+  UN("threshold", UT(A), US(ct_float(0.1)), US(ct_int(-2)));
+  UN("softsign", UT(A));
+  UN("tanhshrink", UT(R));
   UN("floor", UT(R));
   UN("ceil", UT(R));
   UN("round", UT(R));

@@ -4380,6 +4380,504 @@ static ct_status ct__autograd_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
   return r;
 }
 
+/* ---- hardswish(Tensor self) -> Tensor ---- */
+typedef struct ct__node_hardswish {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardswish;
+
+static void ct__release_hardswish(ct_node *node) {
+  ct__node_hardswish *ct__nd = (ct__node_hardswish *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardswish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardswish *ct__nd = (ct__node_hardswish *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardswish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardswish = {"HardswishBackward0", ct__backward_hardswish, ct__release_hardswish};
+
+static ct_tensor *ct__autograd_hardswish(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardswish *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardswish *)ct__node_new(&ct__kind_hardswish, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardswish_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_hardswish_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardswish_;
+
+static void ct__release_hardswish_(ct_node *node) {
+  ct__node_hardswish_ *ct__nd = (ct__node_hardswish_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardswish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardswish_ *ct__nd = (ct__node_hardswish_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardswish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardswish_ = {"HardswishBackward0", ct__backward_hardswish_, ct__release_hardswish_};
+
+static ct_status ct__autograd_hardswish_(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardswish_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardswish_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hardswish_ *)ct__node_new(&ct__kind_hardswish_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardswish.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardswish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardsigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_hardsigmoid {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardsigmoid;
+
+static void ct__release_hardsigmoid(ct_node *node) {
+  ct__node_hardsigmoid *ct__nd = (ct__node_hardsigmoid *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardsigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardsigmoid *ct__nd = (ct__node_hardsigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardsigmoid_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardsigmoid = {"HardsigmoidBackward0", ct__backward_hardsigmoid, ct__release_hardsigmoid};
+
+static ct_tensor *ct__autograd_hardsigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardsigmoid *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardsigmoid *)ct__node_new(&ct__kind_hardsigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardsigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_hardsigmoid_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_hardsigmoid_;
+
+static void ct__release_hardsigmoid_(ct_node *node) {
+  ct__node_hardsigmoid_ *ct__nd = (ct__node_hardsigmoid_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardsigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardsigmoid_ *ct__nd = (ct__node_hardsigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardsigmoid_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardsigmoid_ = {"HardsigmoidBackward0", ct__backward_hardsigmoid_, ct__release_hardsigmoid_};
+
+static ct_status ct__autograd_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_hardsigmoid_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardsigmoid_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hardsigmoid_ *)ct__node_new(&ct__kind_hardsigmoid_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardsigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardsigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log_sigmoid {
+  ct_node base;
+  ct__saved self;
+} ct__node_log_sigmoid;
+
+static void ct__release_log_sigmoid(ct_node *node) {
+  ct__node_log_sigmoid *ct__nd = (ct__node_log_sigmoid *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_sigmoid *ct__nd = (ct__node_log_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sigmoid(ct_neg(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_sigmoid = {"LogSigmoidBackward0", ct__backward_log_sigmoid, ct__release_log_sigmoid};
+
+static ct_tensor *ct__autograd_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_log_sigmoid *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log_sigmoid *)ct__node_new(&ct__kind_log_sigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor ---- */
+typedef struct ct__node_hardshrink {
+  ct_node base;
+  ct__saved self;
+  ct_scalar lambd;
+} ct__node_hardshrink;
+
+static void ct__release_hardshrink(ct_node *node) {
+  ct__node_hardshrink *ct__nd = (ct__node_hardshrink *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_hardshrink(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardshrink *ct__nd = (ct__node_hardshrink *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar lambd = ct__nd->lambd;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, ct_abs(self), lambd);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardshrink = {"HardshrinkBackward0", ct__backward_hardshrink, ct__release_hardshrink};
+
+static ct_tensor *ct__autograd_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  ct__node_hardshrink *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_hardshrink *)ct__node_new(&ct__kind_hardshrink, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->lambd = lambd;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardshrink.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardshrink_out(ks & CT__BELOW_AUTOGRAD, self, lambd, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- softshrink(Tensor self, Scalar lambd=0.5) -> Tensor ---- */
+typedef struct ct__node_softshrink {
+  ct_node base;
+  ct__saved self;
+  ct_scalar lambd;
+} ct__node_softshrink;
+
+static void ct__release_softshrink(ct_node *node) {
+  ct__node_softshrink *ct__nd = (ct__node_softshrink *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_softshrink(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softshrink *ct__nd = (ct__node_softshrink *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar lambd = ct__nd->lambd;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, ct_abs(self), lambd);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softshrink = {"SoftshrinkBackward0", ct__backward_softshrink, ct__release_softshrink};
+
+static ct_tensor *ct__autograd_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  ct__node_softshrink *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_softshrink *)ct__node_new(&ct__kind_softshrink, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->lambd = lambd;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softshrink.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softshrink_out(ks & CT__BELOW_AUTOGRAD, self, lambd, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor ---- */
+typedef struct ct__node_threshold {
+  ct_node base;
+  ct__saved self;
+  ct_scalar threshold;
+} ct__node_threshold;
+
+static void ct__release_threshold(ct_node *node) {
+  ct__node_threshold *ct__nd = (ct__node_threshold *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_threshold(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_threshold *ct__nd = (ct__node_threshold *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar threshold = ct__nd->threshold;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_threshold = {"ThresholdBackward0", ct__backward_threshold, ct__release_threshold};
+
+static ct_tensor *ct__autograd_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct__node_threshold *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_threshold *)ct__node_new(&ct__kind_threshold, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_threshold_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar threshold;
+} ct__node_threshold_;
+
+static void ct__release_threshold_(ct_node *node) {
+  ct__node_threshold_ *ct__nd = (ct__node_threshold_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_threshold_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_threshold_ *ct__nd = (ct__node_threshold_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar threshold = ct__nd->threshold;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_threshold_ = {"ThresholdBackward0", ct__backward_threshold_, ct__release_threshold_};
+
+static ct_status ct__autograd_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct__node_threshold_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("threshold_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_threshold_ *)ct__node_new(&ct__kind_threshold_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold_(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("threshold.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold_out(ks & CT__BELOW_AUTOGRAD, self, threshold, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- floor(Tensor self) -> Tensor ---- */
 typedef struct ct__node_floor {
   ct_node base;

@@ -360,6 +360,60 @@ CTDEF ct_tensor *ct_mish(ct_tensor *self);
 CTDEF ct_status ct_mish_(ct_tensor *self);
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self);
+/* hardswish(Tensor self) -> Tensor
+ * self * relu6(self + 3) / 6; NaN stays NaN */
+CTDEF ct_tensor *ct_hardswish(ct_tensor *self);
+/* hardswish_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_hardswish_(ct_tensor *self);
+/* hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardswish_out(ct_tensor *out, ct_tensor *self);
+/* hardsigmoid(Tensor self) -> Tensor
+ * relu6(self + 3) / 6; NaN stays NaN */
+CTDEF ct_tensor *ct_hardsigmoid(ct_tensor *self);
+/* hardsigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_hardsigmoid_(ct_tensor *self);
+/* hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardsigmoid_out(ct_tensor *out, ct_tensor *self);
+/* selu(Tensor self) -> Tensor
+ * elu(self, alpha=1.6732632423543772, scale=1.0507009873554805), as PyTorch */
+CTDEF ct_tensor *ct_selu(ct_tensor *self);
+/* selu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_selu_(ct_tensor *self);
+/* celu(Tensor self, Scalar alpha=1.) -> Tensor
+ * elu(self, alpha, 1, 1 / alpha): max(0, self) + min(0, alpha * (exp(self / alpha) - 1)); alpha 0 is an error */
+CTDEF ct_tensor *ct_celu(ct_tensor *self, ct_scalar alpha);
+/* celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
+CTDEF ct_status ct_celu_(ct_tensor *self, ct_scalar alpha);
+/* celu.out(Tensor self, Scalar alpha=1., *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_celu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha);
+/* log_sigmoid(Tensor self) -> Tensor
+ * log(sigmoid(self)) = min(self, 0) - log1p(exp(-|self|)), stable (aten's log_sigmoid_forward output) */
+CTDEF ct_tensor *ct_log_sigmoid(ct_tensor *self);
+/* log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+ * 0 where -lambd <= self <= lambd, else self */
+CTDEF ct_tensor *ct_hardshrink(ct_tensor *self, ct_scalar lambd);
+/* hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd);
+/* softshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+ * self - lambd where self > lambd, self + lambd where self < -lambd, else 0 (NaN gives 0, as PyTorch 1.13); lambd >= 0 */
+CTDEF ct_tensor *ct_softshrink(ct_tensor *self, ct_scalar lambd);
+/* softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd);
+/* threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+ * value where self <= threshold, else self (NaN stays); integers keep their dtype, threshold and value converted to it */
+CTDEF ct_tensor *ct_threshold(ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_threshold_(ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_threshold_out(ct_tensor *out, ct_tensor *self, ct_scalar threshold, ct_scalar value);
+/* softsign(Tensor self) -> Tensor
+ * self / (1 + |self|), composite (no aten op: F.softsign) */
+CTDEF ct_tensor *ct_softsign(ct_tensor *self);
+/* tanhshrink(Tensor self) -> Tensor
+ * self - tanh(self), composite (no aten op: F.tanhshrink) */
+CTDEF ct_tensor *ct_tanhshrink(ct_tensor *self);
 /* floor(Tensor self) -> Tensor
  * integers: the values themselves */
 CTDEF ct_tensor *ct_floor(ct_tensor *self);
@@ -1230,6 +1284,14 @@ CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_
 CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* glu(Tensor self, int dim=-1) -> Tensor
+ * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
  * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
@@ -1879,6 +1941,72 @@ typedef ct_status ct_kernel_mish_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_mish_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mish_out "mish.out"
 #define CT__OPSIG_mish_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardswish(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardswish "hardswish"
+#define CT__OPSIG_hardswish "T->T"
+typedef ct_status ct_kernel_hardswish_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardswish_ "hardswish_"
+#define CT__OPSIG_hardswish_ "Tw->Tw"
+typedef ct_status ct_kernel_hardswish_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hardswish_out "hardswish.out"
+#define CT__OPSIG_hardswish_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardsigmoid(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardsigmoid "hardsigmoid"
+#define CT__OPSIG_hardsigmoid "T->T"
+typedef ct_status ct_kernel_hardsigmoid_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_hardsigmoid_ "hardsigmoid_"
+#define CT__OPSIG_hardsigmoid_ "Tw->Tw"
+typedef ct_status ct_kernel_hardsigmoid_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hardsigmoid_out "hardsigmoid.out"
+#define CT__OPSIG_hardsigmoid_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_selu(ct_keyset, ct_tensor *);
+#define CT__OPNAME_selu "selu"
+#define CT__OPSIG_selu "T->T"
+typedef ct_status ct_kernel_selu_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_selu_ "selu_"
+#define CT__OPSIG_selu_ "Tw->Tw"
+typedef ct_tensor *ct_kernel_celu(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_celu "celu"
+#define CT__OPSIG_celu "T,S->T"
+typedef ct_status ct_kernel_celu_(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_celu_ "celu_"
+#define CT__OPSIG_celu_ "Tw,S->Tw"
+typedef ct_status ct_kernel_celu_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_celu_out "celu.out"
+#define CT__OPSIG_celu_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_log_sigmoid(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log_sigmoid "log_sigmoid"
+#define CT__OPSIG_log_sigmoid "T->T"
+typedef ct_status ct_kernel_log_sigmoid_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log_sigmoid_out "log_sigmoid.out"
+#define CT__OPSIG_log_sigmoid_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hardshrink(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_hardshrink "hardshrink"
+#define CT__OPSIG_hardshrink "T,S->T"
+typedef ct_status ct_kernel_hardshrink_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_hardshrink_out "hardshrink.out"
+#define CT__OPSIG_hardshrink_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_softshrink(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_softshrink "softshrink"
+#define CT__OPSIG_softshrink "T,S->T"
+typedef ct_status ct_kernel_softshrink_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_softshrink_out "softshrink.out"
+#define CT__OPSIG_softshrink_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_threshold(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_threshold "threshold"
+#define CT__OPSIG_threshold "T,S,S->T"
+typedef ct_status ct_kernel_threshold_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_threshold_ "threshold_"
+#define CT__OPSIG_threshold_ "Tw,S,S->Tw"
+typedef ct_status ct_kernel_threshold_out(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_threshold_out "threshold.out"
+#define CT__OPSIG_threshold_out "T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_softsign(ct_keyset, ct_tensor *);
+#define CT__OPNAME_softsign "softsign"
+#define CT__OPSIG_softsign "T->T"
+typedef ct_tensor *ct_kernel_tanhshrink(ct_keyset, ct_tensor *);
+#define CT__OPNAME_tanhshrink "tanhshrink"
+#define CT__OPSIG_tanhshrink "T->T"
 typedef ct_tensor *ct_kernel_floor(ct_keyset, ct_tensor *);
 #define CT__OPNAME_floor "floor"
 #define CT__OPSIG_floor "T->T"
@@ -2932,6 +3060,15 @@ typedef ct_tensor *ct_kernel_log_softmax_int(ct_keyset, ct_tensor *, int64_t , c
 typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *);
 #define CT__OPNAME_log_softmax_int_out "log_softmax.int_out"
 #define CT__OPSIG_log_softmax_int_out "T,i,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
+#define CT__OPNAME_softmin "softmin"
+#define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_glu "glu"
+#define CT__OPSIG_glu "T,i->T"
+typedef ct_status ct_kernel_glu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_glu_out "glu.out"
+#define CT__OPSIG_glu_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
 #define CT__OPNAME_nll_loss "nll_loss"
 #define CT__OPSIG_nll_loss "T,T,T?,i,i->T"
@@ -3300,6 +3437,28 @@ static struct {
   ct_op *mish;
   ct_op *mish_;
   ct_op *mish_out;
+  ct_op *hardswish;
+  ct_op *hardswish_;
+  ct_op *hardswish_out;
+  ct_op *hardsigmoid;
+  ct_op *hardsigmoid_;
+  ct_op *hardsigmoid_out;
+  ct_op *selu;
+  ct_op *selu_;
+  ct_op *celu;
+  ct_op *celu_;
+  ct_op *celu_out;
+  ct_op *log_sigmoid;
+  ct_op *log_sigmoid_out;
+  ct_op *hardshrink;
+  ct_op *hardshrink_out;
+  ct_op *softshrink;
+  ct_op *softshrink_out;
+  ct_op *threshold;
+  ct_op *threshold_;
+  ct_op *threshold_out;
+  ct_op *softsign;
+  ct_op *tanhshrink;
   ct_op *floor;
   ct_op *floor_;
   ct_op *floor_out;
@@ -3651,6 +3810,9 @@ static struct {
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
+  ct_op *softmin;
+  ct_op *glu;
+  ct_op *glu_out;
   ct_op *nll_loss;
   ct_op *nll_loss_out;
   ct_op *nll_loss_nd;
@@ -6222,6 +6384,400 @@ static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardswish(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_hardswish(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardswish;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardswish_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_hardswish_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardswish_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardswish_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardsigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_hardsigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardsigmoid;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardsigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.hardsigmoid_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardsigmoid_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* selu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_selu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.selu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* selu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_selu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.selu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* celu(Tensor self, Scalar alpha=1.) -> Tensor */
+static ct_tensor *ct__dispatch_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.celu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, alpha);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
+static ct_status ct__dispatch_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.celu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, alpha);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* celu.out(Tensor self, Scalar alpha=1., *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.celu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, alpha, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(alpha);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* log_sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.log_sigmoid;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.log_sigmoid_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+static ct_tensor *ct__dispatch_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  const ct_op *ct__o = ct__op.hardshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, lambd);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hardshrink_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, lambd, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+static ct_tensor *ct__dispatch_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+  const ct_op *ct__o = ct__op.softshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, lambd);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.softshrink_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, lambd, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(lambd);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  const ct_op *ct__o = ct__op.threshold;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, threshold, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  const ct_op *ct__o = ct__op.threshold_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))ct__k->unboxed)(ks, self, threshold, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.threshold_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, threshold, value, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(threshold);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* softsign(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_softsign(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.softsign;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* tanhshrink(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanhshrink(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.tanhshrink;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* floor(Tensor self) -> Tensor */
@@ -12963,6 +13519,62 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *ct__o = ct__op.softmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))ct__k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_dtype(dtype);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu(Tensor self, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *ct__o = ct__op.glu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.glu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__op.nll_loss;
@@ -15925,6 +16537,203 @@ CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "mish.out", "out"))) return ct_last_error();
   return ct__dispatch_mish_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardswish(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardswish", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardswish(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_hardswish_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardswish_", "self"))) return ct_last_error();
+  return ct__dispatch_hardswish_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_hardswish_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardswish.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardswish.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardswish.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardswish.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardswish_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardsigmoid(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardsigmoid", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardsigmoid(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_hardsigmoid_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hardsigmoid_", "self"))) return ct_last_error();
+  return ct__dispatch_hardsigmoid_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_hardsigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardsigmoid.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardsigmoid.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardsigmoid.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardsigmoid.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardsigmoid_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_selu(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("selu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "selu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_selu(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_selu_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("selu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "selu_", "self"))) return ct_last_error();
+  return ct__dispatch_selu_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_tensor *ct_celu(ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "celu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_celu(ct__call_keys(ct__keys), self, alpha));
+}
+CTDEF ct_status ct_celu_(ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "celu_", "self"))) return ct_last_error();
+  return ct__dispatch_celu_(ct__call_keys(ct__keys), self, alpha);
+}
+CTDEF ct_status ct_celu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("celu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "celu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("celu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "celu.out", "out"))) return ct_last_error();
+  return ct__dispatch_celu_out(ct__call_keys(ct__keys), self, alpha, out);
+}
+CTDEF ct_tensor *ct_log_sigmoid(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_sigmoid", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_sigmoid", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_log_sigmoid(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_log_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_sigmoid.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log_sigmoid.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_sigmoid.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_sigmoid.out", "out"))) return ct_last_error();
+  return ct__dispatch_log_sigmoid_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_hardshrink(ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hardshrink(ct__call_keys(ct__keys), self, lambd));
+}
+CTDEF ct_status ct_hardshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardshrink.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hardshrink.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardshrink.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hardshrink.out", "out"))) return ct_last_error();
+  return ct__dispatch_hardshrink_out(ct__call_keys(ct__keys), self, lambd, out);
+}
+CTDEF ct_tensor *ct_softshrink(ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softshrink(ct__call_keys(ct__keys), self, lambd));
+}
+CTDEF ct_status ct_softshrink_out(ct_tensor *out, ct_tensor *self, ct_scalar lambd) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softshrink.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softshrink.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softshrink.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "softshrink.out", "out"))) return ct_last_error();
+  return ct__dispatch_softshrink_out(ct__call_keys(ct__keys), self, lambd, out);
+}
+CTDEF ct_tensor *ct_threshold(ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_threshold(ct__call_keys(ct__keys), self, threshold, value));
+}
+CTDEF ct_status ct_threshold_(ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "threshold_", "self"))) return ct_last_error();
+  return ct__dispatch_threshold_(ct__call_keys(ct__keys), self, threshold, value);
+}
+CTDEF ct_status ct_threshold_out(ct_tensor *out, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "threshold.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("threshold.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "threshold.out", "out"))) return ct_last_error();
+  return ct__dispatch_threshold_out(ct__call_keys(ct__keys), self, threshold, value, out);
+}
+CTDEF ct_tensor *ct_softsign(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softsign", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "softsign", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softsign(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_tanhshrink(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanhshrink", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "tanhshrink", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_tanhshrink(ct__call_keys(ct__keys), self));
 }
 CTDEF ct_tensor *ct_floor(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -20469,6 +21278,33 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log_softmax.int_out", "out"))) return ct_last_error();
   return ct__dispatch_log_softmax_int_out(ct__call_keys(ct__keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "softmin", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_softmin(ct__call_keys(ct__keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_glu(ct__call_keys(ct__keys), self, dim));
+}
+CTDEF ct_status ct_glu_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("glu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "glu.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("glu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "glu.out", "out"))) return ct_last_error();
+  return ct__dispatch_glu_out(ct__call_keys(ct__keys), self, dim, out);
 }
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_keyset ct__keys = 0;

@@ -1041,5 +1041,46 @@ static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor
   return r;
 }
 
+/* ================= softmin and glu: composites =================
+ * softmin = softmax(-self), as torch.nn.functional's (no aten op). glu:
+ * a * sigmoid(b) over the halves of self along dim; aten's glu is a kernel
+ * with glu_backward, whose gradient is the composite's. Checks in aten's
+ * order: 0-dim, dim, even size, then the dtype (floating only). glu.out casts
+ * into out as aten's (a TensorIterator output: can_cast). */
+static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *n = ct_neg(self);
+    r = n ? ct_keep(ct_softmax(n, dim, dtype)) : NULL;
+  }
+  return r;
+}
+static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_tensor *r = NULL;
+  int64_t d, h;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INVALID, "glu", "glu does not support 0-dimensional tensors"), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim("glu", dim, self->ndim)) < 0) return NULL;
+  if (self->sizes[d] % 2)
+    return ct_fail(CT_ERR_SHAPE, "glu", "Halving dimension must be even, but dimension %lld is size %lld", (long long)d,
+                   (long long)self->sizes[d]),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, "glu", "\"glu\" is not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  h = self->sizes[d] / 2;
+  CT_SCOPE {
+    ct_tensor *a = ct_narrow(self, d, 0, h), *b = ct_narrow(self, d, h, h);
+    ct_tensor *sb = b ? ct_sigmoid(b) : NULL;
+    r = a && sb ? ct_keep(ct_mul(a, sb)) : NULL;
+  }
+  return r;
+}
+static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("glu");
+  return ct__nn_into_out("glu", ct__k_glu(ks, self, dim), out);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */

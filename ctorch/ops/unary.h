@@ -18,13 +18,19 @@
  *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
  *              nan_to_num: integers keep their dtype (floor & co. return the
  *              values), bool as the descriptor says; out= must match.
- *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, round.decimals:
- *              floating only; out= must match.
+ *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, hardswish,
+ *              hardsigmoid, log_sigmoid, hardshrink, softshrink,
+ *              round.decimals: floating only; out= must match.
+ *   KEEP_CAST  threshold: as KEEP (bool refused), but out= may be any dtype
+ *              the result can be cast to (PyTorch's threshold is a
+ *              TensorIterator op with cast_common_dtype_to_outputs).
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
  *
  * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
- * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
+ * relu6 is hardtanh(0, 6), composite as in PyTorch; so are selu and celu
+ * (elu with fixed parameters) and softsign, tanhshrink (torch.nn.functional's
+ * composites, no aten op). The derivative helpers
  * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
 #ifndef CT_OPS_UNARY_H
@@ -42,7 +48,7 @@
 CT_EXTERN_C_BEGIN
 
 /* ---- the mechanism ---- */
-enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY };
+enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST };
 
 /* An op's arguments, as its vector functions read them. */
 typedef struct ct__unary_params {
@@ -148,6 +154,12 @@ CT__UNARY_F(gelu, ct__unary_gelu1(x, p->ia != 0))
 CT__UNARY_F(silu, x * ct__unary_sigmoid1(x))
 CT__UNARY_F(softplus, ct__unary_softplus1(x, p->a, p->b))
 CT__UNARY_F(mish, x * tanh(log1p(exp(x))))
+CT__UNARY_F(hardswish, x != x ? x : x * (x + 3 <= 0 ? 0.0 : x + 3 >= 6 ? 6.0 : x + 3) / 6)
+CT__UNARY_F(hardsigmoid, x != x ? x : (x + 3 <= 0 ? 0.0 : x + 3 >= 6 ? 6.0 : x + 3) / 6)
+CT__UNARY_F(log_sigmoid, (x < 0 ? x : 0.0) - log1p(exp(-fabs(x))))
+CT__UNARY_F(hardshrink, x >= -p->a && x <= p->a ? 0.0 : x)
+CT__UNARY_F(softshrink, x > p->a ? x - p->a : x < -p->a ? x + p->a : 0.0) /* NaN: 0, as PyTorch 1.13's CPU kernel */
+CT__UNARY_F(threshold, x <= p->a ? p->b : x)
 CT__UNARY_F(erf, erf(x))
 CT__UNARY_F(floor, floor(x))
 CT__UNARY_F(ceil, ceil(x))
@@ -162,6 +174,7 @@ CT__UNARY_I(sign, (int64_t)((x > 0) - (x < 0)))
 CT__UNARY_I(square, (int64_t)(u * u))
 CT__UNARY_I(relu, x > 0 ? x : 0)
 CT__UNARY_I(hardtanh, x < p->ia ? (p->ia > p->ib ? p->ib : p->ia) : x > p->ib ? p->ib : x)
+CT__UNARY_I(threshold, x <= p->ia ? p->ib : x)
 CT__UNARY_I(copy, x) /* floor, ceil, round, trunc and nan_to_num of integers */
 
 /* one descriptor per op */
@@ -178,6 +191,7 @@ CT__UNARY_DEF(square, CT__UNARY_KEEP, ct__unary_f_square, ct__unary_i_square, CT
 CT__UNARY_DEF(relu, CT__UNARY_KEEP, ct__unary_f_relu, ct__unary_i_relu, CT_DTYPE_NONE, "\"relu\" is not implemented for 'Bool' (Boolean inputs not supported for relu)")
 CT__UNARY_DEF(hardtanh, CT__UNARY_KEEP, ct__unary_f_hardtanh, ct__unary_i_hardtanh, CT_DTYPE_NONE,
               "Bool inputs not supported for hardtanh")
+CT__UNARY_DEF(threshold, CT__UNARY_KEEP_CAST, ct__unary_f_threshold, ct__unary_i_threshold, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(floor, CT__UNARY_KEEP, ct__unary_f_floor, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(ceil, CT__UNARY_KEEP, ct__unary_f_ceil, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(round, CT__UNARY_KEEP, ct__unary_f_round, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
@@ -205,6 +219,11 @@ CT__UNARY_DEF_ACT(gelu)
 CT__UNARY_DEF_ACT(silu)
 CT__UNARY_DEF_ACT(softplus)
 CT__UNARY_DEF_ACT(mish)
+CT__UNARY_DEF_ACT(hardswish)
+CT__UNARY_DEF_ACT(hardsigmoid)
+CT__UNARY_DEF_ACT(log_sigmoid)
+CT__UNARY_DEF_ACT(hardshrink)
+CT__UNARY_DEF_ACT(softshrink)
 
 /* ---- the strided loop: chunks through a buffer ---- */
 #define CT__UNARY_CHUNK 256
@@ -293,7 +312,7 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   if (in == CT_BOOL && d->bool_msg) return ct_fail(CT_ERR_DTYPE, d->name, "%s", d->bool_msg), CT_DTYPE_NONE;
   if (d->kind == CT__UNARY_TO_FLOAT) return CT_F32; /* int_to_float: the default dtype */
   if (d->kind == CT__UNARY_KEEP && in == CT_BOOL && d->bool_dtype != CT_DTYPE_NONE) return d->bool_dtype;
-  if (d->kind == CT__UNARY_KEEP && in != CT_BOOL && d->i) return in;
+  if ((d->kind == CT__UNARY_KEEP || d->kind == CT__UNARY_KEEP_CAST) && in != CT_BOOL && d->i) return in;
   ct_fail(CT_ERR_DTYPE, d->name, "\"%s\" is not implemented for '%s'", d->name, ct__dtype_torch_name(in));
   return CT_DTYPE_NONE;
 }
@@ -313,7 +332,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
+  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT && d->kind != CT__UNARY_KEEP_CAST) /* as PyTorch: only float ops and threshold cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
   pl.op = op;
@@ -381,6 +400,19 @@ CT__UNARY_KERNELS(sigmoid, sigmoid)
 CT__UNARY_KERNELS(relu, relu)
 CT__UNARY_KERNELS(silu, silu)
 CT__UNARY_KERNELS(mish, mish)
+CT__UNARY_KERNELS(hardswish, hardswish)
+CT__UNARY_KERNELS(hardsigmoid, hardsigmoid)
+/* log_sigmoid: aten has no in-place form */
+static ct_tensor *ct__k_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_new(&ct__unary_def_log_sigmoid, &p, self);
+}
+static ct_status ct__k_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_run(&ct__unary_def_log_sigmoid, &p, out, self, NULL);
+}
 CT__UNARY_KERNELS(erf, erf)
 CT__UNARY_KERNELS(floor, floor)
 CT__UNARY_KERNELS(ceil, ceil)
@@ -481,6 +513,107 @@ static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_s
 }
 CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
                         CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
+
+/* selu = elu(self, SELU_ALPHA, SELU_SCALE); celu = elu(self, alpha, 1, 1 / alpha):
+ * CompositeImplicitAutograd (their gradient is elu's), as PyTorch's selu */
+#define CT__UNARY_SELU_ALPHA 1.6732632423543772848170429916717
+#define CT__UNARY_SELU_SCALE 1.0507009873554804934193349852946
+static ct_tensor *ct__k_selu(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_elu(self, ct_float(CT__UNARY_SELU_ALPHA), ct_float(CT__UNARY_SELU_SCALE), ct_int(1));
+}
+static ct_status ct__k_selu_(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_elu_(self, ct_float(CT__UNARY_SELU_ALPHA), ct_float(CT__UNARY_SELU_SCALE), ct_int(1));
+}
+static ct_status ct__unary_celu_inv(ct_scalar alpha, ct_scalar *inv) {
+  double a = ct_scalar_to_double(alpha);
+  if (a == 0) return ct_fail(CT_ERR_INVALID, "celu", "ZeroDivisionError: alpha cannot be 0 for CELU");
+  *inv = ct_float(1.0 / a);
+  return CT_OK;
+}
+static ct_tensor *ct__k_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  ct_scalar inv;
+  (void)ks;
+  return ct__unary_celu_inv(alpha, &inv) == CT_OK ? ct_elu(self, alpha, ct_int(1), inv) : NULL;
+}
+static ct_status ct__k_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+  ct_scalar inv;
+  (void)ks;
+  return ct__unary_celu_inv(alpha, &inv) == CT_OK ? ct_elu_(self, alpha, ct_int(1), inv) : ct_last_error();
+}
+/* aten's celu.out is the out= wrapper of a CompositeExplicitAutograd op: the
+ * result resized into out and copied in whatever dtype out has (no cast check) */
+static ct_status ct__k_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
+  ct_status st;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("celu");
+  if (!(r = ct__k_celu(ks, self, alpha))) return ct_last_error();
+  if (!ct__out_device_ok("celu", out, r->device) || ct__check_writable("celu", out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out("celu", out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+
+/* hardshrink / softshrink: lambd in the tensor's precision, as PyTorch's lambd.to<scalar_t>() */
+static ct_status ct__unary_p_hardshrink(ct__unary_params *p, ct_tensor *self, ct_scalar lambd) {
+  *p = ct__unary_noparams();
+  p->a = ct__unary_round_to(ct_scalar_to_double(lambd), (ct_dtype)self->dtype);
+  return CT_OK;
+}
+static ct_status ct__unary_p_softshrink(ct__unary_params *p, ct_tensor *self, ct_scalar lambd) {
+  double l = ct_scalar_to_double(lambd);
+  if (!(l >= 0)) return ct_fail(CT_ERR_INVALID, "softshrink", "lambda must be greater or equal to 0, but found to be %g.", l);
+  return ct__unary_p_hardshrink(p, self, lambd);
+}
+CT__UNARY_PARAM_KERNELS(hardshrink, hardshrink, CT__UNARY_COMMA ct_scalar lambd, CT__UNARY_COMMA lambd)
+CT__UNARY_PARAM_KERNELS(softshrink, softshrink, CT__UNARY_COMMA ct_scalar lambd, CT__UNARY_COMMA lambd)
+
+/* threshold: value where self <= threshold. Floating tensors compare with the
+ * threshold in their precision; integer tensors take both scalars converted
+ * to their dtype, checked as hardtanh's bounds */
+static ct_status ct__unary_p_threshold(ct__unary_params *p, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+  ct_scalar b[2];
+  int k;
+  *p = ct__unary_noparams();
+  p->a = ct__unary_round_to(ct_scalar_to_double(threshold), (ct_dtype)self->dtype);
+  p->b = ct_scalar_to_double(value);
+  b[0] = threshold, b[1] = value;
+  for (k = 0; k < 2 && ct_dtype_is_integral((ct_dtype)self->dtype, false); k++) {
+    if (b[k].kind == CT_SCALAR_FLOAT) {
+      if (ct__check_scalar("threshold", b[k], CT_I64) != CT_OK) return ct_last_error();
+      b[k] = ct_int(ct_scalar_to_int(b[k]));
+    }
+    if (ct__check_scalar("threshold", b[k], (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  }
+  if (ct_dtype_is_integral((ct_dtype)self->dtype, false)) {
+    ct_dtype dt = (ct_dtype)self->dtype; /* the scalars as the tensor's dtype holds them (uint8: -3 is 253) */
+    p->ia = ct_scalar_to_int(b[0]), p->ib = ct_scalar_to_int(b[1]);
+    if (dt == CT_U8) p->ia = (uint8_t)(uint64_t)p->ia, p->ib = (uint8_t)(uint64_t)p->ib;
+    if (dt == CT_I32) p->ia = (int32_t)(uint32_t)(uint64_t)p->ia, p->ib = (int32_t)(uint32_t)(uint64_t)p->ib;
+  }
+  return CT_OK;
+}
+#define CT__UNARY_THR_PARAMS CT__UNARY_COMMA ct_scalar threshold CT__UNARY_COMMA ct_scalar value
+#define CT__UNARY_THR_ARGS CT__UNARY_COMMA threshold CT__UNARY_COMMA value
+CT__UNARY_PARAM_KERNELS(threshold, threshold, CT__UNARY_THR_PARAMS, CT__UNARY_THR_ARGS)
+CT__UNARY_PARAM_INPLACE(threshold, threshold, CT__UNARY_THR_PARAMS, CT__UNARY_THR_ARGS)
+
+/* softsign and tanhshrink: composites, as torch.nn.functional's */
+static ct_tensor *ct__k_softsign(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_div(self, ct_add_scalar(ct_abs(self), ct_int(1)))); } /* the temporaries released */
+  return r;
+}
+static ct_tensor *ct__k_tanhshrink(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_sub(self, ct_tanh(self))); }
+  return r;
+}
 
 /* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". */
 static ct_status ct__unary_gelu_mode(const char *approximate, int64_t *mode) {
@@ -615,6 +748,22 @@ static ct_tensor *ct__unary_mish_backward(ct_tensor *grad, ct_tensor *self) {
   ct_tensor *t = ct_tanh(ct_softplus(self, ct_int(1), ct_int(20)));
   ct_tensor *d = ct_mul(ct_mul(self, ct_sigmoid(self)), ct__unary_one_minus(ct_mul(t, t)));
   return ct_mul(grad, ct_add(t, d));
+}
+/* NaN replaced by a large value (above every kink): PyTorch's backward
+ * formulas test ranges with comparisons that a NaN fails */
+static ct_tensor *ct__unary_nan_big(ct_tensor *self) { return ct_nan_to_num(self, 1e4, NAN, NAN); }
+/* PyTorch's hardswish_backward: 0 for x < -3, grad (x / 3 + 0.5) for -3 <= x <= 3, grad above (and NaN) */
+static ct_tensor *ct__unary_hardswish_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *x = ct__unary_nan_big(self);
+  ct_tensor *from = ct_sub(grad, ct_threshold_backward(grad, ct_neg(x), ct_int(3))); /* x >= -3 */
+  ct_tensor *above = ct_threshold_backward(from, x, ct_int(3));                             /* x > 3 */
+  ct_tensor *mid = ct_sub(from, above);
+  return ct_add(above, ct_mul(mid, ct_add_scalar(ct__unary_mul_num(x, 1.0 / 3), ct_float(0.5))));
+}
+/* PyTorch's hardsigmoid_backward: grad * (float)(1 / 6) for -3 < x < 3, else 0 (NaN: 0) */
+static ct_tensor *ct__unary_hardsigmoid_backward(ct_tensor *grad, ct_tensor *self) {
+  return ct__unary_mul_num(ct__unary_hardtanh_backward(grad, ct__unary_nan_big(self), ct_int(-3), ct_int(3)),
+                          (double)(1.0f / 6.0f)); /* PyTorch's one_sixth is a float constant */
 }
 /* grad where self is finite, else 0: self - self is NaN exactly where it is not */
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
