@@ -6285,6 +6285,10 @@ CTDEF void ct_safetensors_free_buffer(void *data);
  * NULL for an invalid dtype. */
 CTDEF const char *ct_safetensors_dtype_name(ct_dtype t);
 
+#ifndef CT_SAFETENSORS_MAX_HEADER /* (a configuration macro: public, so a program sees the value its library uses) */
+#define CT_SAFETENSORS_MAX_HEADER 100000000u
+#endif
+
 CT_EXTERN_C_END
 #endif /* CT_SAFETENSORS_H */
 
@@ -71855,9 +71859,6 @@ CT_EXTERN_C_END
 #endif
 CT_EXTERN_C_BEGIN
 
-#ifndef CT_SAFETENSORS_MAX_HEADER
-#define CT_SAFETENSORS_MAX_HEADER 100000000u
-#endif
 #define CT__ST_MAX_DEPTH 64
 #define CT__ST_METADATA "__metadata__"
 
