@@ -21,9 +21,8 @@ static double now(void) { return (double)clock() / CLOCKS_PER_SEC; } /* processo
 /* class c: r in [0, 1), angle 4 (c + r) + noise; the data is made with ctorch's generator */
 static void make_spirals(ct_tensor **x, ct_tensor **y) {
   ct_tensor *noise = ct_randn(CT_DIMS(N));
-  int64_t i;
   *x = ct_empty(CT_DIMS(N, 2), CT_F32), *y = ct_empty(CT_DIMS(N), CT_I64);
-  for (i = 0; i < N; i++) {
+  for (int64_t i = 0; i < N; i++) {
     int64_t cls = i / PER_CLASS; /* (integer division: the class) */
     double r = (double)(i % PER_CLASS) / PER_CLASS, t = 4.0 * ((double)cls + r) + 0.2 * ct_get(noise, i);
     ct_set(*x, 2 * i, r * sin(t)), ct_set(*x, 2 * i + 1, r * cos(t)), ct_set(*y, i, (double)cls);
@@ -41,27 +40,24 @@ static double accuracy(ct_module *net, ct_tensor *x, ct_tensor *y) {
 
 static void write_svg(const char *path, const double *loss, int n) {
   FILE *f = fopen(path, "w");
-  double top = 0;
+  double top = 1e-12;
   int i;
-  if (!f) return;
-  for (i = 0; i < n; i++) top = loss[i] > top ? loss[i] : top;
-  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\">\n<rect width=\"640\" height=\"360\" fill=\"white\"/>\n"
+  for (i = 0; f && i < n; i++) top = loss[i] > top ? loss[i] : top;
+  if (f) fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\">\n<rect width=\"640\" height=\"360\" fill=\"white\"/>\n"
              "<text x=\"40\" y=\"24\" font-family=\"sans-serif\">training loss per epoch (max %.3f)</text>\n"
              "<polyline fill=\"none\" stroke=\"steelblue\" stroke-width=\"2\" points=\"", top);
-  for (i = 0; i < n; i++) fprintf(f, "%.1f,%.1f ", 40 + 580.0 * i / (n - 1), 340 - 300 * loss[i] / top);
-  fprintf(f, "\"/>\n<line x1=\"40\" y1=\"340\" x2=\"620\" y2=\"340\" stroke=\"black\"/>\n</svg>\n");
-  fclose(f);
+  for (i = 0; f && i < n; i++) fprintf(f, "%.1f,%.1f ", 40 + 580.0 * i / (n - 1), 340 - 300 * loss[i] / top);
+  if (f) fprintf(f, "\"/>\n<line x1=\"40\" y1=\"340\" x2=\"620\" y2=\"340\" stroke=\"black\"/>\n</svg>\n"), fclose(f);
 }
 
 int main(int argc, char **argv) {
   const char *weights = argc > 1 ? argv[1] : "build/spiral.safetensors", *svg = argc > 2 ? argv[2] : "build/spiral_loss.svg";
   int epochs = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 200;
   static double epoch_loss[MAX_EPOCHS];
-  ct_tensor *x, *y;
+  ct_tensor *x, *y, *const *params;
   ct_module *net;
   ct_optim *opt;
   ct_optim_opts opts = ct_adamw_defaults(1e-2);
-  ct_tensor *const *params;
   int n_params, epoch, step = 0;
   double start = now(), acc;
 
@@ -98,8 +94,6 @@ int main(int argc, char **argv) {
   if (ct_module_save(net, weights) != CT_OK) return fprintf(stderr, "train: %s\n", ct_last_error_message()), 1;
   write_svg(svg, epoch_loss, epochs);
   printf("wrote %s and %s\n", weights, svg);
-  ct_optim_free(opt);
-  ct_module_free(net);
-  ct_release(x), ct_release(y);
+  ct_optim_free(opt), ct_module_free(net), ct_release(x), ct_release(y);
   return acc > 0.95 ? 0 : 1;
 }
