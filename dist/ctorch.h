@@ -73230,7 +73230,7 @@ typedef struct ct__nn_cfg {
   int conv_dims, norm_ndim;
   int64_t norm_shape[CT_MAX_DIMS];
   double eps, momentum, p;
-  bool bias, affine, track, batch_first, bidirectional, norm_first, gelu_tanh;
+  bool bias, affine, track, batch_first, bidirectional, norm_first, gelu_tanh, ff_gelu;
 } ct__nn_cfg;
 
 typedef enum ct__nn_kind {
@@ -73259,7 +73259,7 @@ struct ct_module {
 
 static char *ct__nn_strdup(const char *s) {
   size_t n = strlen(s) + 1;
-  char *r = (char *)malloc(n);
+  char *r = (char *)CT_MALLOC(n);
   if (r) memcpy(r, s, n);
   return r;
 }
@@ -73274,10 +73274,10 @@ CTDEF ct_module *ct_module_new(const char *kind, ct_forward_fn forward, void *st
     ct_fail(CT_ERR_NULL, "ct_module_new", "argument 'kind' is NULL");
     return NULL;
   }
-  m = (ct_module *)calloc(1, sizeof *m);
-  if (m) m->kind = ct__nn_strdup(kind);
+  m = (ct_module *)CT_MALLOC(sizeof *m);
+  if (m) memset(m, 0, sizeof *m), m->kind = ct__nn_strdup(kind);
   if (!m || !m->kind) {
-    free(m);
+    CT_FREE(m);
     ct_fail(CT_ERR_OOM, "ct_module_new", "out of memory");
     return NULL;
   }
@@ -73289,19 +73289,19 @@ CTDEF void ct_module_free(ct_module *m) {
   int i;
   if (!m) return;
   for (i = 0; i < m->ntensors; i++) {
-    free(m->tensors[i].name);
+    CT_FREE(m->tensors[i].name);
     ct_release(m->tensors[i].tensor);
   }
   for (i = 0; i < m->nchildren; i++) {
-    free(m->children[i].name);
+    CT_FREE(m->children[i].name);
     ct_module_free(m->children[i].module);
   }
   if (m->free_state) m->free_state(m->state);
-  free(m->tensors);
-  free(m->children);
-  free(m->flat);
-  free(m->kind);
-  free(m);
+  CT_FREE(m->tensors);
+  CT_FREE(m->children);
+  CT_FREE(m->flat);
+  CT_FREE(m->kind);
+  CT_FREE(m);
 }
 
 CTDEF const char *ct_module_kind(const ct_module *m) { return m ? m->kind : NULL; }
@@ -73338,7 +73338,7 @@ static ct_status ct__module_register(const char *op, ct_module *m, const char *n
   }
   if (m->ntensors == m->tensors_cap) {
     int cap = m->tensors_cap ? 2 * m->tensors_cap : 4;
-    ct__module_tensor *grown = (ct__module_tensor *)realloc(m->tensors, (size_t)cap * sizeof *grown);
+    ct__module_tensor *grown = (ct__module_tensor *)CT_REALLOC(m->tensors, (size_t)cap * sizeof *grown);
     if (!grown) return ct_fail(CT_ERR_OOM, op, "out of memory");
     m->tensors = grown, m->tensors_cap = cap;
   }
@@ -73371,7 +73371,7 @@ CTDEF ct_module *ct_module_add(ct_module *m, const char *name, ct_module *child)
   }
   if (m->nchildren == m->children_cap) {
     int cap = m->children_cap ? 2 * m->children_cap : 4;
-    ct__module_child *grown = (ct__module_child *)realloc(m->children, (size_t)cap * sizeof *grown);
+    ct__module_child *grown = (ct__module_child *)CT_REALLOC(m->children, (size_t)cap * sizeof *grown);
     if (!grown) {
       ct_module_free(child);
       ct_fail(CT_ERR_OOM, op, "out of memory");
@@ -73504,11 +73504,11 @@ static ct_status ct__module_collect_fn(void *ctx, const char *name, ct__module_t
   ct__module_collect *c = (ct__module_collect *)ctx;
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 16;
-    ct_tensor **t = (ct_tensor **)realloc(c->tensors, (size_t)cap * sizeof(ct_tensor *));
+    ct_tensor **t = (ct_tensor **)CT_REALLOC(c->tensors, (size_t)cap * sizeof(ct_tensor *));
     if (!t) return ct_fail(CT_ERR_OOM, "ct_module", "out of memory");
     c->tensors = t;
     if (c->names) {
-      char **nm = (char **)realloc(c->names, (size_t)cap * sizeof *nm);
+      char **nm = (char **)CT_REALLOC(c->names, (size_t)cap * sizeof *nm);
       if (!nm) return ct_fail(CT_ERR_OOM, "ct_module", "out of memory");
       c->names = nm;
     }
@@ -73531,10 +73531,10 @@ CTDEF ct_tensor *const *ct_module_parameters(ct_module *m, int *n) {
     memset(&c, 0, sizeof c);
     prefix[0] = 0;
     if (ct__module_visit(m, prefix, 0, sizeof prefix, false, ct__module_collect_fn, &c) != CT_OK) {
-      free(c.tensors);
+      CT_FREE(c.tensors);
       return NULL;
     }
-    free(m->flat);
+    CT_FREE(m->flat);
     m->flat = c.tensors, m->nflat = c.n, m->flat_valid = true;
   }
   if (n) *n = m->nflat;
@@ -73560,15 +73560,16 @@ CTDEF ct_state_dict *ct_module_state_dict(ct_module *m) {
     return NULL;
   }
   memset(&c, 0, sizeof c);
-  c.names = (char **)malloc(sizeof(char *));
-  sd = (ct_state_dict *)calloc(1, sizeof *sd);
+  c.names = (char **)CT_MALLOC(sizeof(char *));
+  sd = (ct_state_dict *)CT_MALLOC(sizeof *sd);
+  if (sd) memset(sd, 0, sizeof *sd);
   prefix[0] = 0;
   if (!sd || !c.names || ct__module_visit(m, prefix, 0, sizeof prefix, true, ct__module_collect_fn, &c) != CT_OK) {
     if (!sd || !c.names) ct_fail(CT_ERR_OOM, "ct_module_state_dict", "out of memory");
-    for (i = 0; i < c.n; i++) free(c.names[i]);
-    free(c.names);
-    free(c.tensors);
-    free(sd);
+    for (i = 0; i < c.n; i++) CT_FREE(c.names[i]);
+    CT_FREE(c.names);
+    CT_FREE(c.tensors);
+    CT_FREE(sd);
     return NULL;
   }
   for (i = 0; i < c.n; i++) ct_retain(c.tensors[i]);
@@ -73580,18 +73581,18 @@ CTDEF void ct_state_dict_free(ct_state_dict *sd) {
   int i;
   if (!sd) return;
   for (i = 0; i < sd->n; i++) {
-    free(sd->names[i]);
+    CT_FREE(sd->names[i]);
     ct_release(sd->tensors[i]);
   }
-  free(sd->names);
-  free(sd->tensors);
-  free(sd);
+  CT_FREE(sd->names);
+  CT_FREE(sd->tensors);
+  CT_FREE(sd);
 }
 
 CTDEF ct_status ct_module_load_state_dict(ct_module *m, int n, const char *const *names, ct_tensor *const *tensors, bool strict) {
   static const char *op = "ct_module_load_state_dict";
   ct_state_dict *own;
-  int *match = NULL, i, j, missing = 0, unexpected = 0;
+  int *match = NULL, i, j;
   ct_status st = CT_OK;
   if (!m) return ct_fail(CT_ERR_NULL, op, "argument 'module' is NULL");
   if (n < 0 || (n > 0 && (!names || !tensors))) return ct_fail(CT_ERR_INVALID, op, "bad list: n = %d with NULL arrays", n);
@@ -73599,7 +73600,7 @@ CTDEF ct_status ct_module_load_state_dict(ct_module *m, int n, const char *const
     if (!names[i] || !tensors[i]) return ct_fail(CT_ERR_NULL, op, "entry %d has a NULL name or tensor", i);
   own = ct_module_state_dict(m);
   if (!own) return ct_last_error();
-  match = (int *)malloc(((size_t)own->n + 1) * sizeof *match);
+  match = (int *)CT_MALLOC(((size_t)own->n + 1) * sizeof *match);
   if (!match) {
     ct_state_dict_free(own);
     return ct_fail(CT_ERR_OOM, op, "out of memory");
@@ -73613,7 +73614,6 @@ CTDEF ct_status ct_module_load_state_dict(ct_module *m, int n, const char *const
         match[i] = j;
       }
     if (match[i] < 0) {
-      missing++;
       if (strict) st = ct_fail(CT_ERR_INVALID, op, "missing key \"%s\" in the state dict of %s", own->names[i], m->kind);
     } else if (!ct_same_shape(own->tensors[i], tensors[match[i]])) {
       char a[96], b[96];
@@ -73626,22 +73626,21 @@ CTDEF ct_status ct_module_load_state_dict(ct_module *m, int n, const char *const
     bool found = false;
     for (i = 0; i < own->n && !found; i++) found = match[i] == j;
     if (!found) {
-      unexpected++;
       if (strict) st = ct_fail(CT_ERR_INVALID, op, "unexpected key \"%s\" in the state dict of %s", names[j], m->kind);
     }
   }
-  (void)missing, (void)unexpected;
   if (st == CT_OK) CT_NO_GRAD {
       for (i = 0; i < own->n && st == CT_OK; i++)
         if (match[i] >= 0) st = ct_copy_(own->tensors[i], tensors[match[i]]);
     }
-  free(match);
+  CT_FREE(match);
   ct_state_dict_free(own);
   return st;
 }
 
 static ct_status ct__module_to(ct_module *m, ct_device device, ct_dtype dtype) {
   int i;
+  m->flat_valid = false;
   for (i = 0; i < m->ntensors; i++) {
     ct__module_tensor *s = &m->tensors[i];
     ct_dtype to = ct_dtype_is_floating((ct_dtype)s->tensor->dtype) && dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)s->tensor->dtype;
@@ -73667,18 +73666,7 @@ CTDEF ct_status ct_module_to(ct_module *m, ct_device device, ct_dtype dtype) {
   if (dtype != CT_DTYPE_NONE && !ct_dtype_is_floating(dtype))
     return ct_fail(CT_ERR_DTYPE, "ct_module_to", "nn.Module.to only accepts floating point dtypes, got %s", ct_dtype_name(dtype));
   CT_NO_GRAD { st = ct__module_to(m, device, dtype); }
-  ct__module_changed(m);
-  {
-    int i;
-    ct_module *stack[64];
-    int top = 0;
-    stack[top++] = m;
-    while (top) { /* every descendant's cached array is stale too */
-      ct_module *x = stack[--top];
-      x->flat_valid = false;
-      for (i = 0; i < x->nchildren && top < 64; i++) stack[top++] = x->children[i].module;
-    }
-  }
+  ct__module_changed(m); /* (ct__module_to cleared the descendants' arrays) */
   return st;
 }
 
@@ -73939,7 +73927,7 @@ CTDEF ct_status ct_init_orthogonal_(ct_tensor *t, double gain) {
     a = ct_empty(2, shape, CT_F64);
     if (a && (st = ct_normal_(a, 0, 1)) == CT_OK) {
       p = (double *)ct_data_ptr(a);
-      col = (double *)malloc((size_t)(m * n) * sizeof *col);
+      col = (double *)CT_MALLOC((size_t)(m * n) * sizeof *col);
       if (!col) st = ct_fail(CT_ERR_OOM, op, "out of memory");
     } else if (!a) {
       st = ct_last_error();
@@ -73969,7 +73957,7 @@ CTDEF ct_status ct_init_orthogonal_(ct_tensor *t, double gain) {
       q = ct_view(a, t->ndim, t->sizes);
       st = q ? ct_copy_(t, q) : ct_last_error();
     }
-    free(col);
+    CT_FREE(col);
   }
   return st;
 }
@@ -74416,7 +74404,8 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
   steps = x->sizes[batched && cfg->batch_first ? 1 : 0];
   state_sz[0] = layers * dirs, state_sz[1] = batched ? x->sizes[cfg->batch_first ? 0 : 1] : cfg->hidden, state_sz[2] = cfg->hidden;
   /* xs: the current layer's input per step; outs: each direction's output per step */
-  xs = (ct_tensor **)calloc((size_t)(3 * steps + 2 * layers * dirs + 1), sizeof(ct_tensor *));
+  xs = (ct_tensor **)CT_MALLOC((size_t)(3 * steps + 2 * layers * dirs + 1) * sizeof(ct_tensor *));
+  if (xs) memset(xs, 0, (size_t)(3 * steps + 2 * layers * dirs + 1) * sizeof(ct_tensor *));
   if (!xs) {
     ct_fail(CT_ERR_OOM, op, "out of memory");
     return NULL;
@@ -74482,7 +74471,7 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
       }
     }
   }
-  free(xs);
+  CT_FREE(xs);
   if (h_n) *h_n = hn_out;
   if (c_n) *c_n = cn_out;
   return out;
@@ -74664,7 +74653,7 @@ CTDEF ct_module *ct_nn_multihead_attention(int64_t embed_dim, int64_t num_heads,
   proj = iw && (ib || !bias) ? ct_module_add(m, "out_proj", ct_nn_linear(embed_dim, embed_dim, bias)) : NULL;
   if (proj) { /* PyTorch's class for it (same state dict as Linear) */
     char *kind = ct__nn_strdup("NonDynamicallyQuantizableLinear");
-    if (kind) free(proj->kind), proj->kind = kind;
+    if (kind) CT_FREE(proj->kind), proj->kind = kind;
   }
   st = proj ? ct_init_xavier_uniform_(iw, 1) : ct_last_error();
   if (st == CT_OK && bias) st = ct_init_zeros_(ib);
@@ -74686,33 +74675,33 @@ CTDEF ct_transformer_opts ct_transformer_defaults(void) {
   return o;
 }
 
+/* the encoder layer's two blocks, as PyTorch's _sa_block and _ff_block (NULL in gives NULL) */
+static ct_tensor *ct__nn_sa_block(ct_module *m, ct_tensor *x, ct_tensor *src_mask, ct_tensor *kpm) {
+  ct_tensor *a = x ? ct__nn_mha(ct_module_child(m, "self_attn"), x, x, x, kpm, src_mask, false, true, NULL) : NULL;
+  return ct_module_forward(ct_module_child(m, "dropout1"), a);
+}
+static ct_tensor *ct__nn_ff_block(ct_module *m, ct_tensor *x) {
+  ct_tensor *h = ct_module_forward(ct_module_child(m, "linear1"), x);
+  h = m->cfg.ff_gelu ? ct_gelu(h) : ct_relu(h);
+  h = ct_module_forward(ct_module_child(m, "linear2"), ct_module_forward(ct_module_child(m, "dropout"), h));
+  return ct_module_forward(ct_module_child(m, "dropout2"), h);
+}
 static ct_tensor *ct__nn_encoder_layer(ct_module *m, ct_tensor *src, ct_tensor *src_mask, ct_tensor *kpm) {
   ct_tensor *r = NULL;
-  ct_module *sa = ct_module_child(m, "self_attn"), *norm1 = ct_module_child(m, "norm1"), *norm2 = ct_module_child(m, "norm2");
+  ct_module *norm1 = ct_module_child(m, "norm1"), *norm2 = ct_module_child(m, "norm2");
   if (!src) {
     if (ct_last_error() == CT_OK) ct_fail(CT_ERR_NULL, "nn.TransformerEncoderLayer", "src is NULL");
     return NULL;
   }
   CT_SCOPE {
-    ct_tensor *x = src, *y;
-#define CT__NN_SA(in) ct_module_forward(ct_module_child(m, "dropout1"), ct__nn_mha(sa, in, in, in, kpm, src_mask, false, true, NULL))
-#define CT__NN_FF(in)                                                                                                                  \
-  ct_module_forward(ct_module_child(m, "dropout2"),                                                                                    \
-                    ct_module_forward(ct_module_child(m, "linear2"),                                                                   \
-                                      ct_module_forward(ct_module_child(m, "dropout"),                                                 \
-                                                        m->cfg.gelu_tanh ? ct_gelu(ct_module_forward(ct_module_child(m, "linear1"), in))   \
-                                                                         : ct_relu(ct_module_forward(ct_module_child(m, "linear1"), in)))))
+    ct_tensor *x = src;
     if (m->cfg.norm_first) {
-      y = ct_module_forward(norm1, x);
-      x = y ? ct_add(x, CT__NN_SA(y)) : NULL;
-      y = x ? ct_module_forward(norm2, x) : NULL;
-      x = y ? ct_add(x, CT__NN_FF(y)) : NULL;
+      x = ct_add(x, ct__nn_sa_block(m, ct_module_forward(norm1, x), src_mask, kpm));
+      x = x ? ct_add(x, ct__nn_ff_block(m, ct_module_forward(norm2, x))) : NULL;
     } else {
-      x = ct_module_forward(norm1, ct_add(x, CT__NN_SA(x)));
-      x = x ? ct_module_forward(norm2, ct_add(x, CT__NN_FF(x))) : NULL;
+      x = ct_module_forward(norm1, ct_add(x, ct__nn_sa_block(m, x, src_mask, kpm)));
+      x = x ? ct_module_forward(norm2, ct_add(x, ct__nn_ff_block(m, x))) : NULL;
     }
-#undef CT__NN_SA
-#undef CT__NN_FF
     r = ct_keep(x);
   }
   return r;
@@ -74733,7 +74722,7 @@ CTDEF ct_module *ct_nn_transformer_encoder_layer(int64_t d_model, int64_t nhead,
   }
   m = ct__nn_new("TransformerEncoderLayer", CT__NN_ENCODER_LAYER, ct__nn_encoder_layer_forward1);
   if (!m) return NULL;
-  m->cfg.gelu_tanh = o.activation && !strcmp(o.activation, "gelu"); /* here: "use GELU" (exact) */
+  m->cfg.ff_gelu = o.activation && !strcmp(o.activation, "gelu");
   m->cfg.norm_first = o.norm_first, m->cfg.batch_first = o.batch_first, m->cfg.in = d_model, m->cfg.heads = nhead;
   /* PyTorch's registration order: self_attn, linear1, dropout, linear2, norm1, norm2, dropout1, dropout2 */
   ok = ct_module_add(m, "self_attn", ct_nn_multihead_attention(d_model, nhead, o.dropout, true, o.batch_first)) &&
