@@ -716,6 +716,16 @@ CTDEF ct_status ct_module_load(ct_module *m, const char *path, bool strict) {
 }
 
 /* ---- printing ---- */
+/* sizes as a Python tuple, as PyTorch's messages and reprs show them: (4,) or (3, 4) */
+static const char *ct__nn_tuple(int n, const int64_t *v, char *buf, size_t cap) {
+  size_t at = 1;
+  int i;
+  buf[0] = '(', buf[1] = 0;
+  for (i = 0; i < n && at < cap; i++) at += (size_t)snprintf(buf + at, cap - at, i ? ", %lld" : "%lld", (long long)v[i]);
+  if (at < cap) snprintf(buf + at, cap - at, n == 1 ? ",)" : ")");
+  return buf;
+}
+
 static void ct__nn_extra_repr(const ct_module *m, char *buf, size_t cap) {
   const ct__nn_cfg *c = &m->cfg;
   char shape[96];
@@ -737,14 +747,8 @@ static void ct__nn_extra_repr(const ct_module *m, char *buf, size_t cap) {
   case CT__NN_EMBEDDING: snprintf(buf, cap, "%lld, %lld", (long long)c->in, (long long)c->out); break;
   case CT__NN_LAYER_NORM:
   case CT__NN_RMS_NORM:
-    { /* a Python tuple: (4,) or (3, 4) */
-      size_t at = 0;
-      int i;
-      for (i = 0; i < c->norm_ndim && at < sizeof shape; i++)
-        at += (size_t)snprintf(shape + at, sizeof shape - at, i ? ", %lld" : "%lld", (long long)c->norm_shape[i]);
-      if (c->norm_ndim == 1 && at + 1 < sizeof shape) shape[at++] = ',', shape[at] = 0;
-    }
-    snprintf(buf, cap, "(%s), eps=%g, elementwise_affine=%s", shape, c->eps, c->affine ? "True" : "False");
+    snprintf(buf, cap, "%s, eps=%g, elementwise_affine=%s", ct__nn_tuple(c->norm_ndim, c->norm_shape, shape, sizeof shape), c->eps,
+             c->affine ? "True" : "False");
     break;
   case CT__NN_BATCH_NORM:
     snprintf(buf, cap, "%lld, eps=%g, momentum=%g, affine=%s, track_running_stats=%s", (long long)c->in, c->eps, c->momentum,
@@ -1347,7 +1351,7 @@ static ct_tensor *ct__nn_rnn_state(const char *op, const char *what, ct_tensor *
   if (!s) return ct_zeros(ndim, want, (ct_dtype)like->dtype);
   if (s->ndim != ndim || memcmp(s->sizes, want, (size_t)ndim * sizeof *want)) {
     char a[96], b[96];
-    ct_fail(CT_ERR_SHAPE, op, "Expected %s size %s, got %s", what, ct_shape_format(ndim, want, a, sizeof a),
+    ct_fail(CT_ERR_SHAPE, op, "Expected %s size %s, got %s", what, ct__nn_tuple(ndim, want, a, sizeof a),
             ct_shape_format(s->ndim, s->sizes, b, sizeof b));
     return NULL;
   }
@@ -1427,6 +1431,10 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
   if (ct__nn_rnn_check_input(op, m, x, 3) != CT_OK) return NULL;
   batched = x->ndim == 3;
   steps = x->sizes[batched && cfg->batch_first ? 1 : 0];
+  if (steps == 0) {
+    ct_fail(CT_ERR_SHAPE, op, "Expected sequence length to be larger than 0 in RNN");
+    return NULL;
+  }
   state_sz[0] = layers * dirs, state_sz[1] = batched ? x->sizes[cfg->batch_first ? 0 : 1] : cfg->hidden, state_sz[2] = cfg->hidden;
   /* xs: the current layer's input per step; outs: each direction's output per step */
   xs = (ct_tensor **)CT_MALLOC((size_t)(3 * steps + 2 * layers * dirs + 1) * sizeof(ct_tensor *));
@@ -1442,7 +1450,7 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
     ct_tensor *hs = ct__nn_rnn_state(op, "hidden", h0, x, batched ? 3 : 2, batched ? state_sz : state_sz + 1);
     ct_tensor *cs = lstm && hs ? ct__nn_rnn_state(op, "cell state", c0, x, batched ? 3 : 2, batched ? state_sz : state_sz + 1) : NULL;
     ct_tensor **finals_h = outs + 2 * steps, **finals_c = finals_h + layers * dirs, *y = NULL;
-    bool ok = cur && hs && (cs || !lstm) && (steps == 0 || ct_unbind(cur, 0, steps, xs) == steps);
+    bool ok = cur && hs && (cs || !lstm) && ct_unbind(cur, 0, steps, xs) == steps;
     if (ok && !batched) hs = ct_unsqueeze(hs, 1), cs = cs ? ct_unsqueeze(cs, 1) : NULL;
     for (l = 0; ok && l < layers; l++) {
       for (d = 0; ok && d < dirs; d++) {
@@ -1478,14 +1486,7 @@ static ct_tensor *ct__nn_rnn_forward(const char *op, ct_module *m, bool lstm, ct
     }
     if (ok) {
       ct_tensor *hn = ct_stack_tensors((int)(layers * dirs), finals_h, 0), *cn = lstm ? ct_stack_tensors((int)(layers * dirs), finals_c, 0) : NULL;
-      if (steps) {
-        y = ct_stack_tensors((int)steps, xs, 0);
-      } else {
-        int64_t e[3];
-        e[0] = 0, e[1] = state_sz[1], e[2] = dirs * cfg->hidden;
-        if (!batched) e[1] = 1;
-        y = ct_empty(3, e, (ct_dtype)x->dtype);
-      }
+      y = ct_stack_tensors((int)steps, xs, 0);
       y = y ? (batched ? (cfg->batch_first ? ct_transpose(y, 0, 1) : y) : ct_squeeze_dim(y, 1)) : NULL;
       if (hn && !batched) hn = ct_squeeze_dim(hn, 1);
       if (cn && !batched) cn = ct_squeeze_dim(cn, 1);

@@ -325,7 +325,16 @@ TEST(nn_module_errors) {
     ct_module *lstm = ct_nn_lstm(3, 4, NULL), *bn = ct_nn_batch_norm2d(3, 1e-5, 0.1, true, true);
     CHECK_ERR(ct_module_forward(lstm, ct_zeros(CT_DIMS(2, 5, 2), CT_F32)), CT_ERR_SHAPE, "Expected 3, got 2");
     CHECK_ERR(ct_nn_lstm_forward(lstm, ct_zeros(CT_DIMS(2, 5, 3), CT_F32), ct_zeros(CT_DIMS(1, 2, 4), CT_F32), NULL, NULL, NULL),
-              CT_ERR_SHAPE, "Expected hidden size [1, 5, 4]");
+              CT_ERR_SHAPE, "Expected hidden size (1, 5, 4), got [1, 2, 4]");
+    CHECK_ERR(ct_module_forward(lstm, ct_zeros(CT_DIMS(0, 2, 3), CT_F32)), CT_ERR_SHAPE, "Expected sequence length to be larger than 0 in RNN");
+    { /* MultiheadAttention with no keys: an empty softmax, zeros out (PyTorch: the same, no NaN) */
+      ct_module *mha = ct_nn_multihead_attention(4, 2, 0, true, false);
+      ct_tensor *w = NULL, *e = ct_zeros(CT_DIMS(0, 2, 4), CT_F32);
+      ct_tensor *o = ct_nn_multihead_attention_forward(mha, ct_randn(CT_DIMS(3, 2, 4)), e, e, NULL, NULL, true, true, &w);
+      CHECK(o && o->ndim == 3 && o->sizes[0] == 3 && w && w->ndim == 3 && w->sizes[2] == 0);
+      CHECK(o && !isnan(ct_get(o, 0)));
+      ct_module_free(mha);
+    }
     CHECK_ERR(ct_module_forward(bn, ct_zeros(CT_DIMS(2, 3), CT_F32)), CT_ERR_RANK, "expected 4D input");
     CHECK_ERR(ct_module_forward(m, ct_zeros(CT_DIMS(2, 3), CT_F32)), CT_ERR_SHAPE, "");
     ct_module_free(lstm);
