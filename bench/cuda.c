@@ -1,7 +1,7 @@
 /* bench/cuda.c - ctorch's CUDA backend (backends/cuda) against direct cuBLAS,
  * a bare kernel launch and (read from a file) PyTorch eager on the same GPU.
  *
- * What it measures (sections; `bench_cuda gemm,tiny,mlp` runs a subset):
+ * What it measures (sections; `bench_cuda gemm,tiny,reduce,mlp` runs a subset):
  *   gemm  C = A @ B, square n = 1024, 4096, 8192, f32 (no TF32) and bf16:
  *         ct_mm_out on CUDA tensors vs cublasGemmEx on the same inputs
  *         (f32: CUDA_R_32F, CUBLAS_COMPUTE_32F, default math mode; bf16:
@@ -12,6 +12,10 @@
  *         (r = ct_add(x, x); ct_release(r)) and out= (ct_add_out(out, x, x)),
  *         vs ct_cuda_launch_empty() (one empty kernel): BENCH_CALLS calls
  *         (default 20000) on the host clock, one synchronize at the end.
+ *   reduce  sum over rows / columns of [4096, 4096] and over all of 16M,
+ *         amax, var and argmax over rows: GB/s of f32 input read, ctorch's
+ *         reduction kernels vs torch (PyTorch's figures are not interleaved
+ *         with these: another process).
  *   mlp   training step of a 32-64-64-8 MLP (Linear-ReLU-Linear-ReLU-Linear,
  *         nn.Linear layout [out][in], ct_linear; MSE loss, backward, SGD
  *         with in-place sub_ under no_grad, grads set to None) at batch 1
@@ -471,6 +475,81 @@ static void section_tiny(void) {
   ct_release(x), ct_release(out);
 }
 
+/* ---- reductions: bandwidth of the reduction loop's kernels ---- */
+enum { NRED = 6 };
+static const struct {
+  const char *name, *key;
+  int64_t rows, cols; /* cols 0: a vector */
+} red_cases[NRED] = {
+    {"sum dim 1 [4096,4096]", "red_sum_rows", 4096, 4096}, {"sum dim 0 [4096,4096]", "red_sum_cols", 4096, 4096},
+    {"sum all [16M]", "red_sum_all", 16777216, 0},        {"amax dim 1 [4096,4096]", "red_amax_rows", 4096, 4096},
+    {"var dim 1 [4096,4096]", "red_var_rows", 4096, 4096}, {"argmax dim 1 [4096,4096]", "red_argmax_rows", 4096, 4096},
+};
+typedef struct {
+  int which;
+  ct_tensor *x;
+} red_ctx;
+static double run_red(void *p, long calls) {
+  red_ctx *c = (red_ctx *)p;
+  int64_t d1 = 1, d0 = 0;
+  long i;
+  int bad = 0;
+  double t0;
+  ct_check(ct_device_synchronize(dev), "ct_device_synchronize");
+  t0 = now_ns();
+  for (i = 0; i < calls; i++) {
+    ct_tensor *r;
+    switch (c->which) {
+    case 0: r = ct_sum_dim(c->x, 1, &d1, false); break;
+    case 1: r = ct_sum_dim(c->x, 1, &d0, false); break;
+    case 2: r = ct_sum(c->x); break;
+    case 3: r = ct_amax(c->x, 1, &d1, false); break;
+    case 4: r = ct_var(c->x, 1, &d1); break;
+    default: r = ct_argmax(c->x, 1, false); break;
+    }
+    bad |= r == NULL;
+    ct_release(r);
+  }
+  bad |= ct_device_synchronize(dev) != CT_OK;
+  if (bad) die(red_cases[c->which].name);
+  return now_ns() - t0;
+}
+static void section_reduce(void) {
+  red_ctx c;
+  run_fn f[1] = {run_red};
+  void *ctx[1] = {&c};
+  ct_cuda_counters k0, k1;
+  int k;
+  printf("\n== reductions, f32 on the GPU: GB/s of input read (median of %d blocks of ~%.0f ms, synchronized)\n", reps,
+         target_ms);
+  printf("%-26s %10s", "op", "ctorch");
+  if (torch_file) printf(" %10s %14s", "torch", "ctorch/torch");
+  printf("\n");
+  ct_cuda_counters_get(&k0);
+  for (k = 0; k < NRED; k++) {
+    long calls[1] = {0};
+    double med[1], gbs, tg;
+    c.which = k;
+    c.x = dev_tensor(red_cases[k].rows, red_cases[k].cols, 7u + (unsigned)k);
+    measure(1, f, ctx, calls, 3, med);
+    gbs = (double)c.x->numel * 4 / med[0];
+    printf("%-26s %10.1f", red_cases[k].name, gbs);
+    if (torch_file) {
+      char key[64];
+      snprintf(key, sizeof key, "%s_gbs", red_cases[k].key);
+      tg = torch_num(key);
+      printf(" %10.1f %14.3f", tg, gbs / tg);
+      snprintf(key, sizeof key, "%s GB/s ctorch/torch", red_cases[k].key);
+      summary_add(key, gbs / tg, 0, 0);
+    }
+    printf("\n");
+    ct_release(c.x);
+  }
+  ct_cuda_counters_get(&k1);
+  printf("(reduction launches: %lld native, %lld staged on the host)\n", (long long)(k1.reduction_native - k0.reduction_native),
+         (long long)(k1.reduction_staged - k0.reduction_staged));
+}
+
 /* ---- the MLP training step: 32 -> 64 -> 64 -> 8 ---- */
 enum { IN = 32, H = 64, OUT = 8, NB = 2 };
 static const int mlp_batches[NB] = {1, 256};
@@ -537,6 +616,8 @@ static double run_mlp(void *p, long calls) {
     c->mallocs += s1.system_allocs - s0.system_allocs;
     c->cnt.pointwise_native += k1.pointwise_native - k0.pointwise_native;
     c->cnt.pointwise_staged += k1.pointwise_staged - k0.pointwise_staged;
+    c->cnt.reduction_native += k1.reduction_native - k0.reduction_native;
+    c->cnt.reduction_staged += k1.reduction_staged - k0.reduction_staged;
     c->cnt.gemm_native += k1.gemm_native - k0.gemm_native;
     c->cnt.gemm_fallback += k1.gemm_fallback - k0.gemm_fallback;
   }
@@ -584,9 +665,11 @@ static void section_mlp(void) {
   }
   for (b = 0; b < NB; b++) {
     double st = c[b].steps ? (double)c[b].steps : 1;
-    printf("batch %-3d backend ops per step: pointwise %.1f native, %.1f staged/fallback; gemm %.1f native, %.1f fallback\n",
+    printf("batch %-3d backend ops per step: pointwise %.1f native, %.1f staged; reduction %.1f native, %.1f staged; "
+           "gemm %.1f native, %.1f fallback\n",
            mlp_batches[b], (double)c[b].cnt.pointwise_native / st, (double)c[b].cnt.pointwise_staged / st,
-           (double)c[b].cnt.gemm_native / st, (double)c[b].cnt.gemm_fallback / st);
+           (double)c[b].cnt.reduction_native / st, (double)c[b].cnt.reduction_staged / st, (double)c[b].cnt.gemm_native / st,
+           (double)c[b].cnt.gemm_fallback / st);
   }
   printf("(cudaMalloc per step: ct_device_memory_stats system_allocs over the %d timed blocks; target 0)\n", reps);
   mlp_free();
@@ -638,6 +721,8 @@ int main(int argc, char **argv) {
   if (!*only || strstr(only, "gemm")) section_gemm();
   fflush(stdout);
   if (!*only || strstr(only, "tiny")) section_tiny();
+  fflush(stdout);
+  if (!*only || strstr(only, "reduce")) section_reduce();
   fflush(stdout);
   if (!*only || strstr(only, "mlp")) section_mlp();
   summary_print();

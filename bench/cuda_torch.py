@@ -10,6 +10,8 @@ Measures what bench/cuda.c measures, with PyTorch eager from Python:
         to None) at batch 1 and 256: host time per step, synchronize at the
         end of each timed block; cudaMalloc calls per steady-state step (the
         caching allocator's "segment.all.allocated" over the timed steps)
+  reduce  sum over rows, columns and all of 16M f32, amax, var, argmax over
+        rows of [4096, 4096]: GB/s of input read (synchronized blocks)
   gemm  torch.mm(a, b, out=c), square n = 1024, 4096, 8192 (BENCH_GEMM_MAX
         caps it), f32 without TF32 and bf16: TFLOP/s from CUDA events
 Each figure is the median of BENCH_REPEATS (default 7) timed blocks (the
@@ -138,6 +140,32 @@ def main():
     emit("tiny_add_us", t_add / 1e3)
     emit("tiny_add_out_us", t_out / 1e3)
     del x, out
+
+    # ---- reductions: GB/s of f32 input read ----
+    g = torch.Generator(device=dev)
+    g.manual_seed(7)
+    cases = [
+        ("red_sum_rows", (4096, 4096), lambda t: torch.sum(t, 1)),
+        ("red_sum_cols", (4096, 4096), lambda t: torch.sum(t, 0)),
+        ("red_sum_all", (16777216,), lambda t: torch.sum(t)),
+        ("red_amax_rows", (4096, 4096), lambda t: torch.amax(t, 1)),
+        ("red_var_rows", (4096, 4096), lambda t: torch.var(t, 1)),
+        ("red_argmax_rows", (4096, 4096), lambda t: torch.argmax(t, 1)),
+    ]
+    for key, shape, fn in cases:
+        t = torch.rand(shape, device=dev, generator=g) - 0.5
+
+        def run(n, t=t, fn=fn):
+            sync()
+            t0 = now()
+            for _ in range(n):
+                fn(t)
+            sync()
+            return now() - t0
+
+        (ns,), _ = measure([run], [0], 3)
+        emit(f"{key}_gbs", t.numel() * 4 / ns)
+        del t
 
     # ---- mlp: training step ----
     nn = torch.nn

@@ -222,6 +222,13 @@ static void ct__scope_end(ct_guard *g) {
   s->items = s->inline_items;
   s->n = 0;
 }
+/* A scope links the caller's guard (a local) into the thread's scope chain;
+   ct__scope_end unlinks it when the block ends, so the pointer never dangles.
+   GCC 13+ cannot see the unlink once this is inlined and warns. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 CTDEF void ct_scope_begin(ct_guard *g) {
   ct__scope *s = &g->scope;
   s->parent = ct__tls.scope;
@@ -233,6 +240,9 @@ CTDEF void ct_scope_begin(ct_guard *g) {
   g->end = ct__scope_end;
   g->state = 1;
 }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 
 CT_EXTERN_C_END
 #endif /* CT__GUARD_IMPL */

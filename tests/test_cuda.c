@@ -163,9 +163,9 @@ TEST(cuda_copies) {
   ct_clear_error();
 }
 
-/* The reduction engine's ops run through the CUDA reduction loop (staged on
- * the host for now): outputs made on the device, values equal the CPU's,
- * the index bounds checked in the loop. */
+/* The reduction engine's ops run through the CUDA reduction loop: outputs
+ * made on the device, values equal the CPU's, sort and the derivative
+ * helpers staged on the host (index bounds checked there). */
 TEST(cuda_reduction_loop) {
   ct_cuda_counters c0, c1;
   if (!cuda_ready()) return;
@@ -184,7 +184,124 @@ TEST(cuda_reduction_loop) {
               "out of bounds");
   }
   ct_cuda_counters_get(&c1);
-  CHECK(c1.reduction_staged >= c0.reduction_staged + 7);
+  CHECK(c1.reduction_native >= c0.reduction_native + 5); /* sum x2, cumsum, max.dim, mean */
+  CHECK(c1.reduction_staged >= c0.reduction_staged + 2); /* sort, the gather helper */
+  ct_clear_error();
+}
+
+/* One reduction-engine op on x over dims (ops of one dim take dims[0]); *idx: its indices, if any. */
+enum { RD_T_SUM, RD_T_PROD, RD_T_MEAN, RD_T_AMAX, RD_T_AMIN, RD_T_VAR, RD_T_STD, RD_T_NORM2, RD_T_NORM1, RD_T_NORMINF,
+       RD_T_NORM0, RD_T_NORM3, RD_T_LSE, RD_T_ALL, RD_T_ANY, RD_T_NANSUM, RD_T_NANMEAN, RD_T_NNZ, RD_T_ARGMAX, RD_T_ARGMIN,
+       RD_T_MAXDIM, RD_T_MINDIM, RD_T_CUMSUM, RD_T_CUMPROD, RD_T_SUM_F64, RD_T_NUM };
+static ct_tensor *cuda_rd_apply(int op, ct_tensor *x, int nd, const int64_t *dims, ct_tensor **idx) {
+  int64_t d0 = dims[0];
+  *idx = NULL;
+  switch (op) {
+  case RD_T_SUM: return ct_sum_dim(x, nd, dims, false);
+  case RD_T_PROD: return ct_prod_dim(x, d0, true);
+  case RD_T_MEAN: return ct_mean_dim(x, nd, dims, false);
+  case RD_T_AMAX: return ct_amax(x, nd, dims, true);
+  case RD_T_AMIN: return ct_amin(x, nd, dims, false);
+  case RD_T_VAR: return ct_var_ex(x, nd, dims, ct_int(1), false);
+  case RD_T_STD: return ct_std_ex(x, nd, dims, ct_float(0.5), true);
+  case RD_T_NORM2: return ct_linalg_vector_norm(x, ct_int(2), nd, dims, false);
+  case RD_T_NORM1: return ct_linalg_vector_norm(x, ct_int(1), nd, dims, false);
+  case RD_T_NORMINF: return ct_linalg_vector_norm(x, ct_float(INFINITY), nd, dims, false);
+  case RD_T_NORM0: return ct_linalg_vector_norm(x, ct_int(0), nd, dims, false);
+  case RD_T_NORM3: return ct_linalg_vector_norm(x, ct_float(3), nd, dims, false);
+  case RD_T_LSE: return ct_logsumexp(x, nd, dims, false);
+  case RD_T_ALL: return ct_all_dim(x, d0, false);
+  case RD_T_ANY: return ct_any_dim(x, d0, true);
+  case RD_T_NANSUM: return ct_nansum(x, nd, dims, false);
+  case RD_T_NANMEAN: return ct_nanmean(x, nd, dims, false);
+  case RD_T_NNZ: return ct_count_nonzero_dims(x, nd, dims);
+  case RD_T_ARGMAX: return ct_argmax(x, d0, false);
+  case RD_T_ARGMIN: return ct_argmin(x, d0, true);
+  case RD_T_MAXDIM: return ct_max_dim(x, d0, false, idx);
+  case RD_T_MINDIM: return ct_min_dim(x, d0, true, idx);
+  case RD_T_CUMSUM: return ct_cumsum(x, d0);
+  case RD_T_CUMPROD: return ct_cumprod(x, d0);
+  default: return ct_sum_dim_ex(x, nd, dims, false, CT_F64);
+  }
+}
+
+/* Every native reduction against the CPU loop, over every dtype and the
+ * launch shapes (a thread per row, a block per row, rows split into
+ * chunks, strided and permuted inputs, several reduced dims), NaNs
+ * included: values within the last bits of a double (what a float result
+ * rounds to), indices exact, and an error on the CPU an error on CUDA. */
+TEST(cuda_reductions_match_cpu) {
+  static const ct_dtype dts[8] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32, CT_U8, CT_BOOL};
+  static const struct {
+    int ndim;
+    int64_t sizes[3];
+    int nd;
+    int64_t dims[2];
+    int transpose; /* 1: column-major, 2: laid out as permuted (2, 0, 1) */
+  } shapes[] = {
+      {2, {50, 7, 0}, 1, {1, 0}, 0},        /* short rows: a thread each */
+      {2, {37, 1000, 0}, 1, {1, 0}, 0},     /* a block per row */
+      {2, {3, 100000, 0}, 1, {-1, 0}, 0},   /* few long rows: chunks */
+      {2, {1000, 300, 0}, 1, {0, 0}, 0},    /* an outer dim: strided rows, chunks */
+      {2, {64, 5000, 0}, 1, {0, 0}, 0},     /* an outer dim, short */
+      {3, {6, 5, 40}, 2, {0, 2}, 0},        /* two reduced dims apart */
+      {1, {200000, 0, 0}, 1, {0, 0}, 0},    /* everything: one row, chunks */
+      {2, {300, 50, 0}, 1, {1, 0}, 1},      /* column-major: strided rows */
+      {3, {4, 5, 6}, 2, {1, 2}, 2},         /* a permuted input */
+  };
+  int64_t checked = 0, failed = 0;
+  ct_cuda_counters c0, c1;
+  size_t si;
+  int k, op, nan;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    for (k = 0; k < 8; k++)
+      for (nan = 0; nan < 2; nan++) CT_SCOPE {
+        ct_dtype dt = dts[k];
+        int fl = ct_dtype_is_floating(dt);
+        ct_tensor *base, *x, *gx;
+        if (nan && !fl) continue;
+        base = ct_randn(shapes[si].ndim, shapes[si].sizes);
+        if (nan) base = ct_masked_fill(base, ct_gt_scalar(base, ct_float(2.0)), ct_float(NAN));
+        x = dt == CT_BOOL ? ct_gt_scalar(base, ct_float(0.3)) : ct_to_dtype(ct_mul_scalar(base, ct_float(fl ? 1 : 10)), dt);
+        if (shapes[si].transpose == 1) x = ct_t(ct_contiguous(ct_t(x)));
+        if (shapes[si].transpose == 2) {
+          static const int64_t perm[3] = {2, 0, 1}, inv[3] = {1, 2, 0};
+          x = ct_permute(ct_contiguous(ct_permute(x, 3, perm)), 3, inv);
+        }
+        gx = ct_to_device(x, CUDA(0));
+        for (op = 0; op < RD_T_NUM; op++) {
+          ct_tensor *in = x, *gin = gx, *ci = NULL, *gi = NULL, *cr, *gr;
+          double tol = dt == CT_F16 || dt == CT_BF16 ? 1e-2 : dt == CT_F32 ? 1e-6 : 1e-9;
+          if (op == RD_T_PROD && fl) { /* near 1, so long products stay finite */
+            in = ct_add_scalar(ct_mul_scalar(x, ct_float(1e-3)), ct_float(1));
+            gin = ct_to_device(in, CUDA(0));
+          }
+          cr = cuda_rd_apply(op, in, shapes[si].nd, shapes[si].dims, &ci);
+          ct_clear_error();
+          gr = cuda_rd_apply(op, gin, shapes[si].nd, shapes[si].dims, &gi);
+          ct_clear_error();
+          checked++;
+          if (!cr) {
+            if (gr) failed++, fprintf(stderr, "    op %d shape %d %s nan %d: the CPU refuses, CUDA computes\n", op, (int)si, ct_dtype_name(dt), nan);
+            continue;
+          }
+          if (!gr || !ct_device_eq(gr->device, CUDA(0)) || gr->dtype != cr->dtype || !cuda_equal(gr, cr, tol) ||
+              (ci && !cuda_equal(gi, ci, 0))) {
+            failed++;
+            if (failed <= 20)
+              fprintf(stderr, "    op %d shape %d %s nan %d: CUDA differs from the CPU%s\n", op, (int)si, ct_dtype_name(dt), nan,
+                      gr ? "" : " (no result)");
+          }
+        }
+      }
+  ct_cuda_counters_get(&c1);
+  CHECK(failed == 0);
+  CHECK(checked > 1000);
+  CHECK(c1.reduction_native > c0.reduction_native + 1000);
+  printf("    cuda reductions: %lld cases against the CPU, %lld differ; %lld native launches, %lld staged\n", (long long)checked,
+         (long long)failed, (long long)(c1.reduction_native - c0.reduction_native), (long long)(c1.reduction_staged - c0.reduction_staged));
   ct_clear_error();
 }
 

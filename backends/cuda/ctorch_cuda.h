@@ -4,8 +4,8 @@
  * registers the CUDA device type with ctorch's device layer when it is
  * loaded: devices, streams, events, copies, a caching device allocator and
  * pinned host memory, the pointwise loop (every op of the pointwise engine
- * runs natively), cuBLAS GEMMs; every other op runs through the CPU
- * fallback. On a machine without a GPU (or driver) it loads, reports zero
+ * runs natively), the reduction loop (reductions and cumsum / cumprod run
+ * natively), cuBLAS GEMMs; every other op runs through the CPU fallback. On a machine without a GPU (or driver) it loads, reports zero
  * devices, and CUDA tensors are a clear CT_ERR_DEVICE error.
  *
  * Static link: -Wl,-u,ct_cuda_anchor (what `make cuda-flags` prints), or
@@ -31,10 +31,12 @@ CTDEF int ct_cuda_driver_version(void);
 CTDEF void ct_cuda_set_allow_tf32(bool allow);
 CTDEF bool ct_cuda_allow_tf32(void);
 /* Ops served natively and staged on the host since load (pointwise_staged:
- * pointwise calls whose dtype or function has no CUDA kernel; reduction_staged:
- * every reduction-engine call, until CUDA reduction kernels exist). */
+ * pointwise calls whose dtype or function has no CUDA kernel;
+ * reduction_staged: reduction-engine calls without a CUDA kernel - sort,
+ * topk, kthvalue, median, cummax / cummin, logcumsumexp, derivative helpers). */
 typedef struct ct_cuda_counters {
   int64_t pointwise_native, pointwise_staged, reduction_staged, gemm_native, gemm_fallback;
+  int64_t reduction_native;
 } ct_cuda_counters;
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out);
 /* Launches one empty kernel on the current device's current stream (the

@@ -15,10 +15,12 @@
  *     engine (arithmetic, comparisons, clamp, where, the parameterless
  *     unary functions) runs as one CUDA kernel; a pair without a kernel (a
  *     unary function with parameters, ...) computes on the host;
- *   - ct_set_reduction_loop(CT_DEVICE_CUDA): the reduction engine's ops
- *     (sum, mean, amax, argmax, var, norms, scans, sort, ...) run their
- *     meta step and allocate on the device; their loop is staged on the
- *     host (ct_reduction_on_host) until CUDA reduction kernels exist;
+ *   - ct_set_reduction_loop(CT_DEVICE_CUDA): the reduction engine's
+ *     reductions (sum, prod, mean, amax / amin, var / std, norms,
+ *     logsumexp, all / any, nansum, nanmean, count_nonzero, argmax /
+ *     argmin, max / min with indices) and cumsum / cumprod run as CUDA
+ *     kernels; sort, topk, kthvalue, median, cummax / cummin, logcumsumexp
+ *     and the derivative helpers are staged on the host;
  *   - cuBLAS kernels for mm, addmm, bmm, baddbmm (and out= forms) in f32,
  *     f64, f16 and bf16: transposed operands go to cuBLAS as transposes;
  *     other layouts and dtypes go to the CPU fallback.
@@ -634,11 +636,12 @@ static const ct_device_interface ctcu_interface = {
     ctcu_record_stream, ctcu_memory_stats, ctcu_empty_cache_g, ctcu_host_alloc, ctcu_host_free};
 
 /* ---- counters ---- */
-static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
+static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_native, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
 static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); } /* NOLINT(readability-non-const-parameter): written atomically */
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->pointwise_native = __atomic_load_n(&ctcu_n_pw_native, __ATOMIC_RELAXED);
   out->pointwise_staged = __atomic_load_n(&ctcu_n_pw_staged, __ATOMIC_RELAXED);
+  out->reduction_native = __atomic_load_n(&ctcu_n_rd_native, __ATOMIC_RELAXED);
   out->reduction_staged = __atomic_load_n(&ctcu_n_rd_staged, __ATOMIC_RELAXED);
   out->gemm_native = __atomic_load_n(&ctcu_n_gemm_native, __ATOMIC_RELAXED);
   out->gemm_fallback = __atomic_load_n(&ctcu_n_gemm_fallback, __ATOMIC_RELAXED);
@@ -737,11 +740,87 @@ static ct_status ctcu_pointwise_on(const ct_pointwise_call *call) {
 
 static ct_status ctcu_pointwise(const ct_pointwise_call *call) { CTCU_GUARDED(ct_status, ctcu_pointwise_on(call)); }
 
-/* ---- the reduction loop: no CUDA kernels yet, every call staged on the host ---- */
-static ct_status ctcu_reduction(const ct_reduction_call *call) {
+/* ---- the reduction loop ----
+ * Reductions and cumsum / cumprod run as CUDA kernels (cuda_kernels.cu);
+ * sort, topk, kthvalue, median, cummax / cummin, logcumsumexp and the
+ * derivative helpers (calls with a second input) are staged on the host. */
+static ct_status ctcu_reduction_staged(const ct_reduction_call *call) {
   ctcu_count_add(&ctcu_n_rd_staged);
   return ct_reduction_on_host(call);
 }
+
+/* call's dims as kept and reduced lists (size-1 dims dropped, neighbours
+ * merged where every operand's strides allow); 0 when it cannot be described */
+static int ctcu_reduction_desc_of(const ct_reduction_call *call, ctcu_reduction_desc *d) {
+  const ct_tensor *in = call->in, *out = call->out, *ix = call->indices;
+  int dim;
+  memset(d, 0, sizeof *d);
+  d->op = call->op;
+  d->int_compute = call->int_compute;
+  d->out_int = call->out_int;
+  d->in_dtype = in->dtype;
+  d->out_dtype = out ? out->dtype : -1;
+  d->param = call->param;
+  d->rows = 1;
+  d->n = 1;
+  for (dim = 0; dim < in->ndim; dim++) {
+    int64_t size = in->sizes[dim], si = in->strides[dim], so = out ? out->strides[dim] : 0, sx = ix ? ix->strides[dim] : 0;
+    if (call->reduce[dim]) {
+      int k = d->nred;
+      d->n *= size;
+      if (size == 1) continue;
+      if (k > 0 && d->red_in[k - 1] == si * size && d->red_out[k - 1] == so * size) {
+        d->red_size[k - 1] *= size, d->red_in[k - 1] = si, d->red_out[k - 1] = so;
+        continue;
+      }
+      d->red_size[k] = size, d->red_in[k] = si, d->red_out[k] = so;
+      d->nred++;
+    } else {
+      int k = d->nkept;
+      d->rows *= size;
+      if (size == 1) continue;
+      if (k > 0 && d->kept_in[k - 1] == si * size && d->kept_out[k - 1] == so * size && d->kept_idx[k - 1] == sx * size) {
+        d->kept_size[k - 1] *= size, d->kept_in[k - 1] = si, d->kept_out[k - 1] = so, d->kept_idx[k - 1] = sx;
+        continue;
+      }
+      d->kept_size[k] = size, d->kept_in[k] = si, d->kept_out[k] = so, d->kept_idx[k] = sx;
+      d->nkept++;
+    }
+  }
+  d->in = (const char *)ct_data_ptr(in);
+  d->out = out ? (char *)ct_data_ptr(out) : NULL;
+  d->indices = ix ? (int64_t *)ct_data_ptr(ix) : NULL;
+  return 1;
+}
+
+static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
+  ctcu_reduction_desc d;
+  const ct_tensor *dst = call->out ? call->out : call->indices;
+  ct_device dev = dst->device;
+  cudaStream_t s;
+  size_t need = 0;
+  int r;
+  ct_status st;
+  if (call->op > CT_RD_CUMPROD || call->in2 || call->need_tmp || call->in->device.type != CT_DEVICE_CUDA ||
+      !ct_device_eq(call->in->device, dev) || (call->indices && call->indices->dtype != CT_I64) ||
+      (call->out && call->out->device.type != CT_DEVICE_CUDA) || (call->indices && call->indices->device.type != CT_DEVICE_CUDA))
+    return ctcu_reduction_staged(call);
+  if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
+  if (!ctcu_reduction_desc_of(call, &d)) return ctcu_reduction_staged(call);
+  s = ctcu_stream(ct_current_stream(dev));
+  r = ctcu_reduction_launch(&d, (void *)s, NULL, &need);
+  if (r == -2) { /* rows split into chunks: their partial results need device scratch, freed in stream order */
+    void *ctx = NULL, *scratch = ctcu_alloc(dev.index, ct_current_stream(dev), need, &ctx);
+    if (!scratch) return ct_last_error();
+    r = ctcu_reduction_launch(&d, (void *)s, scratch, &need);
+    ctcu_free(dev.index, scratch, need, ctx);
+  }
+  if (r == -1) return ctcu_reduction_staged(call);
+  if (r != 0) return ctcu_fail((cudaError_t)r, call->name, "kernel launch");
+  ctcu_count_add(&ctcu_n_rd_native);
+  return CT_OK;
+}
+static ct_status ctcu_reduction(const ct_reduction_call *call) { CTCU_GUARDED(ct_status, ctcu_reduction_on(call)); }
 
 CTDEF ct_status ct_cuda_launch_empty(void) {
   int dev = ctcu_get_device();

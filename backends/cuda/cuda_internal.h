@@ -57,6 +57,30 @@ enum {
 int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream);
 /* The native unary function named `name` (ct_pointwise_call.name), or CTCU_UN_NONE. */
 int ctcu_unary_code(const char *name);
+/* One call of the reduction engine (ctorch/ops/reduce.h's ct_reduction_call),
+ * its dims split into kept ones (one output per kept position: a "row") and
+ * reduced ones (the row's elements, row-major), size-1 dims dropped and
+ * mergeable neighbours merged. op is ct_reduction_op's value. */
+typedef struct ctcu_reduction_desc {
+  int op;
+  int int_compute;                  /* elements as int64 (integer and bool compute), else double */
+  int out_int;                      /* results are integers */
+  int in_dtype, out_dtype;          /* out_dtype: -1 when there is no values output */
+  double param;                     /* var/std: the correction; norm: ord */
+  int nkept, nred;
+  int64_t kept_size[CTCU_MAX_DIMS], kept_in[CTCU_MAX_DIMS], kept_out[CTCU_MAX_DIMS], kept_idx[CTCU_MAX_DIMS];
+  int64_t red_size[CTCU_MAX_DIMS], red_in[CTCU_MAX_DIMS], red_out[CTCU_MAX_DIMS]; /* red_out: scans only */
+  int64_t rows, n;                  /* kept positions; elements per row */
+  const char *in;                   /* device pointers to element [0,...,0] */
+  char *out;                        /* NULL: no values output */
+  int64_t *indices;                 /* NULL: no indices output (int64) */
+} ctcu_reduction_desc;
+/* Queues the reduction on stream: 0 when queued, a cudaError_t value (> 0)
+ * on a launch failure, -1 when the op or dtype has no kernel (the caller
+ * stages it on the host), -2 when it needs *scratch_bytes of device scratch
+ * that `scratch` does not provide (the caller allocates it, calls again). */
+int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream, void *scratch, size_t *scratch_bytes);
+
 /* An empty kernel, for the launch-overhead benchmark. */
 int ctcu_launch_empty(void *stream);
 

@@ -961,3 +961,513 @@ extern "C" int ctcu_launch_empty(void *stream) {
   empty_kernel<<<1, 1, 0, (cudaStream_t)stream>>>();
   return (int)cudaGetLastError();
 }
+
+/* ===========================================================================
+ * The reduction loop: the reduction engine's reductions (sum, prod, mean,
+ * amax / amin, var / std, vector norms, logsumexp, all / any, nansum,
+ * nanmean, count_nonzero, argmax / argmin with values) and its cumsum /
+ * cumprod scans, with the CPU loop's semantics (ct_host_reduction_loop and
+ * its row functions in ctorch/ops/reduce.h):
+ *   - floating compute in double, integer and bool compute in int64 with
+ *     wrap-around, loads and stores converting as the CPU's do;
+ *   - extremes: the first one in row order, a NaN winning (the first NaN);
+ *     every partial result carries its position, so the parallel combine
+ *     picks what the sequential loop picks;
+ *   - var / std by Welford's update and Chan's combine, logsumexp by an
+ *     online max-shifted sum: one pass; the CPU takes two passes, so these
+ *     and the sums (a fixed tree, not the CPU's pairwise order) may differ
+ *     from the CPU in the last bits of the double, never in what a float
+ *     result rounds to beyond that.
+ * A fixed partition and combine order: results are deterministic.
+ *
+ * Three shapes of launch, chosen per call:
+ *   - a thread per (row, chunk): short rows, or rows whose elements are
+ *     strided (reductions over an outer dim: neighbouring threads read
+ *     neighbouring columns); scans always run a thread per row;
+ *   - a block per (row, chunk): long contiguous rows;
+ *   - chunks > 1 when rows are too few to fill the GPU: each chunk's
+ *     partial result goes to scratch, and a second kernel combines a row's
+ *     chunks in order and stores the result. */
+namespace {
+
+enum {
+  RD_SUM, RD_PROD, RD_MEAN, RD_AMAX, RD_AMIN, RD_VAR, RD_STD, RD_NORM, RD_LOGSUMEXP, RD_ALL, RD_ANY, RD_NANSUM,
+  RD_NANMEAN, RD_COUNT_NONZERO, RD_ARGMAX, RD_ARGMIN, RD_CUMSUM, RD_CUMPROD
+};
+
+struct RdGeo {
+  int nk, nr;
+  int64_t ksize[CTCU_MAX_DIMS], kin[CTCU_MAX_DIMS], kout[CTCU_MAX_DIMS], kidx[CTCU_MAX_DIMS];
+  int64_t rsize[CTCU_MAX_DIMS], rin[CTCU_MAX_DIMS], rout[CTCU_MAX_DIMS];
+  int64_t rows, n;
+};
+struct RdArgs {
+  const char *in;
+  char *out;
+  int64_t *idx;
+  int op, out_dt, out_int;
+  double param;
+  int64_t chunks, chunk_len; /* a row's chunks, elements per chunk */
+};
+/* a partial result: a, b (double state), i (integer state), c (count, or the extreme's position; -1: none yet) */
+struct Acc {
+  double a, b;
+  int64_t i, c;
+};
+
+__device__ __forceinline__ int64_t f2i64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+__device__ __forceinline__ int32_t f2i32(double v) { return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
+
+/* element e of the input as double / int64 (ct__load_double, ct__rd_load_i64) */
+template <int DT> __device__ __forceinline__ double rd_ldf(const char *p, int64_t e) {
+  typedef typename DType<DT>::S S;
+  return (double)DType<DT>::ld(((const S *)p)[e]);
+}
+template <int DT> __device__ __forceinline__ int64_t rd_ldi(const char *p, int64_t e) {
+  if constexpr (DT <= CTCU_BF16) return f2i64(rd_ldf<DT>(p, e));
+  else return (int64_t)DType<DT>::ld(((const typename DType<DT>::S *)p)[e]);
+}
+/* stores (ct__rd_store_f, ct__rd_store_i64) */
+__device__ void rd_stf(char *p, int dt, int64_t e, double v) {
+  switch (dt) {
+  case CTCU_F32: ((float *)p)[e] = (float)v; break;
+  case CTCU_F64: ((double *)p)[e] = v; break;
+  case CTCU_F16: ((uint16_t *)p)[e] = f32_to_f16((float)v); break;
+  case CTCU_BF16: ((uint16_t *)p)[e] = f32_to_bf16((float)v); break;
+  case CTCU_I64: ((int64_t *)p)[e] = f2i64(v); break;
+  case CTCU_I32: ((int32_t *)p)[e] = f2i32(v); break;
+  case CTCU_U8: ((uint8_t *)p)[e] = (uint8_t)(uint32_t)f2i32(v); break;
+  default: ((uint8_t *)p)[e] = v != 0; break;
+  }
+}
+__device__ void rd_sti(char *p, int dt, int64_t e, int64_t v) {
+  switch (dt) {
+  case CTCU_I64: ((int64_t *)p)[e] = v; break;
+  case CTCU_I32: ((int32_t *)p)[e] = (int32_t)(uint32_t)(uint64_t)v; break;
+  case CTCU_U8: ((uint8_t *)p)[e] = (uint8_t)(uint64_t)v; break;
+  case CTCU_BOOL: ((uint8_t *)p)[e] = v != 0; break;
+  default: rd_stf(p, dt, e, (double)v); break;
+  }
+}
+
+/* offsets of row r's first element in the input, values and indices */
+__device__ __forceinline__ void rd_row_offsets(const RdGeo &g, int64_t r, int64_t *oin, int64_t *oout, int64_t *oidx) {
+  int64_t a = 0, b = 0, c = 0;
+  for (int d = g.nk - 1; d >= 0; d--) {
+    const int64_t s = g.ksize[d], k = r % s;
+    r /= s;
+    a += k * g.kin[d], b += k * g.kout[d], c += k * g.kidx[d];
+  }
+  *oin = a, *oout = b, *oidx = c;
+}
+/* offset of element i of a row, through the reduced dims' strides st */
+__device__ __forceinline__ int64_t rd_elem(const RdGeo &g, const int64_t *st, int64_t i) {
+  if (g.nr <= 1) return g.nr ? i * st[0] : 0;
+  int64_t o = 0;
+  for (int d = g.nr - 1; d >= 0; d--) {
+    const int64_t s = g.rsize[d];
+    o += (i % s) * st[d];
+    i /= s;
+  }
+  return o;
+}
+
+__device__ __forceinline__ bool is_max_op(int op) { return op == RD_AMAX || op == RD_ARGMAX; }
+
+__device__ __forceinline__ void acc_init(int op, double p, Acc &s) {
+  s.a = 0, s.b = 0, s.i = 0, s.c = 0;
+  if (op == RD_PROD) s.a = 1, s.i = 1;
+  else if (op == RD_ALL) s.i = 1;
+  else if (op == RD_AMAX || op == RD_AMIN || op == RD_ARGMAX || op == RD_ARGMIN || (op == RD_NORM && isinf(p))) s.c = -1;
+  else if (op == RD_LOGSUMEXP) s.a = -INFINITY;
+}
+/* x (at position pos) into s: the row functions' step */
+__device__ __forceinline__ void acc_addf(int op, double p, Acc &s, double x, int64_t pos) {
+  switch (op) {
+  case RD_SUM:
+  case RD_MEAN: s.a = __dadd_rn(s.a, x); break;
+  case RD_NANSUM:
+    if (x == x) s.a = __dadd_rn(s.a, x);
+    break;
+  case RD_NANMEAN:
+    if (x == x) s.a = __dadd_rn(s.a, x), s.c++;
+    break;
+  case RD_PROD: s.a = __dmul_rn(s.a, x); break;
+  case RD_AMAX:
+  case RD_AMIN:
+  case RD_ARGMAX:
+  case RD_ARGMIN:
+    if (s.c < 0 || (s.a == s.a && (x != x || (is_max_op(op) ? x > s.a : x < s.a)))) s.a = x, s.c = pos;
+    break;
+  case RD_VAR:
+  case RD_STD: {
+    s.c++;
+    const double delta = __dsub_rn(x, s.a);
+    s.a = __dadd_rn(s.a, __ddiv_rn(delta, (double)s.c));
+    s.b = __dadd_rn(s.b, __dmul_rn(delta, __dsub_rn(x, s.a)));
+    break;
+  }
+  case RD_NORM: {
+    const double ax = fabs(x);
+    if (isinf(p)) {
+      if (s.c < 0 || (s.a == s.a && (ax != ax || (p > 0 ? ax > s.a : ax < s.a)))) s.a = ax, s.c = pos;
+    } else if (p == 0) {
+      s.a = __dadd_rn(s.a, x != 0 ? 1.0 : 0.0);
+    } else if (p == 1) {
+      s.a = __dadd_rn(s.a, ax);
+    } else if (p == 2) {
+      s.a = __dadd_rn(s.a, __dmul_rn(x, x));
+    } else {
+      s.a = __dadd_rn(s.a, pw_pow(ax, p));
+    }
+    break;
+  }
+  case RD_LOGSUMEXP: /* a: the running max (a NaN sticks), b: the sum of exp(x - a) */
+    if (s.a != s.a || x == -INFINITY) break;
+    if (x != x) s.a = x;
+    else if (x > s.a) s.b = __dadd_rn(s.a == -INFINITY ? 0.0 : __dmul_rn(s.b, exp(__dsub_rn(s.a, x))), 1.0), s.a = x;
+    else s.b = __dadd_rn(s.b, exp(__dsub_rn(x, s.a)));
+    break;
+  case RD_ALL:
+    if (x == 0) s.i = 0;
+    break;
+  case RD_ANY:
+    if (x != 0) s.i = 1;
+    break;
+  case RD_COUNT_NONZERO: s.i += x != 0; break;
+  default: break;
+  }
+}
+__device__ __forceinline__ void acc_addi(int op, Acc &s, int64_t v, int64_t pos) {
+  switch (op) {
+  case RD_SUM:
+  case RD_NANSUM: s.i = (int64_t)((uint64_t)s.i + (uint64_t)v); break;
+  case RD_PROD: s.i = (int64_t)((uint64_t)s.i * (uint64_t)v); break;
+  case RD_AMAX:
+  case RD_AMIN:
+  case RD_ARGMAX:
+  case RD_ARGMIN:
+    if (s.c < 0 || (is_max_op(op) ? v > s.i : v < s.i)) s.i = v, s.c = pos;
+    break;
+  case RD_ALL:
+    if (v == 0) s.i = 0;
+    break;
+  case RD_ANY:
+    if (v != 0) s.i = 1;
+    break;
+  case RD_COUNT_NONZERO: s.i += v != 0; break;
+  default: break;
+  }
+}
+/* s = the combination of s (any positions) and t: the same result as
+ * adding t's elements to s's one by one in position order */
+__device__ __forceinline__ void acc_combine(int op, double p, int ic, Acc &s, const Acc &t) {
+  switch (op) {
+  case RD_SUM:
+  case RD_MEAN:
+  case RD_NANSUM:
+    if (ic) s.i = (int64_t)((uint64_t)s.i + (uint64_t)t.i);
+    else s.a = __dadd_rn(s.a, t.a);
+    break;
+  case RD_NANMEAN: s.a = __dadd_rn(s.a, t.a), s.c += t.c; break;
+  case RD_PROD:
+    if (ic) s.i = (int64_t)((uint64_t)s.i * (uint64_t)t.i);
+    else s.a = __dmul_rn(s.a, t.a);
+    break;
+  case RD_AMAX:
+  case RD_AMIN:
+  case RD_ARGMAX:
+  case RD_ARGMIN: {
+    if (t.c < 0) break;
+    if (s.c < 0) {
+      s = t;
+      break;
+    }
+    const bool mx = is_max_op(op);
+    bool take;
+    if (ic) {
+      take = (mx ? t.i > s.i : t.i < s.i) || (t.i == s.i && t.c < s.c);
+    } else {
+      const bool sn = s.a != s.a, tn = t.a != t.a;
+      take = sn || tn ? (tn && (!sn || t.c < s.c)) : (mx ? t.a > s.a : t.a < s.a) || (t.a == s.a && t.c < s.c);
+    }
+    if (take) s = t;
+    break;
+  }
+  case RD_VAR:
+  case RD_STD: {
+    if (t.c == 0) break;
+    if (s.c == 0) {
+      s = t;
+      break;
+    }
+    const double na = (double)s.c, nb = (double)t.c, nn = __dadd_rn(na, nb), delta = __dsub_rn(t.a, s.a);
+    s.a = __dadd_rn(s.a, __dmul_rn(delta, __ddiv_rn(nb, nn)));
+    s.b = __dadd_rn(__dadd_rn(s.b, t.b), __dmul_rn(__dmul_rn(delta, delta), __ddiv_rn(__dmul_rn(na, nb), nn)));
+    s.c += t.c;
+    break;
+  }
+  case RD_NORM:
+    if (isinf(p)) {
+      if (t.c < 0) break;
+      if (s.c < 0 || (s.a == s.a && (t.a != t.a || (p > 0 ? t.a > s.a : t.a < s.a)))) s.a = t.a, s.c = t.c;
+    } else {
+      s.a = __dadd_rn(s.a, t.a);
+    }
+    break;
+  case RD_LOGSUMEXP: {
+    if (s.a != s.a) break;
+    if (t.a != t.a) {
+      s.a = t.a;
+      break;
+    }
+    const double m = s.a > t.a ? s.a : t.a;
+    if (m == -INFINITY) break;
+    const double ss = s.a == m ? s.b : __dmul_rn(s.b, exp(__dsub_rn(s.a, m)));
+    const double ts = t.a == m ? t.b : __dmul_rn(t.b, exp(__dsub_rn(t.a, m)));
+    s.a = m, s.b = __dadd_rn(ss, ts);
+    break;
+  }
+  case RD_ALL: s.i &= t.i; break;
+  case RD_ANY: s.i |= t.i; break;
+  case RD_COUNT_NONZERO: s.i += t.i; break;
+  default: break;
+  }
+}
+/* the row's results from its combined state: values, and the extreme's position */
+__device__ void acc_store(const RdArgs &a, int ic, int64_t n, const Acc &s, int64_t oout, int64_t oidx) {
+  double v = s.a;
+  int64_t iv = s.i;
+  switch (a.op) {
+  case RD_MEAN: v = __ddiv_rn(s.a, (double)n); break;
+  case RD_NANMEAN: v = __ddiv_rn(s.a, (double)s.c); break;
+  case RD_VAR:
+  case RD_STD: {
+    const double div = __dsub_rn((double)n, a.param);
+    v = __ddiv_rn(s.b, div > 0 ? div : 0.0);
+    if (a.op == RD_STD) v = sqrt(v);
+    break;
+  }
+  case RD_NORM:
+    if (isinf(a.param)) v = n ? s.a : 0.0;
+    else if (a.param == 2) v = sqrt(s.a);
+    else if (a.param != 0 && a.param != 1) v = pw_pow(s.a, 1.0 / a.param);
+    break;
+  case RD_LOGSUMEXP:
+    if (s.a == s.a && !isinf(s.a)) v = __dadd_rn(s.a, log(s.b));
+    break;
+  default: break;
+  }
+  if (a.out) {
+    if (a.out_int || ic) rd_sti(a.out, a.out_dt, oout, iv); /* (integer results: all, any, count_nonzero, integer compute) */
+    else rd_stf(a.out, a.out_dt, oout, v);
+  }
+  if (a.idx) a.idx[oidx] = s.c;
+}
+
+/* the elements [lo, hi) of the row at oin into s, in order */
+template <int DT>
+__device__ __forceinline__ void acc_range(const RdArgs &a, const RdGeo &g, int ic, Acc &s, int64_t oin, int64_t lo, int64_t hi,
+                                          int64_t step) {
+  for (int64_t i = lo; i < hi; i += step) {
+    const int64_t e = oin + rd_elem(g, g.rin, i);
+    if (ic) acc_addi(a.op, s, rd_ldi<DT>(a.in, e), i);
+    else acc_addf(a.op, a.param, s, rd_ldf<DT>(a.in, e), i);
+  }
+}
+
+/* a thread per (row, chunk); threads next to each other take rows next to each other */
+template <int DT> __global__ void __launch_bounds__(kThreads) rd_thread_kernel(const RdArgs a, const RdGeo g, int ic, Acc *scratch) {
+  const int64_t total = g.rows * a.chunks;
+  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t r = t % g.rows, ch = t / g.rows;
+    int64_t oin, oout, oidx;
+    Acc s;
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    acc_init(a.op, a.param, s);
+    const int64_t lo = ch * a.chunk_len, hi = lo + a.chunk_len < g.n ? lo + a.chunk_len : g.n;
+    acc_range<DT>(a, g, ic, s, oin, lo, hi, 1);
+    if (scratch) scratch[r * a.chunks + ch] = s;
+    else acc_store(a, ic, g.n, s, oout, oidx);
+  }
+}
+
+/* a block per (row, chunk): the block's threads stride through the chunk,
+ * then combine in a fixed tree */
+template <int DT> __global__ void __launch_bounds__(kThreads) rd_block_kernel(const RdArgs a, const RdGeo g, int ic, Acc *scratch) {
+  __shared__ Acc sh[kThreads];
+  const int64_t total = g.rows * a.chunks;
+  for (int64_t b = blockIdx.x; b < total; b += gridDim.x) {
+    const int64_t r = b / a.chunks, ch = b % a.chunks;
+    int64_t oin, oout, oidx;
+    Acc s;
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    acc_init(a.op, a.param, s);
+    const int64_t lo = ch * a.chunk_len, hi = lo + a.chunk_len < g.n ? lo + a.chunk_len : g.n;
+    acc_range<DT>(a, g, ic, s, oin, lo + threadIdx.x, hi, blockDim.x);
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+      if (threadIdx.x < w) acc_combine(a.op, a.param, ic, sh[threadIdx.x], sh[threadIdx.x + w]);
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+      if (scratch) scratch[r * a.chunks + ch] = sh[0];
+      else acc_store(a, ic, g.n, sh[0], oout, oidx);
+    }
+    __syncthreads(); /* (sh is reused by the next row) */
+  }
+}
+
+/* a thread per row: the row's chunks, in order */
+__global__ void __launch_bounds__(kThreads) rd_finish_kernel(const RdArgs a, const RdGeo g, int ic, const Acc *scratch) {
+  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < g.rows; r += (int64_t)gridDim.x * blockDim.x) {
+    int64_t oin, oout, oidx;
+    Acc s = scratch[r * a.chunks];
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    for (int64_t ch = 1; ch < a.chunks; ch++) acc_combine(a.op, a.param, ic, s, scratch[r * a.chunks + ch]);
+    acc_store(a, ic, g.n, s, oout, oidx);
+  }
+}
+
+/* cumsum / cumprod: a thread per row, in order (ct__rd_cum_row) */
+template <int DT> __global__ void __launch_bounds__(kThreads) rd_scan_kernel(const RdArgs a, const RdGeo g, int ic) {
+  const bool prod = a.op == RD_CUMPROD;
+  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < g.rows; r += (int64_t)gridDim.x * blockDim.x) {
+    int64_t oin, oout, oidx;
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    if (ic) {
+      uint64_t s = prod ? 1 : 0;
+      for (int64_t i = 0; i < g.n; i++) {
+        const uint64_t x = (uint64_t)rd_ldi<DT>(a.in, oin + rd_elem(g, g.rin, i));
+        s = prod ? s * x : s + x;
+        rd_sti(a.out, a.out_dt, oout + rd_elem(g, g.rout, i), (int64_t)s);
+      }
+    } else {
+      double s = prod ? 1 : 0;
+      for (int64_t i = 0; i < g.n; i++) {
+        const double x = rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i));
+        s = prod ? __dmul_rn(s, x) : __dadd_rn(s, x);
+        rd_stf(a.out, a.out_dt, oout + rd_elem(g, g.rout, i), s);
+      }
+    }
+  }
+}
+
+int device_sms(void) {
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return (void)cudaGetLastError(), 0;
+  sms = sm_counts[dev].load(std::memory_order_relaxed);
+  if (sms <= 0) {
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess && sms > 0)
+      sm_counts[dev].store(sms, std::memory_order_relaxed);
+    else
+      sms = 0, (void)cudaGetLastError();
+  }
+  return sms;
+}
+
+template <int DT>
+void rd_launch_dt(int kind, unsigned blocks, unsigned threads, const RdArgs &a, const RdGeo &g, int ic, Acc *scratch,
+                  cudaStream_t s) {
+  if (kind == 0) rd_thread_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic, scratch);
+  else if (kind == 1) rd_block_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic, scratch);
+  else rd_scan_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic);
+}
+void rd_launch(int dt, int kind, unsigned blocks, unsigned threads, const RdArgs &a, const RdGeo &g, int ic, Acc *scratch,
+               cudaStream_t s) {
+  switch (dt) {
+  case CTCU_F32: rd_launch_dt<CTCU_F32>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_F64: rd_launch_dt<CTCU_F64>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_F16: rd_launch_dt<CTCU_F16>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_BF16: rd_launch_dt<CTCU_BF16>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_I64: rd_launch_dt<CTCU_I64>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_I32: rd_launch_dt<CTCU_I32>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  case CTCU_U8: rd_launch_dt<CTCU_U8>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  default: rd_launch_dt<CTCU_BOOL>(kind, blocks, threads, a, g, ic, scratch, s); break;
+  }
+}
+unsigned rd_grid(int64_t units, int64_t per_block, int sms) {
+  const int64_t cap = sms > 0 ? (int64_t)sms * 32 : 65535;
+  const int64_t b = (units + per_block - 1) / per_block;
+  return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
+}
+
+} /* namespace */
+
+extern "C" int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream, void *scratch, size_t *scratch_bytes) {
+  RdGeo g;
+  RdArgs a;
+  int k, ic, kind;
+  if (!d || d->op < RD_SUM || d->op > RD_CUMPROD || !dtype_ok(d->in_dtype)) return -1;
+  if (d->nkept < 0 || d->nkept > CTCU_MAX_DIMS || d->nred < 0 || d->nred > CTCU_MAX_DIMS) return -1;
+  if (d->out && !dtype_ok(d->out_dtype)) return -1;
+  ic = d->int_compute != 0;
+  /* integer compute exists for these (the engine's _i row functions) */
+  if (ic && !(d->op == RD_SUM || d->op == RD_NANSUM || d->op == RD_PROD || d->op == RD_AMAX || d->op == RD_AMIN ||
+              d->op == RD_ARGMAX || d->op == RD_ARGMIN || d->op == RD_ALL || d->op == RD_ANY || d->op == RD_COUNT_NONZERO ||
+              d->op == RD_CUMSUM || d->op == RD_CUMPROD))
+    return -1;
+  if ((d->op == RD_CUMSUM || d->op == RD_CUMPROD) && !d->out) return -1;
+  if (d->rows <= 0) return 0;
+  memset(&g, 0, sizeof g);
+  g.nk = d->nkept, g.nr = d->nred, g.rows = d->rows, g.n = d->n;
+  for (k = 0; k < g.nk; k++)
+    g.ksize[k] = d->kept_size[k], g.kin[k] = d->kept_in[k], g.kout[k] = d->kept_out[k], g.kidx[k] = d->kept_idx[k];
+  for (k = 0; k < g.nr; k++) g.rsize[k] = d->red_size[k], g.rin[k] = d->red_in[k], g.rout[k] = d->red_out[k];
+  memset(&a, 0, sizeof a);
+  a.in = d->in, a.out = d->out, a.idx = d->indices;
+  a.op = d->op, a.out_dt = d->out_dtype, a.out_int = d->out_int, a.param = d->param;
+  const int sms = device_sms();
+  const int64_t fill = (int64_t)(sms > 0 ? sms : 80) * 2048; /* threads that keep every SM busy */
+  cudaStream_t s = (cudaStream_t)stream;
+  if (d->op == RD_CUMSUM || d->op == RD_CUMPROD) {
+    a.chunks = 1, a.chunk_len = g.n;
+    rd_launch(d->in_dtype, 2, rd_grid(g.rows, kThreads, sms), kThreads, a, g, ic, NULL, s);
+    return (int)cudaGetLastError();
+  }
+  /* the launch's shape: rows of contiguous elements longer than 16 get a block each */
+  const bool contiguous_rows = g.nr >= 1 && g.rin[g.nr - 1] == 1;
+  kind = contiguous_rows && g.n > 16 ? 1 : 0;
+  int64_t chunks = 1;
+  if (kind == 1) {
+    /* too few rows for the SMs: split long rows into chunks of at least 4096 */
+    const int64_t want = (int64_t)(sms > 0 ? sms : 80) * 4;
+    if (g.rows < want && g.n >= 8192) {
+      chunks = (want + g.rows - 1) / g.rows;
+      const int64_t most = g.n / 4096;
+      if (chunks > most) chunks = most;
+    }
+  } else if (g.rows < fill && g.n >= 256) {
+    chunks = (fill + g.rows - 1) / g.rows; /* chunks of at least 64 */
+    const int64_t most = g.n / 64;
+    if (chunks > most) chunks = most;
+  }
+  if (chunks < 1) chunks = 1;
+  a.chunks = chunks;
+  a.chunk_len = (g.n + chunks - 1) / chunks;
+  Acc *acc = NULL;
+  if (chunks > 1) {
+    const size_t need = (size_t)g.rows * (size_t)chunks * sizeof(Acc);
+    if (!scratch || !scratch_bytes || *scratch_bytes < need) {
+      if (scratch_bytes) *scratch_bytes = need;
+      return -2;
+    }
+    acc = (Acc *)scratch;
+  }
+  if (kind == 1) {
+    unsigned threads = 32;
+    while (threads < kThreads && (int64_t)threads < a.chunk_len) threads *= 2;
+    rd_launch(d->in_dtype, 1, rd_grid(g.rows * chunks, 1, sms), threads, a, g, ic, acc, s);
+  } else {
+    rd_launch(d->in_dtype, 0, rd_grid(g.rows * chunks, kThreads, sms), kThreads, a, g, ic, acc, s);
+  }
+  if (chunks > 1) {
+    const int e = (int)cudaGetLastError();
+    if (e) return e;
+    rd_finish_kernel<<<rd_grid(g.rows, kThreads, sms), kThreads, 0, s>>>(a, g, ic, acc);
+  }
+  return (int)cudaGetLastError();
+}
