@@ -19711,22 +19711,63 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
 /* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
  * n pieces along dim: piece i is sizes[i] long, or split_size long (the last
  * one shorter) when sizes is NULL; select: unbind's select(dim, i). Returns n;
- * writes owned views to out when out != NULL (cap >= n). */
-static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes, int64_t split_size,
-                                int select, int64_t cap, ct_tensor **out) {
+ * writes owned views to out when out != NULL (cap >= n).
+ * Autograd: one node for all pieces, as aten's SplitBackward0 /
+ * UnbindBackward0: its backward cats (stacks) the pieces' gradients, zeros
+ * for the unused ones - one pass over self's size, where a node per piece
+ * (narrow's, select's) would scatter each piece into a full-size zero
+ * tensor: quadratic in the number of pieces (an RNN unrolled by unbind). */
+typedef struct ct__shape_pieces_node {
+  ct_node base;
+  int64_t dim;
+  int select;
+} ct__shape_pieces_node;
+static ct_status ct__shape_pieces_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__shape_pieces_node *n = (ct__shape_pieces_node *)node;
+  if (!ct_node_needs_input_grad(node, 0)) return CT_OK;
+  grad_inputs[0] = n->select ? ct_stack_tensors(node->num_outputs, grads, n->dim) : ct_cat(node->num_outputs, grads, n->dim);
+  return grad_inputs[0] ? CT_OK : ct_last_error();
+}
+static const ct_node_kind ct__shape_split_kind = {"SplitBackward0", ct__shape_pieces_backward, NULL};
+static const ct_node_kind ct__shape_split_sizes_kind = {"SplitWithSizesBackward0", ct__shape_pieces_backward, NULL};
+static const ct_node_kind ct__shape_unbind_kind = {"UnbindBackward0", ct__shape_pieces_backward, NULL};
+static int64_t ct__shape_pieces(ct_keyset ks, const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes,
+                                int64_t split_size, int select, int64_t cap, ct_tensor **out) {
   int64_t i, start = 0;
+  ct__shape_pieces_node *node = NULL;
+  ct_keyset excluded = 0;
+  ct_status st = CT_OK;
   if (!out) return n;
   if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, %s returns %lld", (long long)cap, op, (long long)n), (int64_t)-1;
+  /* (more pieces than a node has outputs: each piece keeps its own view node) */
+  if (n > 0 && n <= 32767 && (ks & CT_AUTOGRAD_KEYS) && ct__grad_mode() && ct__needs_grad(self)) {
+    const ct_node_kind *kind = select ? &ct__shape_unbind_kind : sizes ? &ct__shape_split_sizes_kind : &ct__shape_split_kind;
+    node = (ct__shape_pieces_node *)ct__node_new(kind, sizeof *node, 1, (int)n);
+    if (!node) return -1;
+    node->dim = dim;
+    node->select = select;
+    if (ct__node_set_input(&node->base, 0, self) != CT_OK) return ct__node_release(&node->base), (int64_t)-1;
+    excluded = ct__below_autograd_begin();
+  }
   for (i = 0; i < n; i++) {
     int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
     out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
     if (!out[i]) {
-      while (i > 0) ct_release(out[--i]), out[i] = NULL;
-      return -1;
+      st = ct_last_error();
+      break;
     }
     /* PyTorch forbids in-place changes to outputs of multi-output view ops */
     if (out[i]->base && out[i]->view_kind == CT_VIEW_DEFAULT) out[i]->view_kind = CT_VIEW_MULTI_OUTPUT;
     start += len;
+  }
+  if (node) {
+    ct__below_autograd_end(excluded);
+    for (i = 0; st == CT_OK && i < n; i++) st = ct__set_history(out[i], &node->base, (int)i);
+    ct__node_release(&node->base);
+  }
+  if (st != CT_OK) {
+    for (i = 0; i < n; i++) ct_release(out[i]), out[i] = NULL;
+    return -1;
   }
   return n;
 }
@@ -19736,8 +19777,7 @@ static int64_t ct__shape_split_dim(const char *op, ct_tensor *self, int64_t *dim
 }
 static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
   int64_t size;
-  (void)ks;
-  if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
+    if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
   size = self->sizes[dim];
   if (split_size < 0)
     return ct_fail(CT_ERR_INVALID, "split", "split expects split_size be non-negative, but got split_size=%lld", (long long)split_size),
@@ -19746,12 +19786,11 @@ static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, in
     return ct_fail(CT_ERR_INVALID, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
                    (long long)size),
            (int64_t)-1;
-  return ct__shape_pieces("split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+  return ct__shape_pieces(ks, "split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
 }
 static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
   int64_t i, sum = 0, n = split_sizes.n < 0 ? 0 : split_sizes.n;
-  (void)ks;
-  if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
+    if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
   for (i = 0; i < n; i++) {
     if (split_sizes.data[i] < 0)
       return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but "
@@ -19763,25 +19802,23 @@ static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list
     return ct_fail(CT_ERR_SHAPE, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
                    "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
            (int64_t)-1;
-  return ct__shape_pieces("split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+  return ct__shape_pieces(ks, "split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
 }
 static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
   int64_t size, split_size;
-  (void)ks;
-  if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
+    if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
   if (chunks <= 0)
     return ct_fail(CT_ERR_INVALID, "chunk", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks), (int64_t)-1;
   size = self->sizes[dim];
   split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
   if (size == 0) /* chunks pieces of size 0: split would give one */
-    return ct__shape_pieces("chunk", self, dim, chunks, NULL, 0, 0, cap, out);
-  return ct__shape_pieces("chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+    return ct__shape_pieces(ks, "chunk", self, dim, chunks, NULL, 0, 0, cap, out);
+  return ct__shape_pieces(ks, "chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
 }
 static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
-  (void)ks;
-  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
+    if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
   if ((dim = ct__wrap_dim("unbind", dim, self->ndim)) < 0) return -1;
-  return ct__shape_pieces("unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
+  return ct__shape_pieces(ks, "unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
 }
 
 /* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */

@@ -572,6 +572,25 @@ TEST(shape_split_views) {
     CHECK_OK(ct_set_requires_grad(x, true));
     CHECK_OK(ct_gradcheck(sh_unbind_fn, NULL, 1, &x, NULL));
     CHECK_OK(ct_gradgradcheck(sh_unbind_fn, NULL, 1, &x, NULL));
+    { /* one node for all the pieces (aten's SplitBackward0, SplitWithSizesBackward0, UnbindBackward0):
+       * its backward cats / stacks the pieces' gradients, zeros for the unused ones */
+      ct_tensor *y = sh_rand(CT_DIMS(4, 3), 43), *q[4], *g;
+      CHECK_OK(ct_set_requires_grad(y, true));
+      CHECK(ct_unbind(y, 0, 4, q) == 4);
+      CHECK(ct_grad_fn_name(q[0]) && !strcmp(ct_grad_fn_name(q[0]), "UnbindBackward0"));
+      CHECK(q[0]->autograd && q[3]->autograd && q[0]->autograd->grad_fn == q[3]->autograd->grad_fn);
+      CHECK_OK(ct_retain_grad(q[1]));
+      CHECK_OK(ct_backward(ct_sum(ct_mul_scalar(q[1], ct_int(2))))); /* q[0], q[2], q[3] unused */
+      g = ct_grad(y);
+      CHECK(g && ct_get(g, 0) == 0 && ct_get(g, 3) == 2 && ct_get(g, 5) == 2 && ct_get(g, 6) == 0 && ct_get(g, 11) == 0);
+      CHECK(ct_grad(q[1]) && ct_get(ct_grad(q[1]), 2) == 2);
+      CHECK(ct_split(y, 3, 1, 4, q) == 1 && ct_grad_fn_name(q[0]) && !strcmp(ct_grad_fn_name(q[0]), "SplitBackward0"));
+      CHECK(ct_chunk(y, 2, 0, 4, q) == 2 && ct_grad_fn_name(q[1]) && !strcmp(ct_grad_fn_name(q[1]), "SplitBackward0"));
+      CHECK(ct_split_with_sizes(y, CT_DIMS(1, 3), 0, 4, q) == 2 && ct_grad_fn_name(q[1]) &&
+            !strcmp(ct_grad_fn_name(q[1]), "SplitWithSizesBackward0"));
+      CHECK_ERR(ct_add_(q[1], ct_ones(CT_DIMS(3), CT_F32)), CT_ERR_STATE, "multiple views");
+      CT_NO_GRAD { CHECK(ct_unbind(y, 1, 4, q) == 3 && ct_grad_fn_name(q[0]) == NULL); }
+    }
     { /* meta */
       ct_tensor *m = ct_empty_opts(CT_DIMS(4, 6), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0)));
       CHECK(ct_chunk(m, 4, -1, 4, p) == 3 && p[2]->device.type == CT_DEVICE_META && p[2]->sizes[1] == 2);
