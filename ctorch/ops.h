@@ -1299,6 +1299,15 @@ static ct_tensor *ct__k_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64
   (void)ks;
   return ct__narrow_impl(self, dim, start, length);
 }
+static ct_tensor *ct__k_narrow_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  int64_t s;
+  (void)ks;
+  if (start->ndim != 0 || !ct_dtype_is_integral((ct_dtype)start->dtype, false))
+    return ct_fail(CT_ERR_INVALID, "narrow", "start must be an 0-dim integral Tensor."), (ct_tensor *)NULL;
+  /* a meta start has no value: the view is made at 0 (its sizes and strides are right, its offset is not) */
+  s = ct__is_meta(start) ? 0 : ct_get_int(start, 0);
+  return ct__narrow_impl(self, dim, s, length);
+}
 static ct_tensor *ct__k_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   (void)ks;
   return ct_expand(self, ct__list_rank(size), size.data);

@@ -2487,6 +2487,9 @@ CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t e
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)
+ * start as a 0-dim integral tensor (read on the host; a meta start gives the view at 0) */
+CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length);
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)
  * bounds-checked against the storage */
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset);
@@ -3264,11 +3267,11 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
 CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
-/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
- * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
-CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
-/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted);
+/* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted);
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
  * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
@@ -3313,11 +3316,11 @@ CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
-/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
- * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
-CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
-/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim);
+/* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices);
+/* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim);
 /* median(Tensor self) -> Tensor
  * the lower median; NaN when there is one; nan for an empty tensor */
 CTDEF ct_tensor *ct_median(ct_tensor *self);
@@ -3353,6 +3356,25 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
  * (std, mean); both differentiable */
 CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
 CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+ * var_mean.correction with correction = unbiased (aten's older overloads, for boxed callers) */
+CTDEF ct_tensor *ct_var_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1);
+/* var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_var_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1);
+/* std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_std_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1);
+/* std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_std_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1);
+/* max.other(Tensor self, Tensor other) -> Tensor
+ * maximum(self, other): aten's overload of max */
+CTDEF ct_tensor *ct_max_other(ct_tensor *self, ct_tensor *other);
+/* max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* min.other(Tensor self, Tensor other) -> Tensor
+ * minimum(self, other): aten's overload of min */
+CTDEF ct_tensor *ct_min_other(ct_tensor *self, ct_tensor *other);
+/* min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_min_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
  * (amin, amax); both differentiable */
 CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
@@ -3609,6 +3631,9 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
 /* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
  * the sizes must sum to self.size(dim) */
 CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor[]
+ * split_with_sizes under split's name (aten's overload) */
+CTDEF int64_t ct_split_sizes(ct_tensor *self, int split_size_len, const int64_t *split_size, int64_t dim, int64_t cap, ct_tensor **out);
 /* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
  * at most chunks pieces of ceil(size / chunks) */
 CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
@@ -4014,6 +4039,9 @@ typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list 
 typedef ct_tensor *ct_kernel_narrow(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
 #define CT__OPNAME_narrow "narrow"
 #define CT__OPSIG_narrow "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_narrow_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t );
+#define CT__OPNAME_narrow_Tensor "narrow.Tensor"
+#define CT__OPSIG_narrow_Tensor "T,i,T,i->T"
 typedef ct_tensor *ct_kernel_as_strided(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_as_strided "as_strided"
 #define CT__OPSIG_as_strided "T,I,I,i->T"
@@ -5076,6 +5104,30 @@ typedef ct_tensor *ct_kernel_var_mean_correction(ct_keyset, ct_tensor *, ct_int_
 typedef ct_tensor *ct_kernel_std_mean_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **);
 #define CT__OPNAME_std_mean_correction "std_mean.correction"
 #define CT__OPSIG_std_mean_correction "T,I,S?,b->T,T"
+typedef ct_tensor *ct_kernel_var_mean(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_var_mean "var_mean"
+#define CT__OPSIG_var_mean "T,b->T,T"
+typedef ct_tensor *ct_kernel_var_mean_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **);
+#define CT__OPNAME_var_mean_dim "var_mean.dim"
+#define CT__OPSIG_var_mean_dim "T,I,b,b->T,T"
+typedef ct_tensor *ct_kernel_std_mean(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_std_mean "std_mean"
+#define CT__OPSIG_std_mean "T,b->T,T"
+typedef ct_tensor *ct_kernel_std_mean_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **);
+#define CT__OPNAME_std_mean_dim "std_mean.dim"
+#define CT__OPSIG_std_mean_dim "T,I,b,b->T,T"
+typedef ct_tensor *ct_kernel_max_other(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_other "max.other"
+#define CT__OPSIG_max_other "T,T->T"
+typedef ct_status ct_kernel_max_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_out "max.out"
+#define CT__OPSIG_max_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_min_other(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_min_other "min.other"
+#define CT__OPSIG_min_other "T,T->T"
+typedef ct_status ct_kernel_min_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_min_out "min.out"
+#define CT__OPSIG_min_out "T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_aminmax(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
 #define CT__OPNAME_aminmax "aminmax"
 #define CT__OPSIG_aminmax "T,i?,b->T,T"
@@ -5382,6 +5434,9 @@ typedef int64_t ct_kernel_split_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t
 typedef int64_t ct_kernel_split_with_sizes(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **);
 #define CT__OPNAME_split_with_sizes "split_with_sizes"
 #define CT__OPSIG_split_with_sizes "T,I,i->L"
+typedef int64_t ct_kernel_split_sizes(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_split_sizes "split.sizes"
+#define CT__OPSIG_split_sizes "T,I,i->L"
 typedef int64_t ct_kernel_chunk(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **);
 #define CT__OPNAME_chunk "chunk"
 #define CT__OPSIG_chunk "T,i,i->L"
@@ -13135,6 +13190,15 @@ static ct_tensor *ct__k_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64
   (void)ks;
   return ct__narrow_impl(self, dim, start, length);
 }
+static ct_tensor *ct__k_narrow_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  int64_t s;
+  (void)ks;
+  if (start->ndim != 0 || !ct_dtype_is_integral((ct_dtype)start->dtype, false))
+    return ct_fail(CT_ERR_INVALID, "narrow", "start must be an 0-dim integral Tensor."), (ct_tensor *)NULL;
+  /* a meta start has no value: the view is made at 0 (its sizes and strides are right, its offset is not) */
+  s = ct__is_meta(start) ? 0 : ct_get_int(start, 0);
+  return ct__narrow_impl(self, dim, s, length);
+}
 static ct_tensor *ct__k_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   (void)ks;
   return ct_expand(self, ct__list_rank(size), size.data);
@@ -17119,6 +17183,39 @@ static ct_tensor *ct__k_std_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct
   (void)ks;
   return ct__rd_var_mean(a, dim, correction, keepdim, result1, 1);
 }
+/* aten's unbiased overloads of var_mean / std_mean, and max / min of two tensors */
+static ct_tensor *ct__k_var_mean_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, ct__rd_all(), ct_int(unbiased ? 1 : 0), false, result1, 0);
+}
+static ct_tensor *ct__k_var_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, ct_int(unbiased ? 1 : 0), keepdim, result1, 0);
+}
+static ct_tensor *ct__k_std_mean_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, ct__rd_all(), ct_int(unbiased ? 1 : 0), false, result1, 1);
+}
+static ct_tensor *ct__k_std_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, ct_int(unbiased ? 1 : 0), keepdim, result1, 1);
+}
+static ct_tensor *ct__k_max_other(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  (void)ks;
+  return ct_maximum(a, b);
+}
+static ct_status ct__k_max_other_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct_maximum_out(out, a, b);
+}
+static ct_tensor *ct__k_min_other(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  (void)ks;
+  return ct_minimum(a, b);
+}
+static ct_status ct__k_min_other_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct_minimum_out(out, a, b);
+}
 static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **max) {
   ct_tensor *lo = NULL, *hi = NULL;
   int n = dim == CT_INT_NONE ? 0 : 1;
@@ -19803,6 +19900,9 @@ static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list
                    "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
            (int64_t)-1;
   return ct__shape_pieces(ks, "split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+}
+static int64_t ct__k_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  return ct__k_split_with_sizes(ks, self, split_size, dim, cap, out);
 }
 static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
   int64_t size, split_size;
@@ -23200,6 +23300,7 @@ static struct {
   ct_op *slice_Tensor;
   ct_op *slice_backward;
   ct_op *narrow;
+  ct_op *narrow_Tensor;
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
@@ -23554,6 +23655,14 @@ static struct {
   ct_op *msort;
   ct_op *var_mean_correction;
   ct_op *std_mean_correction;
+  ct_op *var_mean;
+  ct_op *var_mean_dim;
+  ct_op *std_mean;
+  ct_op *std_mean_dim;
+  ct_op *max_other;
+  ct_op *max_out;
+  ct_op *min_other;
+  ct_op *min_out;
   ct_op *aminmax;
   ct_op *dot;
   ct_op *dot_out;
@@ -23656,6 +23765,7 @@ static struct {
   ct_op *embedding_dense_backward;
   ct_op *split_Tensor;
   ct_op *split_with_sizes;
+  ct_op *split_sizes;
   ct_op *chunk;
   ct_op *unbind_int;
   ct_op *pad;
@@ -24597,6 +24707,26 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_int(start);
+    ct__v[3] = ct_value_int(length);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
+static ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  const ct_op *ct__o = ct__op.narrow_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim, start, length);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(start);
     ct__v[3] = ct_value_int(length);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
@@ -30541,21 +30671,21 @@ static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
-/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+/* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.topk;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, k, dim, largest, sorted, indices);
   } else {
     ct_value ct__v[5];
     ct_tensor **ct__extra[1];
     ct__extra[0] = indices;
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
@@ -30564,19 +30694,19 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+/* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.topk_values;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, values, indices);
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k, dim, largest, sorted, values, indices);
   } else {
     ct_value ct__v[7];
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
@@ -30901,21 +31031,21 @@ static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
-/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+/* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.kthvalue;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, keepdim, indices);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, k, dim, keepdim, indices);
   } else {
     ct_value ct__v[4];
     ct_tensor **ct__extra[1];
     ct__extra[0] = indices;
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
@@ -30923,19 +31053,19 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+/* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.kthvalue_values;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, keepdim, values, indices);
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k, dim, keepdim, values, indices);
   } else {
     ct_value ct__v[6];
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__v[4] = ct_value_tensor(values);
@@ -31197,6 +31327,164 @@ static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.var_mean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , ct_tensor **))ct__k->unboxed)(ks, self, unbiased, result1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.var_mean_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.std_mean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , ct_tensor **))ct__k->unboxed)(ks, self, unbiased, result1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.std_mean_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* max.other(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_max_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.max_other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.max_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* min.other(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_min_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.min_other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_min_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.min_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
@@ -33194,6 +33482,25 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = split_sizes.n < 0 ? ct_value_none() : ct_value_int_list(split_sizes.data, split_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_sizes;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = split_size.n < 0 ? ct_value_none() : ct_value_int_list(split_size.data, split_size.n);
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
@@ -35530,6 +35837,17 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
+}
+CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("narrow.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!start)) return ct__fail_null("narrow.Tensor", "start"), (ct_tensor *)NULL;
+  ct__keys |= start->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, start, 1, "narrow.Tensor", "start"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_narrow_Tensor(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
   ct_int_list size_l;
@@ -39033,7 +39351,7 @@ CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
   return ct_sort_stable_out_ex(values, indices, self, stable, -1, false);
 }
-CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -39041,7 +39359,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk", "self"))) return (ct_tensor *)NULL;
-  ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
     if (indices) *indices = NULL;
@@ -39051,7 +39369,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
-CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted) {
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
@@ -39063,7 +39381,7 @@ CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "topk.values", "indices"))) return ct_last_error();
-  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
+  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
   ct_int_list sizes_l;
@@ -39300,7 +39618,7 @@ CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummin.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
-CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -39308,7 +39626,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue", "self"))) return (ct_tensor *)NULL;
-  ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
     if (indices) *indices = NULL;
@@ -39318,7 +39636,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
-CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim) {
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
@@ -39330,7 +39648,7 @@ CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor
   if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "kthvalue.values", "indices"))) return ct_last_error();
-  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
+  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -39514,6 +39832,140 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
 }
 CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
   return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_var_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean", "self"))) return (ct_tensor *)NULL;
+  ct__r = ct__dispatch_var_mean(ct__call_keys(ct__keys), self, unbiased, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean", "self"))) return (ct_tensor *)NULL;
+  ct__r = ct__dispatch_std_mean(ct__call_keys(ct__keys), self, unbiased, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_max_other(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.other", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.other", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("max.other", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "max.other", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_max_other(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_max_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("max.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "max.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_min_other(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.other", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.other", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("min.other", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "min.other", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_min_other(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_min_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("min.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "min.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("min.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "min.out", "out"))) return ct_last_error();
+  return ct__dispatch_min_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
   ct_keyset ct__keys = 0;
@@ -41027,6 +41479,25 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   split_sizes_l.data = split_sizes;
   split_sizes_l.n = split_sizes_len;
   ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF int64_t ct_split_sizes(ct_tensor *self, int split_size_len, const int64_t *split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.sizes", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split.sizes", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(split_size_len > 0 && !split_size)) return ct__fail_null("split.sizes", "split_size"), (int64_t)-1;
+  if (CT_UNLIKELY(split_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split.sizes", "split_size: negative length %d", split_size_len), (int64_t)-1;
+  split_size_l.data = split_size;
+  split_size_l.n = split_size_len;
+  ct__n = ct__dispatch_split_sizes(ct__call_keys(ct__keys), self, split_size_l, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;
@@ -52942,7 +53413,7 @@ static ct_status ct__autograd_sort_values_stable(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
-/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+/* ---- topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_topk {
   ct_node base;
   ct__shape self_sizes;
@@ -52972,7 +53443,7 @@ static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_te
 }
 static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
 
-static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -52984,7 +53455,7 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k, dim, largest, sorted, indices);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -52994,13 +53465,13 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
   return r;
 }
 
-/* ---- topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
-static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+/* ---- topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("topk.values");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, values, indices);
+  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k, dim, largest, sorted, values, indices);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -53468,7 +53939,7 @@ static ct_status ct__autograd_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+/* ---- kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_kthvalue {
   ct_node base;
   ct__shape self_sizes;
@@ -53500,7 +53971,7 @@ static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, c
 }
 static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
 
-static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -53513,7 +53984,7 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__nd->keepdim = keepdim;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k, dim, keepdim, indices);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -53523,13 +53994,13 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
   return r;
 }
 
-/* ---- kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
-static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+/* ---- kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("kthvalue.values");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, values, indices);
+  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k, dim, keepdim, values, indices);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -58940,6 +59411,16 @@ static ct_status ct__adapt_Tiii_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,i,T,i->T */
+static ct_status ct__adapt_TiTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,I,I,i->T */
 static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -59847,6 +60328,42 @@ static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keys
   ct_status st;
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b->T,T */
+static ct_status ct__adapt_Tb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,I,b,b->T,T */
+static ct_status ct__adapt_TIbb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, &x[0]);
   ct_stack_drop(s, 4);
   if (!r) {
     ct_release(x[0]);
@@ -61027,6 +61544,7 @@ static const struct {
     {"T,i,i,i,i->T", ct__adapt_Tiiii_T},
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
+    {"T,i,T,i->T", ct__adapt_TiTi_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
     {"I,D,V,b?->T", ct__adapt_IDVbo_T},
     {"I,D,V->T", ct__adapt_IDV_T},
@@ -61108,6 +61626,8 @@ static const struct {
     {"T,i,i,b,Tw,Tw->Tw,Tw", ct__adapt_TiibTwTw_TwTw},
     {"T,b,i,b->T", ct__adapt_Tbib_T},
     {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,b->T,T", ct__adapt_Tb_TT},
+    {"T,I,b,b->T,T", ct__adapt_TIbb_TT},
     {"T,i?,b->T,T", ct__adapt_Tiob_TT},
     {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
     {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
@@ -61412,6 +61932,10 @@ static ct_status ct__frontend_slice_backward(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_narrow(const ct_value *a, ct_tensor **r) {
   *r = ct_narrow(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_narrow_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_narrow_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_as_strided(const ct_value *a, ct_tensor **r) {
@@ -63032,6 +63556,40 @@ static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor *
   *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_var_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_other(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_other_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_min_other(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_min_other_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
   *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
@@ -64059,6 +64617,12 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {29, 0, 2, 0, 0, 0},
+    {33, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 97, 0},
+    /* narrow.Tensor */
+    {1, 0, 1, 0, 97, 0},
+    {22, 0, 2, 0, 0, 0},
+    {29, 0, 1, 0, 0, 0},
     {33, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* as_strided */
@@ -65699,6 +66263,48 @@ static const ct__arg_def ct__generated_args[] = {
     {65, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
+    /* var_mean */
+    {1, 0, 1, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* var_mean.dim */
+    {1, 0, 1, 0, 0, 0},
+    {22, 0, 7, 1, 0, 1},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* std_mean */
+    {1, 0, 1, 0, 0, 0},
+    {69, 68, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* std_mean.dim */
+    {1, 0, 1, 0, 0, 0},
+    {22, 0, 7, 1, 0, 1},
+    {69, 68, 4, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max.other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* min.other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* min.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* aminmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 5, 0, 0},
@@ -66269,6 +66875,11 @@ static const ct__arg_def ct__generated_args[] = {
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
     {109, 0, 7, 0, 0, 0},
+    {22, 23, 2, 0, 0, 0},
+    {0, 0, 8, 0, 0, 0},
+    /* split.sizes */
+    {1, 0, 1, 0, 97, 0},
+    {108, 0, 7, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
@@ -66897,547 +67508,557 @@ static const struct {
     {&ct__op.slice_Tensor, {217, 165, 216, 152, 5, 1}, ct__frontend_slice_Tensor, 0},
     {&ct__op.slice_backward, {219, 0, 218, 158, 6, 1}, ct__frontend_slice_backward, 0},
     {&ct__op.narrow, {221, 0, 220, 165, 4, 1}, ct__frontend_narrow, 0},
-    {&ct__op.as_strided, {223, 0, 222, 170, 4, 1}, ct__frontend_as_strided, 0},
-    {&ct__op.alias, {224, 0, 188, 175, 1, 1}, ct__frontend_alias, 0},
-    {&ct__op.detach, {225, 0, 188, 177, 1, 1}, ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, {228, 227, 226, 179, 4, 1}, ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, {230, 0, 229, 184, 3, 1}, ct__frontend_zeros, 0},
-    {&ct__op.ones, {231, 0, 229, 188, 3, 1}, ct__frontend_ones, 0},
-    {&ct__op.full, {233, 0, 232, 192, 4, 1}, ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, {235, 0, 234, 197, 3, 1}, ct__frontend_scalar_tensor, 0},
-    {&ct__op.arange_start_step, {238, 237, 236, 201, 5, 1}, ct__frontend_arange_start_step, 0},
-    {&ct__op.arange_start_out, {238, 240, 239, 207, 4, 1}, ct__frontend_arange_start_out, 0},
-    {&ct__op.neg, {241, 0, 188, 212, 1, 1}, ct__frontend_neg, 1},
-    {&ct__op.neg_, {243, 0, 242, 214, 1, 1}, ct__frontend_neg_, 1},
-    {&ct__op.neg_out, {241, 5, 244, 216, 2, 1}, ct__frontend_neg_out, 1},
-    {&ct__op.abs, {245, 0, 188, 219, 1, 1}, ct__frontend_abs, 1},
-    {&ct__op.abs_, {246, 0, 242, 221, 1, 1}, ct__frontend_abs_, 1},
-    {&ct__op.abs_out, {245, 5, 244, 223, 2, 1}, ct__frontend_abs_out, 1},
-    {&ct__op.sign, {247, 0, 188, 226, 1, 1}, ct__frontend_sign, 1},
-    {&ct__op.sign_, {248, 0, 242, 228, 1, 1}, ct__frontend_sign_, 1},
-    {&ct__op.sign_out, {247, 5, 244, 230, 2, 1}, ct__frontend_sign_out, 1},
-    {&ct__op.square, {249, 0, 188, 233, 1, 1}, ct__frontend_square, 1},
-    {&ct__op.square_, {250, 0, 242, 235, 1, 1}, ct__frontend_square_, 1},
-    {&ct__op.square_out, {249, 5, 244, 237, 2, 1}, ct__frontend_square_out, 1},
-    {&ct__op.exp, {251, 0, 188, 240, 1, 1}, ct__frontend_exp, 1},
-    {&ct__op.exp_, {252, 0, 242, 242, 1, 1}, ct__frontend_exp_, 1},
-    {&ct__op.exp_out, {251, 5, 244, 244, 2, 1}, ct__frontend_exp_out, 1},
-    {&ct__op.exp2, {253, 0, 188, 247, 1, 1}, ct__frontend_exp2, 1},
-    {&ct__op.exp2_, {254, 0, 242, 249, 1, 1}, ct__frontend_exp2_, 1},
-    {&ct__op.exp2_out, {253, 5, 244, 251, 2, 1}, ct__frontend_exp2_out, 1},
-    {&ct__op.log, {255, 0, 188, 254, 1, 1}, ct__frontend_log, 1},
-    {&ct__op.log_, {256, 0, 242, 256, 1, 1}, ct__frontend_log_, 1},
-    {&ct__op.log_out, {255, 5, 244, 258, 2, 1}, ct__frontend_log_out, 1},
-    {&ct__op.log2, {257, 0, 188, 261, 1, 1}, ct__frontend_log2, 1},
-    {&ct__op.log2_, {258, 0, 242, 263, 1, 1}, ct__frontend_log2_, 1},
-    {&ct__op.log2_out, {257, 5, 244, 265, 2, 1}, ct__frontend_log2_out, 1},
-    {&ct__op.log1p, {259, 0, 188, 268, 1, 1}, ct__frontend_log1p, 1},
-    {&ct__op.log1p_, {260, 0, 242, 270, 1, 1}, ct__frontend_log1p_, 1},
-    {&ct__op.log1p_out, {259, 5, 244, 272, 2, 1}, ct__frontend_log1p_out, 1},
-    {&ct__op.expm1, {261, 0, 188, 275, 1, 1}, ct__frontend_expm1, 1},
-    {&ct__op.expm1_, {262, 0, 242, 277, 1, 1}, ct__frontend_expm1_, 1},
-    {&ct__op.expm1_out, {261, 5, 244, 279, 2, 1}, ct__frontend_expm1_out, 1},
-    {&ct__op.sqrt, {263, 0, 188, 282, 1, 1}, ct__frontend_sqrt, 1},
-    {&ct__op.sqrt_, {264, 0, 242, 284, 1, 1}, ct__frontend_sqrt_, 1},
-    {&ct__op.sqrt_out, {263, 5, 244, 286, 2, 1}, ct__frontend_sqrt_out, 1},
-    {&ct__op.rsqrt, {265, 0, 188, 289, 1, 1}, ct__frontend_rsqrt, 1},
-    {&ct__op.rsqrt_, {266, 0, 242, 291, 1, 1}, ct__frontend_rsqrt_, 1},
-    {&ct__op.rsqrt_out, {265, 5, 244, 293, 2, 1}, ct__frontend_rsqrt_out, 1},
-    {&ct__op.reciprocal, {267, 0, 188, 296, 1, 1}, ct__frontend_reciprocal, 1},
-    {&ct__op.reciprocal_, {268, 0, 242, 298, 1, 1}, ct__frontend_reciprocal_, 1},
-    {&ct__op.reciprocal_out, {267, 5, 244, 300, 2, 1}, ct__frontend_reciprocal_out, 1},
-    {&ct__op.sin, {269, 0, 188, 303, 1, 1}, ct__frontend_sin, 1},
-    {&ct__op.sin_, {270, 0, 242, 305, 1, 1}, ct__frontend_sin_, 1},
-    {&ct__op.sin_out, {269, 5, 244, 307, 2, 1}, ct__frontend_sin_out, 1},
-    {&ct__op.cos, {271, 0, 188, 310, 1, 1}, ct__frontend_cos, 1},
-    {&ct__op.cos_, {272, 0, 242, 312, 1, 1}, ct__frontend_cos_, 1},
-    {&ct__op.cos_out, {271, 5, 244, 314, 2, 1}, ct__frontend_cos_out, 1},
-    {&ct__op.tan, {273, 0, 188, 317, 1, 1}, ct__frontend_tan, 1},
-    {&ct__op.tan_, {274, 0, 242, 319, 1, 1}, ct__frontend_tan_, 1},
-    {&ct__op.tan_out, {273, 5, 244, 321, 2, 1}, ct__frontend_tan_out, 1},
-    {&ct__op.tanh, {275, 0, 188, 324, 1, 1}, ct__frontend_tanh, 1},
-    {&ct__op.tanh_, {276, 0, 242, 326, 1, 1}, ct__frontend_tanh_, 1},
-    {&ct__op.tanh_out, {275, 5, 244, 328, 2, 1}, ct__frontend_tanh_out, 1},
-    {&ct__op.erf, {277, 0, 188, 331, 1, 1}, ct__frontend_erf, 1},
-    {&ct__op.erf_, {278, 0, 242, 333, 1, 1}, ct__frontend_erf_, 1},
-    {&ct__op.erf_out, {277, 5, 244, 335, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.sigmoid, {279, 0, 188, 338, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {280, 0, 242, 340, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {279, 5, 244, 342, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {281, 0, 188, 345, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {282, 0, 242, 347, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {281, 5, 244, 349, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {283, 0, 170, 352, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {284, 0, 172, 356, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {283, 5, 285, 360, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {286, 0, 188, 365, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {287, 0, 242, 367, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {288, 0, 180, 369, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {289, 0, 181, 372, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {288, 5, 290, 375, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {292, 0, 291, 379, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {294, 0, 293, 384, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {292, 5, 295, 389, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {297, 0, 296, 395, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {299, 0, 298, 398, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {297, 5, 300, 401, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {301, 0, 188, 405, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {302, 0, 242, 407, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {301, 5, 244, 409, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {303, 0, 170, 412, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {303, 5, 285, 416, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {304, 0, 188, 421, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {305, 0, 242, 423, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {304, 5, 244, 425, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.hardswish, {306, 0, 188, 428, 1, 1}, ct__frontend_hardswish, 1},
-    {&ct__op.hardswish_, {307, 0, 242, 430, 1, 1}, ct__frontend_hardswish_, 1},
-    {&ct__op.hardswish_out, {306, 5, 244, 432, 2, 1}, ct__frontend_hardswish_out, 1},
-    {&ct__op.hardsigmoid, {308, 0, 188, 435, 1, 1}, ct__frontend_hardsigmoid, 1},
-    {&ct__op.hardsigmoid_, {309, 0, 242, 437, 1, 1}, ct__frontend_hardsigmoid_, 1},
-    {&ct__op.hardsigmoid_out, {308, 5, 244, 439, 2, 1}, ct__frontend_hardsigmoid_out, 1},
-    {&ct__op.selu, {310, 0, 188, 442, 1, 1}, ct__frontend_selu, 1},
-    {&ct__op.selu_, {311, 0, 242, 444, 1, 1}, ct__frontend_selu_, 1},
-    {&ct__op.celu, {312, 0, 180, 446, 2, 1}, ct__frontend_celu, 1},
-    {&ct__op.celu_, {313, 0, 181, 449, 2, 1}, ct__frontend_celu_, 1},
-    {&ct__op.celu_out, {312, 5, 290, 452, 3, 1}, ct__frontend_celu_out, 1},
-    {&ct__op.log_sigmoid, {314, 0, 188, 456, 1, 1}, ct__frontend_log_sigmoid, 1},
-    {&ct__op.log_sigmoid_out, {314, 5, 244, 458, 2, 1}, ct__frontend_log_sigmoid_out, 1},
-    {&ct__op.hardshrink, {315, 0, 180, 461, 2, 1}, ct__frontend_hardshrink, 1},
-    {&ct__op.hardshrink_out, {315, 5, 290, 464, 3, 1}, ct__frontend_hardshrink_out, 1},
-    {&ct__op.softshrink, {316, 0, 180, 468, 2, 1}, ct__frontend_softshrink, 1},
-    {&ct__op.softshrink_out, {316, 5, 290, 471, 3, 1}, ct__frontend_softshrink_out, 1},
-    {&ct__op.threshold, {7, 0, 170, 475, 3, 1}, ct__frontend_threshold, 1},
-    {&ct__op.threshold_, {317, 0, 172, 479, 3, 1}, ct__frontend_threshold_, 1},
-    {&ct__op.threshold_out, {7, 5, 285, 483, 4, 1}, ct__frontend_threshold_out, 1},
-    {&ct__op.softsign, {318, 0, 188, 488, 1, 1}, ct__frontend_softsign, 1},
-    {&ct__op.tanhshrink, {319, 0, 188, 490, 1, 1}, ct__frontend_tanhshrink, 1},
-    {&ct__op.floor, {320, 0, 188, 492, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {321, 0, 242, 494, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {320, 5, 244, 496, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {322, 0, 188, 499, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {323, 0, 242, 501, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {322, 5, 244, 503, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {324, 0, 188, 506, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {325, 0, 242, 508, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {324, 5, 244, 510, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {324, 52, 208, 513, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {325, 52, 326, 516, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {324, 328, 327, 519, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {329, 0, 188, 523, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {330, 0, 242, 525, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {329, 5, 244, 527, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {332, 0, 331, 530, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {334, 0, 333, 535, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {332, 5, 335, 540, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {182, 337, 336, 546, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {183, 337, 338, 550, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {182, 340, 339, 554, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {182, 342, 341, 559, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {183, 342, 343, 563, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {344, 0, 175, 567, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {345, 165, 177, 570, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {344, 5, 179, 573, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {344, 171, 180, 577, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {345, 171, 181, 580, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {347, 346, 175, 583, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {348, 165, 177, 586, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {347, 349, 179, 589, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {347, 350, 180, 593, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {348, 171, 181, 596, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {347, 351, 290, 599, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {347, 171, 352, 603, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {347, 354, 353, 606, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {355, 165, 175, 610, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {356, 165, 177, 613, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {355, 357, 179, 616, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {355, 171, 180, 620, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {356, 171, 181, 623, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {355, 354, 290, 626, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {355, 358, 352, 630, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {355, 359, 353, 633, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {360, 165, 175, 637, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {361, 165, 177, 640, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {360, 357, 179, 643, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {360, 171, 180, 647, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {361, 171, 181, 650, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {360, 354, 290, 653, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {362, 0, 175, 657, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {362, 5, 179, 660, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {363, 0, 175, 664, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {363, 5, 179, 667, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {364, 0, 175, 671, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {365, 0, 177, 674, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {364, 5, 179, 677, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {366, 165, 175, 681, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {367, 165, 177, 684, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {366, 357, 179, 687, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {366, 171, 180, 691, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {367, 171, 181, 694, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {366, 354, 290, 697, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {368, 165, 175, 701, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {369, 165, 177, 704, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {368, 357, 179, 707, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {368, 171, 180, 711, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {369, 171, 181, 714, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {368, 354, 290, 717, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {370, 165, 175, 721, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {371, 165, 177, 724, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {370, 357, 179, 727, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {370, 171, 180, 731, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {371, 171, 181, 734, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {370, 354, 290, 737, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {372, 165, 175, 741, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {373, 165, 177, 744, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {372, 357, 179, 747, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {372, 171, 180, 751, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {373, 171, 181, 754, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {372, 354, 290, 757, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {374, 165, 175, 761, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {375, 165, 177, 764, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {374, 357, 179, 767, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {374, 171, 180, 771, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {375, 171, 181, 774, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {374, 354, 290, 777, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {376, 165, 175, 781, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {377, 165, 177, 784, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {376, 357, 179, 787, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {376, 171, 180, 791, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {377, 171, 181, 794, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {376, 354, 290, 797, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {378, 0, 175, 801, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {379, 0, 177, 804, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {378, 5, 179, 807, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {380, 0, 175, 811, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {381, 0, 177, 814, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {380, 5, 179, 817, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {382, 0, 175, 821, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {383, 0, 177, 824, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {382, 5, 179, 827, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {384, 0, 188, 831, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {385, 0, 242, 833, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {384, 5, 244, 835, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {387, 1, 386, 838, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {387, 389, 388, 842, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {387, 391, 390, 847, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {387, 392, 164, 851, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {387, 171, 170, 855, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {393, 171, 164, 859, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {394, 171, 167, 863, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {393, 354, 169, 867, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {393, 165, 386, 872, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {394, 165, 395, 876, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {393, 357, 388, 880, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {396, 171, 164, 885, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {397, 171, 167, 889, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {396, 354, 169, 893, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {396, 165, 386, 898, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {397, 165, 395, 902, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {396, 357, 388, 906, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {399, 0, 398, 911, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {401, 0, 400, 916, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {399, 5, 402, 921, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {403, 0, 398, 927, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {404, 0, 400, 932, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {403, 5, 402, 937, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {406, 0, 405, 943, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {408, 0, 407, 947, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {406, 5, 409, 951, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {406, 165, 410, 956, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {408, 165, 411, 960, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {406, 357, 412, 964, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {413, 0, 180, 969, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {414, 0, 181, 972, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {413, 5, 290, 975, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {413, 165, 175, 979, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {414, 165, 177, 982, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {413, 357, 179, 985, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {415, 0, 180, 989, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {416, 0, 181, 992, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {415, 5, 290, 995, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {415, 165, 175, 999, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {416, 165, 177, 1002, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {415, 357, 179, 1005, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.sum, {417, 0, 195, 1009, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {417, 5, 418, 1012, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {417, 420, 419, 1016, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {417, 422, 421, 1021, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {156, 0, 195, 1027, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {156, 22, 419, 1030, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {156, 5, 421, 1035, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {423, 0, 195, 1041, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {423, 5, 418, 1044, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {423, 425, 424, 1048, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {423, 427, 426, 1053, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {428, 0, 205, 1059, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {428, 5, 429, 1063, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {430, 0, 205, 1068, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {430, 5, 429, 1072, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {64, 0, 188, 1077, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {63, 0, 188, 1079, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {432, 67, 431, 1081, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {432, 434, 433, 1086, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {432, 0, 435, 1092, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {432, 22, 436, 1095, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {432, 5, 437, 1100, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {157, 67, 431, 1106, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {157, 434, 433, 1111, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {157, 0, 435, 1117, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {157, 22, 436, 1120, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {157, 5, 437, 1125, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {439, 0, 438, 1131, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {439, 5, 440, 1137, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {441, 171, 180, 1144, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {441, 443, 442, 1147, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {441, 354, 290, 1152, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {441, 5, 444, 1156, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {445, 0, 205, 1162, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {445, 5, 429, 1166, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {446, 0, 188, 1171, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {446, 447, 244, 1173, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {446, 22, 448, 1176, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {446, 5, 449, 1180, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {450, 0, 188, 1185, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {450, 447, 244, 1187, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {450, 22, 448, 1190, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {450, 5, 449, 1194, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {452, 0, 451, 1199, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {454, 0, 453, 1203, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {452, 5, 455, 1207, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {456, 0, 451, 1212, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {457, 0, 453, 1216, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {456, 5, 455, 1220, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {64, 22, 458, 1225, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {64, 460, 459, 1230, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {63, 22, 458, 1237, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {63, 461, 459, 1242, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {463, 0, 462, 1249, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {463, 5, 464, 1253, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {465, 0, 462, 1258, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {465, 5, 464, 1262, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {466, 0, 458, 1267, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {466, 73, 459, 1272, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {466, 78, 467, 1279, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {466, 469, 468, 1285, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {471, 0, 470, 1293, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {471, 73, 472, 1300, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {474, 0, 473, 1309, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {476, 0, 475, 1315, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {477, 0, 419, 1320, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {477, 5, 421, 1325, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {478, 0, 419, 1331, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {478, 5, 421, 1336, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {479, 420, 197, 1342, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {479, 481, 480, 1345, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {479, 0, 482, 1349, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {479, 5, 483, 1352, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {484, 0, 208, 1356, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {484, 5, 327, 1359, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {486, 0, 485, 1363, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {486, 5, 487, 1367, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {488, 0, 485, 1373, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {488, 5, 487, 1377, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {490, 0, 489, 1383, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {490, 73, 491, 1389, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {492, 0, 188, 1397, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {492, 5, 244, 1399, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {492, 22, 458, 1402, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {492, 493, 459, 1407, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {494, 0, 188, 1414, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {494, 5, 244, 1416, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {494, 22, 458, 1419, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {494, 493, 459, 1424, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {495, 0, 448, 1431, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {495, 78, 496, 1435, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {497, 0, 188, 1440, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {499, 67, 498, 1442, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {500, 67, 498, 1448, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.aminmax, {502, 0, 501, 1454, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {503, 0, 175, 1459, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {503, 5, 179, 1462, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {504, 0, 175, 1466, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {504, 5, 179, 1469, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {505, 0, 175, 1473, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {505, 5, 179, 1476, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {506, 0, 175, 1480, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {506, 5, 179, 1483, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {508, 0, 507, 1487, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {510, 0, 509, 1493, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {508, 5, 511, 1499, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {512, 0, 507, 1506, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {513, 0, 509, 1512, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {512, 5, 511, 1518, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {514, 0, 175, 1525, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {514, 5, 179, 1528, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {515, 0, 175, 1532, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {515, 5, 179, 1535, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {517, 0, 516, 1539, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {517, 5, 518, 1543, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.cat, {520, 0, 519, 1548, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {520, 5, 521, 1551, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {522, 0, 519, 1555, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {522, 5, 521, 1558, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {523, 0, 197, 1562, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {523, 5, 480, 1565, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {525, 0, 524, 1569, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {525, 5, 526, 1573, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {527, 0, 197, 1578, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {527, 5, 480, 1581, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {528, 0, 197, 1585, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {530, 0, 529, 1588, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {530, 5, 531, 1592, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {532, 0, 197, 1597, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {532, 5, 480, 1600, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {534, 0, 533, 1604, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {535, 0, 197, 1608, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {535, 5, 480, 1611, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {536, 0, 533, 1615, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {537, 0, 197, 1619, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {537, 5, 480, 1622, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {538, 0, 533, 1626, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {539, 0, 197, 1630, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {539, 5, 480, 1633, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {540, 0, 533, 1637, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {541, 0, 197, 1641, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {541, 5, 480, 1644, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {542, 0, 533, 1648, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {543, 0, 197, 1652, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {543, 5, 480, 1655, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {544, 0, 533, 1659, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {545, 0, 208, 1663, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {546, 0, 326, 1666, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {545, 5, 327, 1669, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {547, 0, 208, 1673, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {548, 0, 326, 1676, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {547, 5, 327, 1679, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {549, 0, 475, 1683, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {549, 5, 550, 1688, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {552, 8, 551, 1694, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {554, 8, 553, 1699, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {552, 556, 555, 1704, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {552, 11, 557, 1710, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {554, 11, 558, 1715, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {552, 560, 559, 1720, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {561, 0, 551, 1726, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {562, 0, 553, 1731, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {561, 5, 555, 1736, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {552, 99, 563, 1742, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {554, 99, 564, 1748, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {552, 566, 565, 1754, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {552, 568, 567, 1761, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {554, 568, 569, 1767, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {572, 571, 570, 1773, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {574, 571, 573, 1780, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {572, 576, 575, 1787, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {578, 0, 577, 1795, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {578, 5, 579, 1799, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {581, 0, 580, 1804, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {583, 0, 582, 1810, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {581, 5, 584, 1816, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {585, 0, 551, 1823, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {586, 0, 553, 1828, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {585, 5, 555, 1833, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {588, 587, 557, 1839, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {589, 587, 558, 1844, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {588, 590, 551, 1849, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {589, 590, 553, 1854, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {588, 591, 555, 1859, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {588, 592, 559, 1865, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {27, 165, 593, 1871, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {27, 357, 594, 1874, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {596, 0, 595, 1878, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {598, 0, 597, 1883, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {596, 5, 599, 1888, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {600, 0, 208, 1894, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {602, 0, 601, 1897, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {602, 5, 603, 1903, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {605, 0, 604, 1910, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {607, 165, 606, 1916, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {609, 0, 608, 1920, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {610, 0, 606, 1924, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {612, 201, 611, 1928, 2, 1}, NULL, 0},
-    {&ct__op.pad, {95, 0, 613, 1931, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {615, 0, 614, 1936, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {615, 5, 616, 1940, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {617, 201, 451, 1945, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {617, 427, 455, 1949, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {618, 201, 451, 1954, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {618, 427, 455, 1958, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.softmin, {619, 0, 451, 1963, 3, 1}, ct__frontend_softmin, 0},
-    {&ct__op.glu, {620, 0, 208, 1967, 2, 1}, ct__frontend_glu, 0},
-    {&ct__op.glu_out, {620, 5, 327, 1970, 3, 1}, ct__frontend_glu_out, 0},
-    {&ct__op.nll_loss, {622, 0, 621, 1974, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {622, 5, 623, 1980, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {624, 0, 621, 1987, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {626, 0, 625, 1993, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {628, 0, 627, 2001, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {630, 0, 629, 2008, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {630, 5, 631, 2012, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {632, 0, 629, 2017, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {634, 0, 633, 2021, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {634, 5, 635, 2026, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {637, 0, 636, 2032, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {639, 0, 638, 2037, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {639, 5, 640, 2042, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {642, 0, 641, 2048, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.layer_norm, {644, 0, 643, 2054, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {646, 0, 645, 2061, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {648, 0, 647, 2068, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {650, 0, 649, 2078, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {652, 0, 651, 2083, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {654, 0, 653, 2091, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {654, 5, 655, 2101, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {657, 0, 656, 2112, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {658, 0, 656, 2120, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {660, 0, 659, 2128, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {660, 96, 661, 2136, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {662, 0, 659, 2144, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {662, 96, 661, 2152, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {664, 90, 663, 2160, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {665, 0, 197, 2169, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {665, 5, 480, 2172, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {666, 0, 197, 2176, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {667, 0, 175, 2179, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {669, 0, 668, 2182, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {669, 148, 670, 2191, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {671, 0, 668, 2201, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {673, 0, 672, 2210, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {675, 0, 674, 2218, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {677, 0, 676, 2225, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {677, 5, 678, 2233, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {680, 0, 679, 2242, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {680, 148, 681, 2251, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {683, 0, 682, 2261, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {685, 0, 684, 2267, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {687, 0, 686, 2274, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {688, 0, 686, 2279, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {690, 153, 689, 2284, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {690, 154, 691, 2289, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {690, 0, 692, 2293, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {695, 694, 693, 2296, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {697, 0, 696, 2300, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {697, 72, 698, 2303, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {700, 699, 698, 2307, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {700, 702, 701, 2311, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {700, 346, 703, 2315, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {705, 0, 704, 2319, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {706, 0, 704, 2323, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {708, 0, 707, 2327, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {709, 0, 707, 2332, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {711, 158, 710, 2337, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {713, 0, 712, 2344, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {715, 0, 714, 2349, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {715, 161, 716, 2353, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {718, 0, 717, 2358, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {708, 720, 719, 2364, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {709, 720, 719, 2368, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {711, 722, 721, 2372, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {713, 720, 723, 2378, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {715, 5, 724, 2382, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {715, 726, 725, 2385, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {718, 5, 727, 2389, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {729, 0, 728, 2394, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {731, 0, 730, 2400, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {733, 0, 732, 2404, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.narrow_Tensor, {221, 165, 222, 170, 4, 1}, ct__frontend_narrow_Tensor, 0},
+    {&ct__op.as_strided, {224, 0, 223, 175, 4, 1}, ct__frontend_as_strided, 0},
+    {&ct__op.alias, {225, 0, 188, 180, 1, 1}, ct__frontend_alias, 0},
+    {&ct__op.detach, {226, 0, 188, 182, 1, 1}, ct__frontend_detach, 0},
+    {&ct__op.empty_memory_format, {229, 228, 227, 184, 4, 1}, ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, {231, 0, 230, 189, 3, 1}, ct__frontend_zeros, 0},
+    {&ct__op.ones, {232, 0, 230, 193, 3, 1}, ct__frontend_ones, 0},
+    {&ct__op.full, {234, 0, 233, 197, 4, 1}, ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, {236, 0, 235, 202, 3, 1}, ct__frontend_scalar_tensor, 0},
+    {&ct__op.arange_start_step, {239, 238, 237, 206, 5, 1}, ct__frontend_arange_start_step, 0},
+    {&ct__op.arange_start_out, {239, 241, 240, 212, 4, 1}, ct__frontend_arange_start_out, 0},
+    {&ct__op.neg, {242, 0, 188, 217, 1, 1}, ct__frontend_neg, 1},
+    {&ct__op.neg_, {244, 0, 243, 219, 1, 1}, ct__frontend_neg_, 1},
+    {&ct__op.neg_out, {242, 5, 245, 221, 2, 1}, ct__frontend_neg_out, 1},
+    {&ct__op.abs, {246, 0, 188, 224, 1, 1}, ct__frontend_abs, 1},
+    {&ct__op.abs_, {247, 0, 243, 226, 1, 1}, ct__frontend_abs_, 1},
+    {&ct__op.abs_out, {246, 5, 245, 228, 2, 1}, ct__frontend_abs_out, 1},
+    {&ct__op.sign, {248, 0, 188, 231, 1, 1}, ct__frontend_sign, 1},
+    {&ct__op.sign_, {249, 0, 243, 233, 1, 1}, ct__frontend_sign_, 1},
+    {&ct__op.sign_out, {248, 5, 245, 235, 2, 1}, ct__frontend_sign_out, 1},
+    {&ct__op.square, {250, 0, 188, 238, 1, 1}, ct__frontend_square, 1},
+    {&ct__op.square_, {251, 0, 243, 240, 1, 1}, ct__frontend_square_, 1},
+    {&ct__op.square_out, {250, 5, 245, 242, 2, 1}, ct__frontend_square_out, 1},
+    {&ct__op.exp, {252, 0, 188, 245, 1, 1}, ct__frontend_exp, 1},
+    {&ct__op.exp_, {253, 0, 243, 247, 1, 1}, ct__frontend_exp_, 1},
+    {&ct__op.exp_out, {252, 5, 245, 249, 2, 1}, ct__frontend_exp_out, 1},
+    {&ct__op.exp2, {254, 0, 188, 252, 1, 1}, ct__frontend_exp2, 1},
+    {&ct__op.exp2_, {255, 0, 243, 254, 1, 1}, ct__frontend_exp2_, 1},
+    {&ct__op.exp2_out, {254, 5, 245, 256, 2, 1}, ct__frontend_exp2_out, 1},
+    {&ct__op.log, {256, 0, 188, 259, 1, 1}, ct__frontend_log, 1},
+    {&ct__op.log_, {257, 0, 243, 261, 1, 1}, ct__frontend_log_, 1},
+    {&ct__op.log_out, {256, 5, 245, 263, 2, 1}, ct__frontend_log_out, 1},
+    {&ct__op.log2, {258, 0, 188, 266, 1, 1}, ct__frontend_log2, 1},
+    {&ct__op.log2_, {259, 0, 243, 268, 1, 1}, ct__frontend_log2_, 1},
+    {&ct__op.log2_out, {258, 5, 245, 270, 2, 1}, ct__frontend_log2_out, 1},
+    {&ct__op.log1p, {260, 0, 188, 273, 1, 1}, ct__frontend_log1p, 1},
+    {&ct__op.log1p_, {261, 0, 243, 275, 1, 1}, ct__frontend_log1p_, 1},
+    {&ct__op.log1p_out, {260, 5, 245, 277, 2, 1}, ct__frontend_log1p_out, 1},
+    {&ct__op.expm1, {262, 0, 188, 280, 1, 1}, ct__frontend_expm1, 1},
+    {&ct__op.expm1_, {263, 0, 243, 282, 1, 1}, ct__frontend_expm1_, 1},
+    {&ct__op.expm1_out, {262, 5, 245, 284, 2, 1}, ct__frontend_expm1_out, 1},
+    {&ct__op.sqrt, {264, 0, 188, 287, 1, 1}, ct__frontend_sqrt, 1},
+    {&ct__op.sqrt_, {265, 0, 243, 289, 1, 1}, ct__frontend_sqrt_, 1},
+    {&ct__op.sqrt_out, {264, 5, 245, 291, 2, 1}, ct__frontend_sqrt_out, 1},
+    {&ct__op.rsqrt, {266, 0, 188, 294, 1, 1}, ct__frontend_rsqrt, 1},
+    {&ct__op.rsqrt_, {267, 0, 243, 296, 1, 1}, ct__frontend_rsqrt_, 1},
+    {&ct__op.rsqrt_out, {266, 5, 245, 298, 2, 1}, ct__frontend_rsqrt_out, 1},
+    {&ct__op.reciprocal, {268, 0, 188, 301, 1, 1}, ct__frontend_reciprocal, 1},
+    {&ct__op.reciprocal_, {269, 0, 243, 303, 1, 1}, ct__frontend_reciprocal_, 1},
+    {&ct__op.reciprocal_out, {268, 5, 245, 305, 2, 1}, ct__frontend_reciprocal_out, 1},
+    {&ct__op.sin, {270, 0, 188, 308, 1, 1}, ct__frontend_sin, 1},
+    {&ct__op.sin_, {271, 0, 243, 310, 1, 1}, ct__frontend_sin_, 1},
+    {&ct__op.sin_out, {270, 5, 245, 312, 2, 1}, ct__frontend_sin_out, 1},
+    {&ct__op.cos, {272, 0, 188, 315, 1, 1}, ct__frontend_cos, 1},
+    {&ct__op.cos_, {273, 0, 243, 317, 1, 1}, ct__frontend_cos_, 1},
+    {&ct__op.cos_out, {272, 5, 245, 319, 2, 1}, ct__frontend_cos_out, 1},
+    {&ct__op.tan, {274, 0, 188, 322, 1, 1}, ct__frontend_tan, 1},
+    {&ct__op.tan_, {275, 0, 243, 324, 1, 1}, ct__frontend_tan_, 1},
+    {&ct__op.tan_out, {274, 5, 245, 326, 2, 1}, ct__frontend_tan_out, 1},
+    {&ct__op.tanh, {276, 0, 188, 329, 1, 1}, ct__frontend_tanh, 1},
+    {&ct__op.tanh_, {277, 0, 243, 331, 1, 1}, ct__frontend_tanh_, 1},
+    {&ct__op.tanh_out, {276, 5, 245, 333, 2, 1}, ct__frontend_tanh_out, 1},
+    {&ct__op.erf, {278, 0, 188, 336, 1, 1}, ct__frontend_erf, 1},
+    {&ct__op.erf_, {279, 0, 243, 338, 1, 1}, ct__frontend_erf_, 1},
+    {&ct__op.erf_out, {278, 5, 245, 340, 2, 1}, ct__frontend_erf_out, 1},
+    {&ct__op.sigmoid, {280, 0, 188, 343, 1, 1}, ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, {281, 0, 243, 345, 1, 1}, ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, {280, 5, 245, 347, 2, 1}, ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, {282, 0, 188, 350, 1, 1}, ct__frontend_relu, 1},
+    {&ct__op.relu_, {283, 0, 243, 352, 1, 1}, ct__frontend_relu_, 1},
+    {&ct__op.relu_out, {282, 5, 245, 354, 2, 1}, ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, {284, 0, 170, 357, 3, 1}, ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, {285, 0, 172, 361, 3, 1}, ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, {284, 5, 286, 365, 4, 1}, ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, {287, 0, 188, 370, 1, 1}, ct__frontend_relu6, 1},
+    {&ct__op.relu6_, {288, 0, 243, 372, 1, 1}, ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, {289, 0, 180, 374, 2, 1}, ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, {290, 0, 181, 377, 2, 1}, ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, {289, 5, 291, 380, 3, 1}, ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, {293, 0, 292, 384, 4, 1}, ct__frontend_elu, 1},
+    {&ct__op.elu_, {295, 0, 294, 389, 4, 1}, ct__frontend_elu_, 1},
+    {&ct__op.elu_out, {293, 5, 296, 394, 5, 1}, ct__frontend_elu_out, 1},
+    {&ct__op.gelu, {298, 0, 297, 400, 2, 1}, ct__frontend_gelu, 1},
+    {&ct__op.gelu_, {300, 0, 299, 403, 2, 1}, ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, {298, 5, 301, 406, 3, 1}, ct__frontend_gelu_out, 1},
+    {&ct__op.silu, {302, 0, 188, 410, 1, 1}, ct__frontend_silu, 1},
+    {&ct__op.silu_, {303, 0, 243, 412, 1, 1}, ct__frontend_silu_, 1},
+    {&ct__op.silu_out, {302, 5, 245, 414, 2, 1}, ct__frontend_silu_out, 1},
+    {&ct__op.softplus, {304, 0, 170, 417, 3, 1}, ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, {304, 5, 286, 421, 4, 1}, ct__frontend_softplus_out, 1},
+    {&ct__op.mish, {305, 0, 188, 426, 1, 1}, ct__frontend_mish, 1},
+    {&ct__op.mish_, {306, 0, 243, 428, 1, 1}, ct__frontend_mish_, 1},
+    {&ct__op.mish_out, {305, 5, 245, 430, 2, 1}, ct__frontend_mish_out, 1},
+    {&ct__op.hardswish, {307, 0, 188, 433, 1, 1}, ct__frontend_hardswish, 1},
+    {&ct__op.hardswish_, {308, 0, 243, 435, 1, 1}, ct__frontend_hardswish_, 1},
+    {&ct__op.hardswish_out, {307, 5, 245, 437, 2, 1}, ct__frontend_hardswish_out, 1},
+    {&ct__op.hardsigmoid, {309, 0, 188, 440, 1, 1}, ct__frontend_hardsigmoid, 1},
+    {&ct__op.hardsigmoid_, {310, 0, 243, 442, 1, 1}, ct__frontend_hardsigmoid_, 1},
+    {&ct__op.hardsigmoid_out, {309, 5, 245, 444, 2, 1}, ct__frontend_hardsigmoid_out, 1},
+    {&ct__op.selu, {311, 0, 188, 447, 1, 1}, ct__frontend_selu, 1},
+    {&ct__op.selu_, {312, 0, 243, 449, 1, 1}, ct__frontend_selu_, 1},
+    {&ct__op.celu, {313, 0, 180, 451, 2, 1}, ct__frontend_celu, 1},
+    {&ct__op.celu_, {314, 0, 181, 454, 2, 1}, ct__frontend_celu_, 1},
+    {&ct__op.celu_out, {313, 5, 291, 457, 3, 1}, ct__frontend_celu_out, 1},
+    {&ct__op.log_sigmoid, {315, 0, 188, 461, 1, 1}, ct__frontend_log_sigmoid, 1},
+    {&ct__op.log_sigmoid_out, {315, 5, 245, 463, 2, 1}, ct__frontend_log_sigmoid_out, 1},
+    {&ct__op.hardshrink, {316, 0, 180, 466, 2, 1}, ct__frontend_hardshrink, 1},
+    {&ct__op.hardshrink_out, {316, 5, 291, 469, 3, 1}, ct__frontend_hardshrink_out, 1},
+    {&ct__op.softshrink, {317, 0, 180, 473, 2, 1}, ct__frontend_softshrink, 1},
+    {&ct__op.softshrink_out, {317, 5, 291, 476, 3, 1}, ct__frontend_softshrink_out, 1},
+    {&ct__op.threshold, {7, 0, 170, 480, 3, 1}, ct__frontend_threshold, 1},
+    {&ct__op.threshold_, {318, 0, 172, 484, 3, 1}, ct__frontend_threshold_, 1},
+    {&ct__op.threshold_out, {7, 5, 286, 488, 4, 1}, ct__frontend_threshold_out, 1},
+    {&ct__op.softsign, {319, 0, 188, 493, 1, 1}, ct__frontend_softsign, 1},
+    {&ct__op.tanhshrink, {320, 0, 188, 495, 1, 1}, ct__frontend_tanhshrink, 1},
+    {&ct__op.floor, {321, 0, 188, 497, 1, 1}, ct__frontend_floor, 1},
+    {&ct__op.floor_, {322, 0, 243, 499, 1, 1}, ct__frontend_floor_, 1},
+    {&ct__op.floor_out, {321, 5, 245, 501, 2, 1}, ct__frontend_floor_out, 1},
+    {&ct__op.ceil, {323, 0, 188, 504, 1, 1}, ct__frontend_ceil, 1},
+    {&ct__op.ceil_, {324, 0, 243, 506, 1, 1}, ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, {323, 5, 245, 508, 2, 1}, ct__frontend_ceil_out, 1},
+    {&ct__op.round, {325, 0, 188, 511, 1, 1}, ct__frontend_round, 1},
+    {&ct__op.round_, {326, 0, 243, 513, 1, 1}, ct__frontend_round_, 1},
+    {&ct__op.round_out, {325, 5, 245, 515, 2, 1}, ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, {325, 52, 208, 518, 2, 1}, ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, {326, 52, 327, 521, 2, 1}, ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, {325, 329, 328, 524, 3, 1}, ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, {330, 0, 188, 528, 1, 1}, ct__frontend_trunc, 1},
+    {&ct__op.trunc_, {331, 0, 243, 530, 1, 1}, ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, {330, 5, 245, 532, 2, 1}, ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, {333, 0, 332, 535, 4, 1}, ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, {335, 0, 334, 540, 4, 1}, ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, {333, 5, 336, 545, 5, 1}, ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, {182, 338, 337, 551, 3, 1}, ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, {183, 338, 339, 555, 3, 1}, ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, {182, 341, 340, 559, 4, 1}, ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, {182, 343, 342, 564, 3, 1}, ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, {183, 343, 344, 568, 3, 1}, ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, {345, 0, 175, 572, 2, 1}, ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, {346, 165, 177, 575, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, {345, 5, 179, 578, 3, 1}, ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, {345, 171, 180, 582, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, {346, 171, 181, 585, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, {348, 347, 175, 588, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, {349, 165, 177, 591, 2, 1}, ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, {348, 350, 179, 594, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, {348, 351, 180, 598, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, {349, 171, 181, 601, 2, 1}, ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, {348, 352, 291, 604, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, {348, 171, 353, 608, 2, 1}, ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, {348, 355, 354, 611, 3, 1}, ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, {356, 165, 175, 615, 2, 1}, ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, {357, 165, 177, 618, 2, 1}, ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, {356, 358, 179, 621, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, {356, 171, 180, 625, 2, 1}, ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, {357, 171, 181, 628, 2, 1}, ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, {356, 355, 291, 631, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, {356, 359, 353, 635, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, {356, 360, 354, 638, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, {361, 165, 175, 642, 2, 1}, ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, {362, 165, 177, 645, 2, 1}, ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, {361, 358, 179, 648, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, {361, 171, 180, 652, 2, 1}, ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, {362, 171, 181, 655, 2, 1}, ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, {361, 355, 291, 658, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, {363, 0, 175, 662, 2, 1}, ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, {363, 5, 179, 665, 3, 1}, ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, {364, 0, 175, 669, 2, 1}, ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, {364, 5, 179, 672, 3, 1}, ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, {365, 0, 175, 676, 2, 1}, ct__frontend_atan2, 1},
+    {&ct__op.atan2_, {366, 0, 177, 679, 2, 1}, ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, {365, 5, 179, 682, 3, 1}, ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, {367, 165, 175, 686, 2, 1}, ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, {368, 165, 177, 689, 2, 1}, ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, {367, 358, 179, 692, 3, 1}, ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, {367, 171, 180, 696, 2, 1}, ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, {368, 171, 181, 699, 2, 1}, ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, {367, 355, 291, 702, 3, 1}, ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, {369, 165, 175, 706, 2, 1}, ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, {370, 165, 177, 709, 2, 1}, ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, {369, 358, 179, 712, 3, 1}, ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, {369, 171, 180, 716, 2, 1}, ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, {370, 171, 181, 719, 2, 1}, ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, {369, 355, 291, 722, 3, 1}, ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, {371, 165, 175, 726, 2, 1}, ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, {372, 165, 177, 729, 2, 1}, ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, {371, 358, 179, 732, 3, 1}, ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, {371, 171, 180, 736, 2, 1}, ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, {372, 171, 181, 739, 2, 1}, ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, {371, 355, 291, 742, 3, 1}, ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, {373, 165, 175, 746, 2, 1}, ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, {374, 165, 177, 749, 2, 1}, ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, {373, 358, 179, 752, 3, 1}, ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, {373, 171, 180, 756, 2, 1}, ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, {374, 171, 181, 759, 2, 1}, ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, {373, 355, 291, 762, 3, 1}, ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, {375, 165, 175, 766, 2, 1}, ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, {376, 165, 177, 769, 2, 1}, ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, {375, 358, 179, 772, 3, 1}, ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, {375, 171, 180, 776, 2, 1}, ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, {376, 171, 181, 779, 2, 1}, ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, {375, 355, 291, 782, 3, 1}, ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, {377, 165, 175, 786, 2, 1}, ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, {378, 165, 177, 789, 2, 1}, ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, {377, 358, 179, 792, 3, 1}, ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, {377, 171, 180, 796, 2, 1}, ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, {378, 171, 181, 799, 2, 1}, ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, {377, 355, 291, 802, 3, 1}, ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, {379, 0, 175, 806, 2, 1}, ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, {380, 0, 177, 809, 2, 1}, ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, {379, 5, 179, 812, 3, 1}, ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, {381, 0, 175, 816, 2, 1}, ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, {382, 0, 177, 819, 2, 1}, ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, {381, 5, 179, 822, 3, 1}, ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, {383, 0, 175, 826, 2, 1}, ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, {384, 0, 177, 829, 2, 1}, ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, {383, 5, 179, 832, 3, 1}, ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, {385, 0, 188, 836, 1, 1}, ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, {386, 0, 243, 838, 1, 1}, ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, {385, 5, 245, 840, 2, 1}, ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, {388, 1, 387, 843, 3, 1}, ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, {388, 390, 389, 847, 4, 1}, ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, {388, 392, 391, 852, 3, 1}, ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, {388, 393, 164, 856, 3, 1}, ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, {388, 171, 170, 860, 3, 1}, ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, {394, 171, 164, 864, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, {395, 171, 167, 868, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, {394, 355, 169, 872, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, {394, 165, 387, 877, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, {395, 165, 396, 881, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, {394, 358, 389, 885, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, {397, 171, 164, 890, 3, 1}, ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, {398, 171, 167, 894, 3, 1}, ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, {397, 355, 169, 898, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, {397, 165, 387, 903, 3, 1}, ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, {398, 165, 396, 907, 3, 1}, ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, {397, 358, 389, 911, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, {400, 0, 399, 916, 4, 1}, ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, {402, 0, 401, 921, 4, 1}, ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, {400, 5, 403, 926, 5, 1}, ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, {404, 0, 399, 932, 4, 1}, ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, {405, 0, 401, 937, 4, 1}, ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, {404, 5, 403, 942, 5, 1}, ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, {407, 0, 406, 948, 3, 1}, ct__frontend_clamp, 1},
+    {&ct__op.clamp_, {409, 0, 408, 952, 3, 1}, ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, {407, 5, 410, 956, 4, 1}, ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, {407, 165, 411, 961, 3, 1}, ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, {409, 165, 412, 965, 3, 1}, ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, {407, 358, 413, 969, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, {414, 0, 180, 974, 2, 1}, ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, {415, 0, 181, 977, 2, 1}, ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, {414, 5, 291, 980, 3, 1}, ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, {414, 165, 175, 984, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, {415, 165, 177, 987, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, {414, 358, 179, 990, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, {416, 0, 180, 994, 2, 1}, ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, {417, 0, 181, 997, 2, 1}, ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, {416, 5, 291, 1000, 3, 1}, ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, {416, 165, 175, 1004, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, {417, 165, 177, 1007, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, {416, 358, 179, 1010, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
+    {&ct__op.sum, {418, 0, 195, 1014, 2, 1}, ct__frontend_sum, 0},
+    {&ct__op.sum_out, {418, 5, 419, 1017, 3, 1}, ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, {418, 421, 420, 1021, 4, 1}, ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, {418, 423, 422, 1026, 5, 1}, ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, {156, 0, 195, 1032, 2, 1}, ct__frontend_mean, 0},
+    {&ct__op.mean_dim, {156, 22, 420, 1035, 4, 1}, ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, {156, 5, 422, 1040, 5, 1}, ct__frontend_mean_out, 0},
+    {&ct__op.prod, {424, 0, 195, 1046, 2, 1}, ct__frontend_prod, 0},
+    {&ct__op.prod_out, {424, 5, 419, 1049, 3, 1}, ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, {424, 426, 425, 1053, 4, 1}, ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, {424, 428, 427, 1058, 5, 1}, ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, {429, 0, 205, 1064, 3, 1}, ct__frontend_amax, 0},
+    {&ct__op.amax_out, {429, 5, 430, 1068, 4, 1}, ct__frontend_amax_out, 0},
+    {&ct__op.amin, {431, 0, 205, 1073, 3, 1}, ct__frontend_amin, 0},
+    {&ct__op.amin_out, {431, 5, 430, 1077, 4, 1}, ct__frontend_amin_out, 0},
+    {&ct__op.max, {64, 0, 188, 1082, 1, 1}, ct__frontend_max, 0},
+    {&ct__op.min, {63, 0, 188, 1084, 1, 1}, ct__frontend_min, 0},
+    {&ct__op.var_correction, {433, 67, 432, 1086, 4, 1}, ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, {433, 435, 434, 1091, 5, 1}, ct__frontend_var_correction_out, 0},
+    {&ct__op.var, {433, 0, 436, 1097, 2, 1}, ct__frontend_var, 0},
+    {&ct__op.var_dim, {433, 22, 437, 1100, 4, 1}, ct__frontend_var_dim, 0},
+    {&ct__op.var_out, {433, 5, 438, 1105, 5, 1}, ct__frontend_var_out, 0},
+    {&ct__op.std_correction, {157, 67, 432, 1111, 4, 1}, ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, {157, 435, 434, 1116, 5, 1}, ct__frontend_std_correction_out, 0},
+    {&ct__op.std, {157, 0, 436, 1122, 2, 1}, ct__frontend_std, 0},
+    {&ct__op.std_dim, {157, 22, 437, 1125, 4, 1}, ct__frontend_std_dim, 0},
+    {&ct__op.std_out, {157, 5, 438, 1130, 5, 1}, ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, {440, 0, 439, 1136, 5, 1}, ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, {440, 5, 441, 1142, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, {442, 171, 180, 1149, 2, 1}, ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, {442, 444, 443, 1152, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, {442, 355, 291, 1157, 3, 1}, ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, {442, 5, 445, 1161, 5, 1}, ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, {446, 0, 205, 1167, 3, 1}, ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, {446, 5, 430, 1171, 4, 1}, ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, {447, 0, 188, 1176, 1, 1}, ct__frontend_all, 0},
+    {&ct__op.all_all_out, {447, 448, 245, 1178, 2, 1}, ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, {447, 22, 449, 1181, 3, 1}, ct__frontend_all_dim, 0},
+    {&ct__op.all_out, {447, 5, 450, 1185, 4, 1}, ct__frontend_all_out, 0},
+    {&ct__op.any, {451, 0, 188, 1190, 1, 1}, ct__frontend_any, 0},
+    {&ct__op.any_all_out, {451, 448, 245, 1192, 2, 1}, ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, {451, 22, 449, 1195, 3, 1}, ct__frontend_any_dim, 0},
+    {&ct__op.any_out, {451, 5, 450, 1199, 4, 1}, ct__frontend_any_out, 0},
+    {&ct__op.cumsum, {453, 0, 452, 1204, 3, 1}, ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, {455, 0, 454, 1208, 3, 1}, ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, {453, 5, 456, 1212, 4, 1}, ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, {457, 0, 452, 1217, 3, 1}, ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, {458, 0, 454, 1221, 3, 1}, ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, {457, 5, 456, 1225, 4, 1}, ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, {64, 22, 459, 1230, 3, 2}, ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, {64, 461, 460, 1235, 5, 2}, ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, {63, 22, 459, 1242, 3, 2}, ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, {63, 462, 460, 1247, 5, 2}, ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, {464, 0, 463, 1254, 3, 1}, ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, {464, 5, 465, 1258, 4, 1}, ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, {466, 0, 463, 1263, 3, 1}, ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, {466, 5, 465, 1267, 4, 1}, ct__frontend_argmin_out, 0},
+    {&ct__op.sort, {467, 0, 459, 1272, 3, 2}, ct__frontend_sort, 0},
+    {&ct__op.sort_values, {467, 73, 460, 1277, 5, 2}, ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, {467, 78, 468, 1284, 4, 2}, ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, {467, 470, 469, 1290, 6, 2}, ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, {472, 0, 471, 1298, 5, 2}, ct__frontend_topk, 0},
+    {&ct__op.topk_values, {472, 73, 473, 1305, 7, 2}, ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, {475, 0, 474, 1314, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, {477, 0, 476, 1320, 4, 1}, ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, {478, 0, 420, 1325, 4, 1}, ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, {478, 5, 422, 1330, 5, 1}, ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, {479, 0, 420, 1336, 4, 1}, ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, {479, 5, 422, 1341, 5, 1}, ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, {480, 421, 197, 1347, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {480, 482, 481, 1350, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, {480, 0, 483, 1354, 2, 1}, ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, {480, 5, 484, 1357, 3, 1}, ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, {485, 0, 208, 1361, 2, 1}, ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, {485, 5, 328, 1364, 3, 1}, ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, {487, 0, 486, 1368, 2, 2}, ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, {487, 5, 488, 1372, 4, 2}, ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, {489, 0, 486, 1378, 2, 2}, ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, {489, 5, 488, 1382, 4, 2}, ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, {491, 0, 490, 1388, 4, 2}, ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, {491, 73, 492, 1394, 6, 2}, ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, {493, 0, 188, 1402, 1, 1}, ct__frontend_median, 0},
+    {&ct__op.median_out, {493, 5, 245, 1404, 2, 1}, ct__frontend_median_out, 0},
+    {&ct__op.median_dim, {493, 22, 459, 1407, 3, 2}, ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, {493, 494, 460, 1412, 5, 2}, ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, {495, 0, 188, 1419, 1, 1}, ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, {495, 5, 245, 1421, 2, 1}, ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, {495, 22, 459, 1424, 3, 2}, ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, {495, 494, 460, 1429, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, {496, 0, 449, 1436, 3, 1}, ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, {496, 78, 497, 1440, 4, 1}, ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, {498, 0, 188, 1445, 1, 1}, ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, {500, 67, 499, 1447, 4, 2}, ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, {501, 67, 499, 1453, 4, 2}, ct__frontend_std_mean_correction, 0},
+    {&ct__op.var_mean, {500, 0, 502, 1459, 2, 2}, ct__frontend_var_mean, 0},
+    {&ct__op.var_mean_dim, {500, 22, 503, 1463, 4, 2}, ct__frontend_var_mean_dim, 0},
+    {&ct__op.std_mean, {501, 0, 502, 1469, 2, 2}, ct__frontend_std_mean, 0},
+    {&ct__op.std_mean_dim, {501, 22, 503, 1473, 4, 2}, ct__frontend_std_mean_dim, 0},
+    {&ct__op.max_other, {64, 2, 175, 1479, 2, 1}, ct__frontend_max_other, 0},
+    {&ct__op.max_out, {64, 5, 179, 1482, 3, 1}, ct__frontend_max_out, 0},
+    {&ct__op.min_other, {63, 2, 175, 1486, 2, 1}, ct__frontend_min_other, 0},
+    {&ct__op.min_out, {63, 5, 179, 1489, 3, 1}, ct__frontend_min_out, 0},
+    {&ct__op.aminmax, {505, 0, 504, 1493, 3, 2}, ct__frontend_aminmax, 0},
+    {&ct__op.dot, {506, 0, 175, 1498, 2, 1}, ct__frontend_dot, 0},
+    {&ct__op.dot_out, {506, 5, 179, 1501, 3, 1}, ct__frontend_dot_out, 0},
+    {&ct__op.mv, {507, 0, 175, 1505, 2, 1}, ct__frontend_mv, 0},
+    {&ct__op.mv_out, {507, 5, 179, 1508, 3, 1}, ct__frontend_mv_out, 0},
+    {&ct__op.mm, {508, 0, 175, 1512, 2, 1}, ct__frontend_mm, 0},
+    {&ct__op.mm_out, {508, 5, 179, 1515, 3, 1}, ct__frontend_mm_out, 0},
+    {&ct__op.bmm, {509, 0, 175, 1519, 2, 1}, ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, {509, 5, 179, 1522, 3, 1}, ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, {511, 0, 510, 1526, 5, 1}, ct__frontend_addmm, 0},
+    {&ct__op.addmm_, {513, 0, 512, 1532, 5, 1}, ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, {511, 5, 514, 1538, 6, 1}, ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, {515, 0, 510, 1545, 5, 1}, ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, {516, 0, 512, 1551, 5, 1}, ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, {515, 5, 514, 1557, 6, 1}, ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, {517, 0, 175, 1564, 2, 1}, ct__frontend_outer, 0},
+    {&ct__op.outer_out, {517, 5, 179, 1567, 3, 1}, ct__frontend_outer_out, 0},
+    {&ct__op.matmul, {518, 0, 175, 1571, 2, 1}, ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, {518, 5, 179, 1574, 3, 1}, ct__frontend_matmul_out, 0},
+    {&ct__op.linear, {520, 0, 519, 1578, 3, 1}, ct__frontend_linear, 0},
+    {&ct__op.linear_out, {520, 5, 521, 1582, 4, 1}, ct__frontend_linear_out, 0},
+    {&ct__op.cat, {523, 0, 522, 1587, 2, 1}, ct__frontend_cat, 0},
+    {&ct__op.cat_out, {523, 5, 524, 1590, 3, 1}, ct__frontend_cat_out, 0},
+    {&ct__op.stack, {525, 0, 522, 1594, 2, 1}, ct__frontend_stack, 0},
+    {&ct__op.stack_out, {525, 5, 524, 1597, 3, 1}, ct__frontend_stack_out, 0},
+    {&ct__op.flip, {526, 0, 197, 1601, 2, 1}, ct__frontend_flip, 0},
+    {&ct__op.flip_out, {526, 5, 481, 1604, 3, 1}, ct__frontend_flip_out, 0},
+    {&ct__op.roll, {528, 0, 527, 1608, 3, 1}, ct__frontend_roll, 0},
+    {&ct__op.roll_out, {528, 5, 529, 1612, 4, 1}, ct__frontend_roll_out, 0},
+    {&ct__op.repeat, {530, 0, 197, 1617, 2, 1}, ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, {530, 5, 481, 1620, 3, 1}, ct__frontend_repeat_out, 0},
+    {&ct__op.tile, {531, 0, 197, 1624, 2, 1}, ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, {533, 0, 532, 1627, 3, 1}, ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, {533, 5, 534, 1631, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, {535, 0, 197, 1636, 2, 1}, ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, {535, 5, 481, 1639, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, {537, 0, 536, 1643, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, {538, 0, 197, 1647, 2, 1}, ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, {538, 5, 481, 1650, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, {539, 0, 536, 1654, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, {540, 0, 197, 1658, 2, 1}, ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, {540, 5, 481, 1661, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, {541, 0, 536, 1665, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, {542, 0, 197, 1669, 2, 1}, ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, {542, 5, 481, 1672, 3, 1}, ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, {543, 0, 536, 1676, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, {544, 0, 197, 1680, 2, 1}, ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, {544, 5, 481, 1683, 3, 1}, ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, {545, 0, 536, 1687, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, {546, 0, 197, 1691, 2, 1}, ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, {546, 5, 481, 1694, 3, 1}, ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, {547, 0, 536, 1698, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, {548, 0, 208, 1702, 2, 1}, ct__frontend_tril, 0},
+    {&ct__op.tril_, {549, 0, 327, 1705, 2, 1}, ct__frontend_tril_, 0},
+    {&ct__op.tril_out, {548, 5, 328, 1708, 3, 1}, ct__frontend_tril_out, 0},
+    {&ct__op.triu, {550, 0, 208, 1712, 2, 1}, ct__frontend_triu, 0},
+    {&ct__op.triu_, {551, 0, 327, 1715, 2, 1}, ct__frontend_triu_, 0},
+    {&ct__op.triu_out, {550, 5, 328, 1718, 3, 1}, ct__frontend_triu_out, 0},
+    {&ct__op.gather, {552, 0, 476, 1722, 4, 1}, ct__frontend_gather, 0},
+    {&ct__op.gather_out, {552, 5, 553, 1727, 5, 1}, ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, {555, 8, 554, 1733, 4, 1}, ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, {557, 8, 556, 1738, 4, 1}, ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, {555, 559, 558, 1743, 5, 1}, ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, {555, 11, 560, 1749, 4, 1}, ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, {557, 11, 561, 1754, 4, 1}, ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, {555, 563, 562, 1759, 5, 1}, ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, {564, 0, 554, 1765, 4, 1}, ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, {565, 0, 556, 1770, 4, 1}, ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, {564, 5, 558, 1775, 5, 1}, ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, {555, 99, 566, 1781, 5, 1}, ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, {557, 99, 567, 1787, 5, 1}, ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, {555, 569, 568, 1793, 6, 1}, ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, {555, 571, 570, 1800, 5, 1}, ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, {557, 571, 572, 1806, 5, 1}, ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, {575, 574, 573, 1812, 6, 1}, ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, {577, 574, 576, 1819, 6, 1}, ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, {575, 579, 578, 1826, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, {581, 0, 580, 1834, 3, 1}, ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, {581, 5, 582, 1838, 4, 1}, ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, {584, 0, 583, 1843, 5, 1}, ct__frontend_index_add, 0},
+    {&ct__op.index_add_, {586, 0, 585, 1849, 5, 1}, ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, {584, 5, 587, 1855, 6, 1}, ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, {588, 0, 554, 1862, 4, 1}, ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, {589, 0, 556, 1867, 4, 1}, ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, {588, 5, 558, 1872, 5, 1}, ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, {591, 590, 560, 1878, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, {592, 590, 561, 1883, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, {591, 593, 554, 1888, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, {592, 593, 556, 1893, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, {591, 594, 558, 1898, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, {591, 595, 562, 1904, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, {27, 165, 596, 1910, 2, 1}, ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, {27, 358, 597, 1913, 3, 1}, ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, {599, 0, 598, 1917, 4, 1}, ct__frontend_index_put, 2},
+    {&ct__op.index_put_, {601, 0, 600, 1922, 4, 1}, ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, {599, 5, 602, 1927, 5, 1}, ct__frontend_index_put_out, 2},
+    {&ct__op.one_hot, {603, 0, 208, 1933, 2, 1}, ct__frontend_one_hot, 0},
+    {&ct__op.embedding, {605, 0, 604, 1936, 5, 1}, ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, {605, 5, 606, 1942, 6, 1}, ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, {608, 0, 607, 1949, 5, 1}, ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, {610, 165, 609, 1955, 3, 1}, NULL, 0},
+    {&ct__op.split_with_sizes, {612, 0, 611, 1959, 3, 1}, NULL, 0},
+    {&ct__op.split_sizes, {610, 82, 611, 1963, 3, 1}, NULL, 0},
+    {&ct__op.chunk, {613, 0, 609, 1967, 3, 1}, NULL, 0},
+    {&ct__op.unbind_int, {615, 201, 614, 1971, 2, 1}, NULL, 0},
+    {&ct__op.pad, {95, 0, 616, 1974, 4, 1}, ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, {618, 0, 617, 1979, 3, 1}, ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, {618, 5, 619, 1983, 4, 1}, ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, {620, 201, 452, 1988, 3, 1}, ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, {620, 428, 456, 1992, 4, 1}, ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, {621, 201, 452, 1997, 3, 1}, ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, {621, 428, 456, 2001, 4, 1}, ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.softmin, {622, 0, 452, 2006, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {623, 0, 208, 2010, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {623, 5, 328, 2013, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {625, 0, 624, 2017, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {625, 5, 626, 2023, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {627, 0, 624, 2030, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {629, 0, 628, 2036, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {631, 0, 630, 2044, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {633, 0, 632, 2051, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {633, 5, 634, 2055, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {635, 0, 632, 2060, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {637, 0, 636, 2064, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {637, 5, 638, 2069, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {640, 0, 639, 2075, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {642, 0, 641, 2080, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {642, 5, 643, 2085, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {645, 0, 644, 2091, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.layer_norm, {647, 0, 646, 2097, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {649, 0, 648, 2104, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {651, 0, 650, 2111, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {653, 0, 652, 2121, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {655, 0, 654, 2126, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {657, 0, 656, 2134, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {657, 5, 658, 2144, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {660, 0, 659, 2155, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {661, 0, 659, 2163, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {663, 0, 662, 2171, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {663, 96, 664, 2179, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {665, 0, 662, 2187, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {665, 96, 664, 2195, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {667, 90, 666, 2203, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {668, 0, 197, 2212, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {668, 5, 481, 2215, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {669, 0, 197, 2219, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {670, 0, 175, 2222, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {672, 0, 671, 2225, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {672, 148, 673, 2234, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {674, 0, 671, 2244, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {676, 0, 675, 2253, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {678, 0, 677, 2261, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {680, 0, 679, 2268, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {680, 5, 681, 2276, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {683, 0, 682, 2285, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {683, 148, 684, 2294, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {686, 0, 685, 2304, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {688, 0, 687, 2310, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {690, 0, 689, 2317, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {691, 0, 689, 2322, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {693, 153, 692, 2327, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {693, 154, 694, 2332, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {693, 0, 695, 2336, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {698, 697, 696, 2339, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {700, 0, 699, 2343, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {700, 72, 701, 2346, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {703, 702, 701, 2350, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {703, 705, 704, 2354, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {703, 347, 706, 2358, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {708, 0, 707, 2362, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {709, 0, 707, 2366, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {711, 0, 710, 2370, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {712, 0, 710, 2375, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {714, 158, 713, 2380, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {716, 0, 715, 2387, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {718, 0, 717, 2392, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {718, 161, 719, 2396, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {721, 0, 720, 2401, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {711, 723, 722, 2407, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {712, 723, 722, 2411, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {714, 725, 724, 2415, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {716, 723, 726, 2421, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {718, 5, 727, 2425, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {718, 729, 728, 2428, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {721, 5, 730, 2432, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {732, 0, 731, 2437, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {734, 0, 733, 2443, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {736, 0, 735, 2447, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -67521,7 +68142,7 @@ static const char *const ct__generated_strings[] = {
     "min_indices",
     "descending",
     "stable",
-    "k_",
+    "k",
     "largest",
     "sorted",
     "sizes",
@@ -67664,6 +68285,7 @@ static const char *const ct__generated_strings[] = {
     "slice_backward",
     "T,i,i,i->T",
     "narrow",
+    "T,i,T,i->T",
     "T,I,I,i->T",
     "as_strided",
     "alias",
@@ -67943,6 +68565,8 @@ static const char *const ct__generated_strings[] = {
     "T,I,S?,b->T,T",
     "var_mean",
     "std_mean",
+    "T,b->T,T",
+    "T,I,b,b->T,T",
     "T,i?,b->T,T",
     "aminmax",
     "dot",
@@ -68296,6 +68920,7 @@ static const struct {
     {&ct__op.slice_backward, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice_backward), "composite"},
     {&ct__op.slice_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_backward), "autograd"},
     {&ct__op.narrow, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_narrow), "composite"},
+    {&ct__op.narrow_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_narrow_tensor), "composite"},
     {&ct__op.as_strided, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_as_strided), "composite"},
     {&ct__op.as_strided, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_as_strided), "autograd"},
     {&ct__op.alias, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_alias), "composite"},
@@ -69314,6 +69939,14 @@ static const struct {
     {&ct__op.msort, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
     {&ct__op.var_mean_correction, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
     {&ct__op.std_mean_correction, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {&ct__op.var_mean, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean_unbiased), "composite"},
+    {&ct__op.var_mean_dim, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean_dim), "composite"},
+    {&ct__op.std_mean, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean_unbiased), "composite"},
+    {&ct__op.std_mean_dim, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean_dim), "composite"},
+    {&ct__op.max_other, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_other), "composite"},
+    {&ct__op.max_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_other_out), "composite"},
+    {&ct__op.min_other, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_min_other), "composite"},
+    {&ct__op.min_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_min_other_out), "composite"},
     {&ct__op.aminmax, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
     {&ct__op.dot, CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
     {&ct__op.dot, CT_KEY_META, CT_FN(ct__k_dot), "reference"},
@@ -69590,6 +70223,7 @@ static const struct {
     {&ct__op.embedding_dense_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
     {&ct__op.split_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
     {&ct__op.split_with_sizes, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {&ct__op.split_sizes, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_sizes), "composite"},
     {&ct__op.chunk, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
     {&ct__op.unbind_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
     {&ct__op.pad, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},

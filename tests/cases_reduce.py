@@ -351,6 +351,22 @@ cs.add("msort", xi32)
 cs.add("var_mean.correction", g(x3.clone()), [1], correction=None)
 cs.add("var_mean.correction", g(x.t()), None, correction=0, keepdim=True)
 cs.add("std_mean.correction", g(x3.clone()), [0, 2], correction=1)
+# aten's older overloads (unbiased) and max / min of two tensors
+cs.add("var_mean", g(x3.clone()))
+cs.add("var_mean", x, False, name="var_mean_biased")
+cs.add("var_mean.dim", g(x3.clone()), [1], False, True)
+cs.add("std_mean", g(x.t()), True)
+cs.add("std_mean.dim", g(x3.clone()), None)
+cs.add("max.other", g(x.clone()), g(cs.randn(4)))
+cs.add("max.other", nan, nan.flip(1), name="max_other_nan")
+cs.add("max.other", xi, xi32, name="max_other_promote")
+cs.error("max.other", x, cs.randn(3), code="CT_ERR_SHAPE")
+cs.add("max.out", x, cs.randn(4), out=torch.empty(0, dtype=F64))
+cs.add("min.other", g(x.t()), g(cs.randn(4, 1)))
+cs.add("min.other", nan, nan.flip(0), name="min_other_nan")
+cs.add("min.out", xi, xi, out=torch.empty(3, 4, dtype=I64))
+cs.add("topk", d, k=2, dim=0, name="topk_k_by_name")
+cs.add("kthvalue", d, k=3, name="kthvalue_k_by_name")
 
 
 def aminmax_ref(t, dim=None, keepdim=False):  # 1.13 has no derivative of aten::aminmax

@@ -10438,7 +10438,7 @@ static ct_status ct__autograd_sort_values_stable(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
-/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+/* ---- topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_topk {
   ct_node base;
   ct__shape self_sizes;
@@ -10468,7 +10468,7 @@ static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_te
 }
 static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
 
-static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct__node_topk *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -10480,7 +10480,7 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k, dim, largest, sorted, indices);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -10490,13 +10490,13 @@ static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
   return r;
 }
 
-/* ---- topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
-static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+/* ---- topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("topk.values");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, values, indices);
+  r = ct__dispatch_topk_values(ks & CT__BELOW_AUTOGRAD, self, k, dim, largest, sorted, values, indices);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -10964,7 +10964,7 @@ static ct_status ct__autograd_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+/* ---- kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
 typedef struct ct__node_kthvalue {
   ct_node base;
   ct__shape self_sizes;
@@ -10996,7 +10996,7 @@ static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, c
 }
 static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
 
-static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct__node_kthvalue *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -11009,7 +11009,7 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
     ct__nd->keepdim = keepdim;
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k, dim, keepdim, indices);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -11019,13 +11019,13 @@ static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
   return r;
 }
 
-/* ---- kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
-static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+/* ---- kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) ---- */
+static ct_status ct__autograd_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(indices))) return ct__out_not_differentiable("kthvalue.values");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, values, indices);
+  r = ct__dispatch_kthvalue_values(ks & CT__BELOW_AUTOGRAD, self, k, dim, keepdim, values, indices);
   ct__below_autograd_end(excluded);
   return r;
 }

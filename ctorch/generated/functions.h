@@ -138,6 +138,9 @@ CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t e
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)
+ * start as a 0-dim integral tensor (read on the host; a meta start gives the view at 0) */
+CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length);
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)
  * bounds-checked against the storage */
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset);
@@ -915,11 +918,11 @@ CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bo
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
 CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
-/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
- * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
-CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
-/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted);
+/* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted);
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
  * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
@@ -964,11 +967,11 @@ CTDEF ct_status ct_cummax_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
 CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
-/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
- * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
-CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
-/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim);
+/* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices);
+/* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim);
 /* median(Tensor self) -> Tensor
  * the lower median; NaN when there is one; nan for an empty tensor */
 CTDEF ct_tensor *ct_median(ct_tensor *self);
@@ -1004,6 +1007,25 @@ CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
  * (std, mean); both differentiable */
 CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
 CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+ * var_mean.correction with correction = unbiased (aten's older overloads, for boxed callers) */
+CTDEF ct_tensor *ct_var_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1);
+/* var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_var_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1);
+/* std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_std_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1);
+/* std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+CTDEF ct_tensor *ct_std_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1);
+/* max.other(Tensor self, Tensor other) -> Tensor
+ * maximum(self, other): aten's overload of max */
+CTDEF ct_tensor *ct_max_other(ct_tensor *self, ct_tensor *other);
+/* max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* min.other(Tensor self, Tensor other) -> Tensor
+ * minimum(self, other): aten's overload of min */
+CTDEF ct_tensor *ct_min_other(ct_tensor *self, ct_tensor *other);
+/* min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_min_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
  * (amin, amax); both differentiable */
 CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
@@ -1260,6 +1282,9 @@ CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t
 /* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
  * the sizes must sum to self.size(dim) */
 CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor[]
+ * split_with_sizes under split's name (aten's overload) */
+CTDEF int64_t ct_split_sizes(ct_tensor *self, int split_size_len, const int64_t *split_size, int64_t dim, int64_t cap, ct_tensor **out);
 /* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
  * at most chunks pieces of ceil(size / chunks) */
 CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
@@ -1665,6 +1690,9 @@ typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list 
 typedef ct_tensor *ct_kernel_narrow(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
 #define CT__OPNAME_narrow "narrow"
 #define CT__OPSIG_narrow "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_narrow_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t );
+#define CT__OPNAME_narrow_Tensor "narrow.Tensor"
+#define CT__OPSIG_narrow_Tensor "T,i,T,i->T"
 typedef ct_tensor *ct_kernel_as_strided(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_as_strided "as_strided"
 #define CT__OPSIG_as_strided "T,I,I,i->T"
@@ -2727,6 +2755,30 @@ typedef ct_tensor *ct_kernel_var_mean_correction(ct_keyset, ct_tensor *, ct_int_
 typedef ct_tensor *ct_kernel_std_mean_correction(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **);
 #define CT__OPNAME_std_mean_correction "std_mean.correction"
 #define CT__OPSIG_std_mean_correction "T,I,S?,b->T,T"
+typedef ct_tensor *ct_kernel_var_mean(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_var_mean "var_mean"
+#define CT__OPSIG_var_mean "T,b->T,T"
+typedef ct_tensor *ct_kernel_var_mean_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **);
+#define CT__OPNAME_var_mean_dim "var_mean.dim"
+#define CT__OPSIG_var_mean_dim "T,I,b,b->T,T"
+typedef ct_tensor *ct_kernel_std_mean(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_std_mean "std_mean"
+#define CT__OPSIG_std_mean "T,b->T,T"
+typedef ct_tensor *ct_kernel_std_mean_dim(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **);
+#define CT__OPNAME_std_mean_dim "std_mean.dim"
+#define CT__OPSIG_std_mean_dim "T,I,b,b->T,T"
+typedef ct_tensor *ct_kernel_max_other(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_other "max.other"
+#define CT__OPSIG_max_other "T,T->T"
+typedef ct_status ct_kernel_max_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_out "max.out"
+#define CT__OPSIG_max_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_min_other(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_min_other "min.other"
+#define CT__OPSIG_min_other "T,T->T"
+typedef ct_status ct_kernel_min_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_min_out "min.out"
+#define CT__OPSIG_min_out "T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_aminmax(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **);
 #define CT__OPNAME_aminmax "aminmax"
 #define CT__OPSIG_aminmax "T,i?,b->T,T"
@@ -3033,6 +3085,9 @@ typedef int64_t ct_kernel_split_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t
 typedef int64_t ct_kernel_split_with_sizes(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **);
 #define CT__OPNAME_split_with_sizes "split_with_sizes"
 #define CT__OPSIG_split_with_sizes "T,I,i->L"
+typedef int64_t ct_kernel_split_sizes(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **);
+#define CT__OPNAME_split_sizes "split.sizes"
+#define CT__OPSIG_split_sizes "T,I,i->L"
 typedef int64_t ct_kernel_chunk(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **);
 #define CT__OPNAME_chunk "chunk"
 #define CT__OPSIG_chunk "T,i,i->L"
@@ -3345,6 +3400,7 @@ static struct {
   ct_op *slice_Tensor;
   ct_op *slice_backward;
   ct_op *narrow;
+  ct_op *narrow_Tensor;
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
@@ -3699,6 +3755,14 @@ static struct {
   ct_op *msort;
   ct_op *var_mean_correction;
   ct_op *std_mean_correction;
+  ct_op *var_mean;
+  ct_op *var_mean_dim;
+  ct_op *std_mean;
+  ct_op *std_mean_dim;
+  ct_op *max_other;
+  ct_op *max_out;
+  ct_op *min_other;
+  ct_op *min_out;
   ct_op *aminmax;
   ct_op *dot;
   ct_op *dot_out;
@@ -3801,6 +3865,7 @@ static struct {
   ct_op *embedding_dense_backward;
   ct_op *split_Tensor;
   ct_op *split_with_sizes;
+  ct_op *split_sizes;
   ct_op *chunk;
   ct_op *unbind_int;
   ct_op *pad;
@@ -4742,6 +4807,26 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_int(dim);
     ct__v[2] = ct_value_int(start);
+    ct__v[3] = ct_value_int(length);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
+static ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  const ct_op *ct__o = ct__op.narrow_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, dim, start, length);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(start);
     ct__v[3] = ct_value_int(length);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
@@ -10686,21 +10771,21 @@ static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
-/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+/* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.topk;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, k, dim, largest, sorted, indices);
   } else {
     ct_value ct__v[5];
     ct_tensor **ct__extra[1];
     ct__extra[0] = indices;
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
@@ -10709,19 +10794,19 @@ static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, i
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* topk.values(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+/* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.topk_values;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, largest, sorted, values, indices);
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k, dim, largest, sorted, values, indices);
   } else {
     ct_value ct__v[7];
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(largest);
     ct__v[4] = ct_value_bool(sorted);
@@ -11046,21 +11131,21 @@ static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
-/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+/* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__op.kthvalue;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, k_, dim, keepdim, indices);
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, self, k, dim, keepdim, indices);
   } else {
     ct_value ct__v[4];
     ct_tensor **ct__extra[1];
     ct__extra[0] = indices;
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
@@ -11068,19 +11153,19 @@ static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* kthvalue.values(Tensor self, int k_, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+/* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
+static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.kthvalue_values;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k_, dim, keepdim, values, indices);
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, k, dim, keepdim, values, indices);
   } else {
     ct_value ct__v[6];
     ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(k_);
+    ct__v[1] = ct_value_int(k);
     ct__v[2] = ct_value_int(dim);
     ct__v[3] = ct_value_bool(keepdim);
     ct__v[4] = ct_value_tensor(values);
@@ -11342,6 +11427,164 @@ static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.var_mean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , ct_tensor **))ct__k->unboxed)(ks, self, unbiased, result1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.var_mean_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.std_mean;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , ct_tensor **))ct__k->unboxed)(ks, self, unbiased, result1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_bool(unbiased);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  const ct_op *ct__o = ct__op.std_mean_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor **))ct__k->unboxed)(ks, self, dim, unbiased, keepdim, result1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = result1;
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    ct__v[2] = ct_value_bool(unbiased);
+    ct__v[3] = ct_value_bool(keepdim);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* max.other(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_max_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.max_other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.max_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* min.other(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_min_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.min_other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_min_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.min_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
@@ -13339,6 +13582,25 @@ static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_i
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = split_sizes.n < 0 ? ct_value_none() : ct_value_int_list(split_sizes.data, split_sizes.n);
+    ct__v[2] = ct_value_int(dim);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_sizes;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = split_size.n < 0 ? ct_value_none() : ct_value_int_list(split_size.data, split_size.n);
     ct__v[2] = ct_value_int(dim);
     ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 3, cap, out);
   }
@@ -15675,6 +15937,17 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t 
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow", "self"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_narrow(ct__call_keys(ct__keys), self, dim, start, length));
+}
+CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("narrow.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "narrow.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!start)) return ct__fail_null("narrow.Tensor", "start"), (ct_tensor *)NULL;
+  ct__keys |= start->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, start, 1, "narrow.Tensor", "start"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_narrow_Tensor(ct__call_keys(ct__keys), self, dim, start, length));
 }
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
   ct_int_list size_l;
@@ -19178,7 +19451,7 @@ CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable) {
   return ct_sort_stable_out_ex(values, indices, self, stable, -1, false);
 }
-CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -19186,7 +19459,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "topk", "self"))) return (ct_tensor *)NULL;
-  ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  ct__r = ct__dispatch_topk(ct__call_keys(ct__keys), self, k, dim, largest, sorted, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
     if (indices) *indices = NULL;
@@ -19196,7 +19469,7 @@ CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest,
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
-CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted) {
+CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("topk.values", "self"), ct_last_error();
@@ -19208,7 +19481,7 @@ CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *se
   if (CT_UNLIKELY(!indices)) return ct__fail_null("topk.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "topk.values", "indices"))) return ct_last_error();
-  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k_, dim, largest, sorted, values, indices);
+  return ct__dispatch_topk_values(ct__call_keys(ct__keys), self, k, dim, largest, sorted, values, indices);
 }
 CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
   ct_int_list sizes_l;
@@ -19445,7 +19718,7 @@ CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "cummin.out", "indices"))) return ct_last_error();
   return ct__dispatch_cummin_out(ct__call_keys(ct__keys), self, dim, values, indices);
 }
-CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   ct_tensor *ct__r, *ct__x[1] = {NULL};
@@ -19453,7 +19726,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
   ct__keys |= self->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "kthvalue", "self"))) return (ct_tensor *)NULL;
-  ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k_, dim, keepdim, &ct__x[0]);
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(ct__keys), self, k, dim, keepdim, &ct__x[0]);
   if (!ct__r) {
     ct_release(ct__x[0]);
     if (indices) *indices = NULL;
@@ -19463,7 +19736,7 @@ CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keep
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
 }
-CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim) {
+CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
   if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue.values", "self"), ct_last_error();
@@ -19475,7 +19748,7 @@ CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor
   if (CT_UNLIKELY(!indices)) return ct__fail_null("kthvalue.values", "indices"), ct_last_error();
   ct__keys |= indices->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "kthvalue.values", "indices"))) return ct_last_error();
-  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k_, dim, keepdim, values, indices);
+  return ct__dispatch_kthvalue_values(ct__call_keys(ct__keys), self, k, dim, keepdim, values, indices);
 }
 CTDEF ct_tensor *ct_median(ct_tensor *self) {
   ct_keyset ct__keys = 0;
@@ -19659,6 +19932,140 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
 }
 CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
   return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_var_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean", "self"))) return (ct_tensor *)NULL;
+  ct__r = ct__dispatch_var_mean(ct__call_keys(ct__keys), self, unbiased, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "var_mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean_unbiased(ct_tensor *self, bool unbiased, ct_tensor **result1) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean", "self"))) return (ct_tensor *)NULL;
+  ct__r = ct__dispatch_std_mean(ct__call_keys(ct__keys), self, unbiased, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "std_mean.dim", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_dim(ct__call_keys(ct__keys), self, dim_l, unbiased, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_max_other(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.other", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.other", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("max.other", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "max.other", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_max_other(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_max_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("max.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "max.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_min_other(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.other", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.other", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("min.other", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "min.other", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_min_other(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_min_other_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "min.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("min.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "min.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("min.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "min.out", "out"))) return ct_last_error();
+  return ct__dispatch_min_out(ct__call_keys(ct__keys), self, other, out);
 }
 CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
   ct_keyset ct__keys = 0;
@@ -21172,6 +21579,25 @@ CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const in
   split_sizes_l.data = split_sizes;
   split_sizes_l.n = split_sizes_len;
   ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF int64_t ct_split_sizes(ct_tensor *self, int split_size_len, const int64_t *split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.sizes", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "split.sizes", "self"))) return (int64_t)-1;
+  if (CT_UNLIKELY(split_size_len > 0 && !split_size)) return ct__fail_null("split.sizes", "split_size"), (int64_t)-1;
+  if (CT_UNLIKELY(split_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split.sizes", "split_size: negative length %d", split_size_len), (int64_t)-1;
+  split_size_l.data = split_size;
+  split_size_l.n = split_size_len;
+  ct__n = ct__dispatch_split_sizes(ct__call_keys(ct__keys), self, split_size_l, dim, cap, out);
   for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
   for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
   return ct__n;

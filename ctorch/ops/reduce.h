@@ -1766,6 +1766,39 @@ static ct_tensor *ct__k_std_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct
   (void)ks;
   return ct__rd_var_mean(a, dim, correction, keepdim, result1, 1);
 }
+/* aten's unbiased overloads of var_mean / std_mean, and max / min of two tensors */
+static ct_tensor *ct__k_var_mean_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, ct__rd_all(), ct_int(unbiased ? 1 : 0), false, result1, 0);
+}
+static ct_tensor *ct__k_var_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, ct_int(unbiased ? 1 : 0), keepdim, result1, 0);
+}
+static ct_tensor *ct__k_std_mean_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, ct__rd_all(), ct_int(unbiased ? 1 : 0), false, result1, 1);
+}
+static ct_tensor *ct__k_std_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, ct_int(unbiased ? 1 : 0), keepdim, result1, 1);
+}
+static ct_tensor *ct__k_max_other(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  (void)ks;
+  return ct_maximum(a, b);
+}
+static ct_status ct__k_max_other_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct_maximum_out(out, a, b);
+}
+static ct_tensor *ct__k_min_other(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  (void)ks;
+  return ct_minimum(a, b);
+}
+static ct_status ct__k_min_other_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct_minimum_out(out, a, b);
+}
 static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **max) {
   ct_tensor *lo = NULL, *hi = NULL;
   int n = dim == CT_INT_NONE ? 0 : 1;

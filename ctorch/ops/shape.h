@@ -1682,6 +1682,9 @@ static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list
            (int64_t)-1;
   return ct__shape_pieces(ks, "split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
 }
+static int64_t ct__k_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  return ct__k_split_with_sizes(ks, self, split_size, dim, cap, out);
+}
 static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
   int64_t size, split_size;
     if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
