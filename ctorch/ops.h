@@ -1349,6 +1349,21 @@ static ct_tensor *ct__scale(ct_tensor *grad, ct_scalar alpha) {
     return grad;
   return ct_mul_scalar(grad, alpha);
 }
+/* mm's gradients as aten's mm_mat1_backward / mm_mat2_backward: an operand
+ * stored by columns (a transposed matrix: nn.Linear's weight.t()) gets its
+ * gradient stored by columns too, computed as the transposed product, so
+ * that after t()'s backward it accumulates into a contiguous .grad. */
+static int ct__geometry_colmajor(const ct__geometry *g) {
+  return g->ndim == 2 && g->strides[0] == 1 && g->strides[1] == g->sizes[0];
+}
+static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2, const ct__geometry *mat1, ct_scalar alpha) {
+  if (ct__geometry_colmajor(mat1)) return ct__scale(ct_t(ct_mm(mat2, ct_t(grad))), alpha);
+  return ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+}
+static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *mat1, const ct__geometry *mat2, ct_scalar alpha) {
+  if (ct__geometry_colmajor(mat2)) return ct__scale(ct_t(ct_mm(ct_t(grad), mat1)), alpha);
+  return ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+}
 /* d(a / b)/db = -grad * a / b^2 */
 static ct_tensor *ct__div_other_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other) {
   return ct_neg(ct_div(ct_mul(grad, self), ct_mul(other, other)));

@@ -13240,6 +13240,21 @@ static ct_tensor *ct__scale(ct_tensor *grad, ct_scalar alpha) {
     return grad;
   return ct_mul_scalar(grad, alpha);
 }
+/* mm's gradients as aten's mm_mat1_backward / mm_mat2_backward: an operand
+ * stored by columns (a transposed matrix: nn.Linear's weight.t()) gets its
+ * gradient stored by columns too, computed as the transposed product, so
+ * that after t()'s backward it accumulates into a contiguous .grad. */
+static int ct__geometry_colmajor(const ct__geometry *g) {
+  return g->ndim == 2 && g->strides[0] == 1 && g->strides[1] == g->sizes[0];
+}
+static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2, const ct__geometry *mat1, ct_scalar alpha) {
+  if (ct__geometry_colmajor(mat1)) return ct__scale(ct_t(ct_mm(mat2, ct_t(grad))), alpha);
+  return ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+}
+static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *mat1, const ct__geometry *mat2, ct_scalar alpha) {
+  if (ct__geometry_colmajor(mat2)) return ct__scale(ct_t(ct_mm(ct_t(grad), mat1)), alpha);
+  return ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+}
 /* d(a / b)/db = -grad * a / b^2 */
 static ct_tensor *ct__div_other_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other) {
   return ct_neg(ct_div(ct_mul(grad, self), ct_mul(other, other)));
@@ -54405,7 +54420,9 @@ static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *v
 typedef struct ct__node_mm {
   ct_node base;
   ct__saved self;
+  ct__geometry self_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
 } ct__node_mm;
 
 static void ct__release_mm(ct_node *node) {
@@ -54418,6 +54435,8 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
   ct_tensor *grad = grads[0];
   ct_tensor *self = NULL;
   ct_tensor *mat2 = NULL;
+  const ct__geometry *self_geometry = &ct__nd->self_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 1)) {
     self = ct__unpack(&ct__nd->self, node, "self");
     if (!self) return ct_last_error();
@@ -54429,8 +54448,8 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2, self_geometry, ct_int(1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self, mat2_geometry, ct_int(1));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
@@ -54445,7 +54464,9 @@ static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
     if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
+    ct__save_geometry(&ct__nd->self_geometry, self);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
@@ -54539,7 +54560,9 @@ static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *
 typedef struct ct__node_addmm {
   ct_node base;
   ct__saved mat1;
+  ct__geometry mat1_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
   ct_scalar beta;
   ct_scalar alpha;
 } ct__node_addmm;
@@ -54556,6 +54579,8 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
   ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
+  const ct__geometry *mat1_geometry = &ct__nd->mat1_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 2)) {
     mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
     if (!mat1) return ct_last_error();
@@ -54568,8 +54593,8 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat1_backward(grad, mat2, mat1_geometry, alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__mm_mat2_backward(grad, mat1, mat2_geometry, alpha);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
@@ -54585,7 +54610,9 @@ static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
     if (ct__node_set_input(&ct__nd->base, 1, mat1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__node_set_input(&ct__nd->base, 2, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
+    ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
     ct__nd->beta = beta;
     ct__nd->alpha = alpha;
   }
@@ -54603,7 +54630,9 @@ static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
 typedef struct ct__node_addmm_ {
   ct_node base;
   ct__saved mat1;
+  ct__geometry mat1_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
   ct_scalar beta;
   ct_scalar alpha;
 } ct__node_addmm_;
@@ -54620,6 +54649,8 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
+  const ct__geometry *mat1_geometry = &ct__nd->mat1_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 2)) {
     mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
     if (!mat1) return ct_last_error();
@@ -54632,8 +54663,8 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat1_backward(grad, mat2, mat1_geometry, alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__mm_mat2_backward(grad, mat1, mat2_geometry, alpha);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
@@ -54651,7 +54682,9 @@ static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mat1, mat1);
+    ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
     ct__nd->beta = beta;
     ct__nd->alpha = alpha;
   }

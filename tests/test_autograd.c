@@ -1150,3 +1150,41 @@ TEST(autograd_create_graph_cycle_broken_by_set_grad_null) {
   ct_release(x);
   CHECK(ct_memory_stats_get().live_tensors == live - 1);
 }
+
+/* mm / addmm keep a column-major operand's gradient column-major, as aten's
+ * mm_mat1_backward / mm_mat2_backward: nn.Linear's weight (used as w.t())
+ * gets a contiguous .grad; the values are the row-major computation's, and
+ * both branches pass gradcheck and gradgradcheck. */
+static ct_tensor *agt_mm_transposed(ct_tensor *const *in, void *ctx) {
+  (void)ctx;
+  return ct_add(ct_mm(ct_t(in[0]), ct_t(in[1])), ct_addmm(in[2], ct_t(in[0]), ct_t(in[1])));
+}
+TEST(autograd_mm_keeps_column_major_gradients) {
+  CT_SCOPE {
+    ct_tensor *x = ct_to_dtype(ct_randn(CT_DIMS(3, 5)), CT_F64), *w = ct_to_dtype(ct_randn(CT_DIMS(4, 5)), CT_F64);
+    ct_tensor *b = ct_to_dtype(ct_randn(CT_DIMS(4)), CT_F64), *in[3], *expect;
+    int64_t d0 = 0;
+    CHECK_OK(ct_set_requires_grad(w, true));
+    CHECK_OK(ct_backward(ct_sum(ct_linear(x, w, b))));
+    CHECK(ct_grad(w) && ct_is_contiguous(ct_grad(w)));
+    expect = ct_contiguous(ct_expand(ct_sum_dim(x, 1, &d0, true), CT_DIMS(4, 5))); /* each row: x's column sums */
+    CHECK(ct_grad(w) && expect && ct_get(ct_amax(ct_abs(ct_sub(ct_grad(w), expect)), 0, NULL, false), 0) < 1e-12);
+    { /* the gradient mm hands the transposed operand is stored by columns itself */
+      ct_tensor *wt = ct_t(w), *root = ct_sum(ct_mm(x, wt)), *g = NULL;
+      ct_backward_desc d;
+      memset(&d, 0, sizeof d);
+      d.num_outputs = 1;
+      d.outputs = &root;
+      CHECK_OK(ct_autograd_grad(&d, 1, &wt, &g));
+      CHECK(g && g->ndim == 2 && g->strides[0] == 1 && g->strides[1] == 5);
+      ct_release(g);
+    }
+    in[0] = ct_to_dtype(ct_randn(CT_DIMS(5, 3)), CT_F64), in[1] = ct_to_dtype(ct_randn(CT_DIMS(4, 5)), CT_F64);
+    in[2] = ct_to_dtype(ct_randn(CT_DIMS(4)), CT_F64);
+    CHECK_OK(ct_set_requires_grad(in[0], true));
+    CHECK_OK(ct_set_requires_grad(in[1], true));
+    CHECK_OK(ct_set_requires_grad(in[2], true));
+    CHECK_OK(ct_gradcheck(agt_mm_transposed, NULL, 3, in, NULL));
+    CHECK_OK(ct_gradgradcheck(agt_mm_transposed, NULL, 3, in, NULL));
+  }
+}

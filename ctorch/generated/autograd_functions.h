@@ -11430,7 +11430,9 @@ static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *v
 typedef struct ct__node_mm {
   ct_node base;
   ct__saved self;
+  ct__geometry self_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
 } ct__node_mm;
 
 static void ct__release_mm(ct_node *node) {
@@ -11443,6 +11445,8 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
   ct_tensor *grad = grads[0];
   ct_tensor *self = NULL;
   ct_tensor *mat2 = NULL;
+  const ct__geometry *self_geometry = &ct__nd->self_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 1)) {
     self = ct__unpack(&ct__nd->self, node, "self");
     if (!self) return ct_last_error();
@@ -11454,8 +11458,8 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2, self_geometry, ct_int(1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self, mat2_geometry, ct_int(1));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
@@ -11470,7 +11474,9 @@ static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
     if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->self, self);
+    ct__save_geometry(&ct__nd->self_geometry, self);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
@@ -11564,7 +11570,9 @@ static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *
 typedef struct ct__node_addmm {
   ct_node base;
   ct__saved mat1;
+  ct__geometry mat1_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
   ct_scalar beta;
   ct_scalar alpha;
 } ct__node_addmm;
@@ -11581,6 +11589,8 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
   ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
+  const ct__geometry *mat1_geometry = &ct__nd->mat1_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 2)) {
     mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
     if (!mat1) return ct_last_error();
@@ -11593,8 +11603,8 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat1_backward(grad, mat2, mat1_geometry, alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__mm_mat2_backward(grad, mat1, mat2_geometry, alpha);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
@@ -11610,7 +11620,9 @@ static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
     if (ct__node_set_input(&ct__nd->base, 1, mat1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__node_set_input(&ct__nd->base, 2, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__save(&ct__nd->mat1, mat1);
+    ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
     ct__nd->beta = beta;
     ct__nd->alpha = alpha;
   }
@@ -11628,7 +11640,9 @@ static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
 typedef struct ct__node_addmm_ {
   ct_node base;
   ct__saved mat1;
+  ct__geometry mat1_geometry;
   ct__saved mat2;
+  ct__geometry mat2_geometry;
   ct_scalar beta;
   ct_scalar alpha;
 } ct__node_addmm_;
@@ -11645,6 +11659,8 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
   ct_tensor *mat2 = NULL;
   ct_scalar beta = ct__nd->beta;
   ct_scalar alpha = ct__nd->alpha;
+  const ct__geometry *mat1_geometry = &ct__nd->mat1_geometry;
+  const ct__geometry *mat2_geometry = &ct__nd->mat2_geometry;
   if (ct_node_needs_input_grad(node, 2)) {
     mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
     if (!mat1) return ct_last_error();
@@ -11657,8 +11673,8 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat1_backward(grad, mat2, mat1_geometry, alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__mm_mat2_backward(grad, mat1, mat2_geometry, alpha);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
@@ -11676,7 +11692,9 @@ static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
     if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
     ct__save(&ct__nd->mat1, mat1);
+    ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
+    ct__save_geometry(&ct__nd->mat2_geometry, mat2);
     ct__nd->beta = beta;
     ct__nd->alpha = alpha;
   }
