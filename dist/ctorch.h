@@ -21304,7 +21304,8 @@ static ct_tensor *ct__k_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tens
                                           ct_tensor *weight, int64_t reduction) {
   static const char *op = "multi_margin_loss";
   ct_tensor *r = NULL;
-  int64_t p = (int64_t)ct_scalar_to_double(p_), nframe, dim, one = 1;
+  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
+  int64_t p = pd >= 1 && pd < 3 ? (int64_t)pd : 0, nframe, dim, one = 1;
   char b1[160];
   (void)ks;
   if (p != 1 && p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported"), (ct_tensor *)NULL;

@@ -457,5 +457,6 @@ cs.error("cdist", rn(2, 3), rn(2, 3), 2.0, 3, code="CT_ERR_INVALID")
 cs.error("cdist", torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), code="CT_ERR_DTYPE")
 cs.error("cdist", rn(2, 3), rn(2, 3, dtype=S), code="CT_ERR_DTYPE")
 cs.error("cdist", rn(2, 2, 3), rn(3, 2, 3), code="CT_ERR_SHAPE")
+cs.add("multi_margin_loss", rn(3, 4), idx(3, n=4), 2.5, 1, None, 0)   # p truncated to an int (aten's p.toInt())
 
 cs.write()

@@ -272,6 +272,7 @@ TEST(nn_losses_errors_direct) {
     ct_tensor *x = nn_t(CT_DIMS(2, 3), CT_F32, -1, 1, 51), *t = nn_long(CT_DIMS(2), (const int64_t[]){0, 5});
     CHECK_ERR(ct_multi_margin_loss(x, t, ct_int(1), ct_int(1), NULL, 1), CT_ERR_INDEX, "target out of range");
     CHECK_ERR(ct_multi_margin_loss(x, t, ct_int(3), ct_int(1), NULL, 1), CT_ERR_INVALID, "only p == 1 and p == 2 supported");
+    CHECK_ERR(ct_multi_margin_loss(x, t, ct_float(NAN), ct_int(1), NULL, 1), CT_ERR_INVALID, "only p == 1 and p == 2 supported");
     CHECK_ERR(ct_huber_loss(x, x, 1, 0.0), CT_ERR_INVALID, "huber_loss does not support non-positive values for delta.");
     CHECK_ERR(ct_soft_margin_loss(ct_ones(CT_DIMS(3), CT_F32), x, 0), CT_ERR_SHAPE,
               "output with shape [3] doesn't match the broadcast shape [2, 3]");
