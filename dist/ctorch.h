@@ -2199,7 +2199,7 @@ CT_EXTERN_C_END
 #endif /* CT_OPS_SHAPE_H */
 
 /* ---- ctorch/ops/nn.h ---- */
-/* ctorch/ops/nn.h - reference kernels: softmax family, losses, normalisation, dropout.
+/* ctorch/ops/nn.h - reference kernels: softmax family, losses, distances, normalisation, dropout.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/nn.spec and their derivatives in
@@ -3703,6 +3703,51 @@ CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
  * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor
+ * |d| < delta ? d^2 / 2 : delta (|d| - delta / 2), d = self - target broadcast; self's dtype; delta > 0 */
+CTDEF ct_tensor *ct_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta);
+/* huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_huber_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta);
+/* soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * log(1 + exp(-target self)) in self's shape and dtype (target broadcasts to self) */
+CTDEF ct_tensor *ct_soft_margin_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_soft_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor
+ * max(0, -target (input1 - input2) + margin), broadcasting */
+CTDEF ct_tensor *ct_margin_ranking_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction);
+/* hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> Tensor
+ * (target != 1 ? max(0, margin - self) : 0) + (target != -1 ? self : 0), broadcasting */
+CTDEF ct_tensor *ct_hinge_embedding_loss(ct_tensor *self, ct_tensor *target, double margin, int64_t reduction);
+/* multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * no aten op (F.multilabel_soft_margin_loss): -(t log_sigmoid(x) + (1 - t) log_sigmoid(-x)) (times weight), averaged over the last dim */
+CTDEF ct_tensor *ct_multilabel_soft_margin_loss(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor
+ * self (C) or (N, C), int64 target (N); sum over i != y of max(0, margin - x[y] + x[i])^p (times weight[y]) / C; p 1 or 2 */
+CTDEF ct_tensor *ct_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction);
+/* multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_multi_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction);
+/* triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor
+ * max(0, margin + d(a, p) - d(a, n)), d pairwise_distance (swap: d(a, n) = min(d(a, n), d(p, n))) */
+CTDEF ct_tensor *ct_triplet_margin_loss(ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction);
+/* cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor
+ * target 1: 1 - cos, target -1: max(0, cos - margin); (N, D) inputs with target (N), or (D) with 0-dim target */
+CTDEF ct_tensor *ct_cosine_embedding_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction);
+/* poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+ * log_input ? exp(x) - t x : x - t log(x + eps); full adds Stirling's t log t - t + log(2 pi t) / 2 where t > 1 */
+CTDEF ct_tensor *ct_poisson_nll_loss(ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction);
+/* gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-06, int reduction=1) -> Tensor
+ * no aten op (F.gaussian_nll_loss): (log(v) + (x - t)^2 / v) / 2 (+ log(2 pi) / 2 with full), v = var clamped at eps (the gradient passes the clamp); var >= 0 */
+CTDEF ct_tensor *ct_gaussian_nll_loss(ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction);
+/* cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+ * sum(x1 / sqrt(max(|x1|^2, eps^2)) * x2 / sqrt(max(|x2|^2, eps^2)), dim), broadcasting (the gradient passes the clamps, as aten) */
+CTDEF ct_tensor *ct_cosine_similarity(ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps);
+/* pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False) -> Tensor
+ * norm(x1 - x2 + eps, p) over the last dim, broadcasting */
+CTDEF ct_tensor *ct_pairwise_distance(ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim);
+/* cdist(Tensor x1, Tensor x2, float p=2.0, int? compute_mode=None) -> Tensor
+ * p-norm distances between the rows of x1 (B.., R1, M) and x2 (B.., R2, M); p = 2 with more than 25 rows (compute_mode None or 0) or compute_mode 1 uses the matrix product |a|^2 + |b|^2 - 2 a.b */
+CTDEF ct_tensor *ct_cdist(ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode);
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
@@ -5515,6 +5560,54 @@ typedef ct_status ct_kernel_binary_cross_entropy_out(ct_keyset, ct_tensor *, ct_
 typedef ct_tensor *ct_kernel_binary_cross_entropy_with_logits(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_binary_cross_entropy_with_logits "binary_cross_entropy_with_logits"
 #define CT__OPSIG_binary_cross_entropy_with_logits "T,T,T?,T?,i->T"
+typedef ct_tensor *ct_kernel_huber_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
+#define CT__OPNAME_huber_loss "huber_loss"
+#define CT__OPSIG_huber_loss "T,T,i,f->T"
+typedef ct_status ct_kernel_huber_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
+#define CT__OPNAME_huber_loss_out "huber_loss.out"
+#define CT__OPSIG_huber_loss_out "T,T,i,f,Tw->Tw"
+typedef ct_tensor *ct_kernel_soft_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_soft_margin_loss "soft_margin_loss"
+#define CT__OPSIG_soft_margin_loss "T,T,i->T"
+typedef ct_status ct_kernel_soft_margin_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_soft_margin_loss_out "soft_margin_loss.out"
+#define CT__OPSIG_soft_margin_loss_out "T,T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_margin_ranking_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_margin_ranking_loss "margin_ranking_loss"
+#define CT__OPSIG_margin_ranking_loss "T,T,T,f,i->T"
+typedef ct_tensor *ct_kernel_hinge_embedding_loss(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_hinge_embedding_loss "hinge_embedding_loss"
+#define CT__OPSIG_hinge_embedding_loss "T,T,f,i->T"
+typedef ct_tensor *ct_kernel_multilabel_soft_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_multilabel_soft_margin_loss "multilabel_soft_margin_loss"
+#define CT__OPSIG_multilabel_soft_margin_loss "T,T,T?,i->T"
+typedef ct_tensor *ct_kernel_multi_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t );
+#define CT__OPNAME_multi_margin_loss "multi_margin_loss"
+#define CT__OPSIG_multi_margin_loss "T,T,S,S,T?,i->T"
+typedef ct_status ct_kernel_multi_margin_loss_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_multi_margin_loss_out "multi_margin_loss.out"
+#define CT__OPSIG_multi_margin_loss_out "T,T,S,S,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_triplet_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t );
+#define CT__OPNAME_triplet_margin_loss "triplet_margin_loss"
+#define CT__OPSIG_triplet_margin_loss "T,T,T,f,f,f,b,i->T"
+typedef ct_tensor *ct_kernel_cosine_embedding_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_cosine_embedding_loss "cosine_embedding_loss"
+#define CT__OPSIG_cosine_embedding_loss "T,T,T,f,i->T"
+typedef ct_tensor *ct_kernel_poisson_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , double , int64_t );
+#define CT__OPNAME_poisson_nll_loss "poisson_nll_loss"
+#define CT__OPSIG_poisson_nll_loss "T,T,b,b,f,i->T"
+typedef ct_tensor *ct_kernel_gaussian_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t );
+#define CT__OPNAME_gaussian_nll_loss "gaussian_nll_loss"
+#define CT__OPSIG_gaussian_nll_loss "T,T,T,b,f,i->T"
+typedef ct_tensor *ct_kernel_cosine_similarity(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
+#define CT__OPNAME_cosine_similarity "cosine_similarity"
+#define CT__OPSIG_cosine_similarity "T,T,i,f->T"
+typedef ct_tensor *ct_kernel_pairwise_distance(ct_keyset, ct_tensor *, ct_tensor *, double , double , bool );
+#define CT__OPNAME_pairwise_distance "pairwise_distance"
+#define CT__OPSIG_pairwise_distance "T,T,f,f,b->T"
+typedef ct_tensor *ct_kernel_cdist(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_cdist "cdist"
+#define CT__OPSIG_cdist "T,T,f,i?->T"
 typedef ct_tensor *ct_kernel_layer_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool );
 #define CT__OPNAME_layer_norm "layer_norm"
 #define CT__OPSIG_layer_norm "T,I,T?,T?,f,b->T"
@@ -21110,6 +21203,373 @@ static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   return ct__nn_into_out("glu", ct__k_glu(ks, self, dim), out);
 }
 
+/* ================= more losses and distances: composites =================
+ * As aten writes them (Loss.cpp, LossMultiMargin.cpp, Distance.cpp) or, for
+ * multilabel_soft_margin_loss and gaussian_nll_loss (no aten op), as
+ * torch.nn.functional does, over ct ops: gradients and double backward come
+ * from the ops they call. aten's explicit kernels (huber_loss,
+ * soft_margin_loss, multi_margin_loss, _cdist_forward, _euclidean_dist)
+ * have the same values and gradients (subgradient 0 at kinks and at zero
+ * distances). Reductions are checked (aten treats an unknown int as none). */
+
+/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype ---- */
+static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  static const char *op = "huber_loss";
+  ct_dtype rt = ct__result_type(self, target);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta."), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(rt),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *a = ct__nn_abs(ct_sub(self, target));
+    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
+    ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
+    r = ct_keep(ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction));
+  }
+  return r;
+}
+static ct_status ct__k_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  return ct__nn_into_out("huber_loss", ct__k_huber_loss(ks, self, target, reduction, delta), out);
+}
+
+/* ---- soft_margin_loss: log(1 + exp(-self * target)) into self's shape and dtype (aten's neg_out, mul_, exp_, add_, log_) ---- */
+static ct_tensor *ct__k_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  static const char *op = "soft_margin_loss";
+  ct_tensor *r = NULL;
+  int64_t shape[CT_MAX_DIMS];
+  int n;
+  (void)ks;
+  if ((n = ct_broadcast_shapes(op, self->ndim, self->sizes, target->ndim, target->sizes, shape)) < 0) return NULL;
+  if (n != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)n) != 0) {
+    char b1[160], b2[160];
+    return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s", ct__nn_shape(self, b1, sizeof b1),
+                   ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type Float can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *u = ct_to_dtype(ct_mul(ct_neg(self), target), (ct_dtype)self->dtype);
+    r = ct_keep(ct__nn_reduce(ct_log(ct_add_scalar(ct_exp(u), ct_int(1))), reduction));
+  }
+  return r;
+}
+static ct_status ct__k_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("soft_margin_loss", ct__k_soft_margin_loss(ks, self, target, reduction), out);
+}
+
+/* ---- margin_ranking_loss: clamp_min(-target (input1 - input2) + margin, 0) ---- */
+static ct_tensor *ct__k_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin,
+                                            int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("margin_ranking_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = ct_add_scalar(ct_mul(ct_neg(target), ct_sub(input1, input2)), ct_float(margin));
+    r = ct_keep(ct__nn_reduce(ct_clamp_min(l, ct_int(0)), reduction));
+  }
+  return r;
+}
+
+/* ---- hinge_embedding_loss: where(target != 1, clamp_min(margin - self, 0), 0) + where(target != -1, self, 0) ---- */
+static ct_tensor *ct__k_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("hinge_embedding_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *zeros = ct_zeros_like(self);
+    ct_tensor *mc = ct_clamp_min(ct_add_scalar(ct_neg(self), ct_float(margin)), ct_int(0));
+    ct_tensor *l = ct_add(ct_where(ct_ne_scalar(target, ct_int(1)), mc, zeros), ct_where(ct_ne_scalar(target, ct_int(-1)), self, zeros));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- multilabel_soft_margin_loss (F's): classes along the last dim ---- */
+static ct_tensor *ct__k_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight,
+                                                    int64_t reduction) {
+  static const char *op = "multilabel_soft_margin_loss";
+  ct_tensor *r = NULL;
+  int64_t cdim;
+  (void)ks;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (input->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as -1 but tensor has no dimensions"), (ct_tensor *)NULL;
+  cdim = input->ndim - 1;
+  CT_SCOPE {
+    ct_tensor *pos = ct_mul(target, ct_log_sigmoid(input));
+    ct_tensor *neg = ct_mul(ct_add_scalar(ct_neg(target), ct_int(1)), ct_log_sigmoid(ct_neg(input)));
+    ct_tensor *l = ct_neg(ct_add(pos, neg));
+    if (weight) l = ct_mul(l, weight);
+    l = ct_div_scalar(ct_sum_dim(l, 1, &cdim, false), ct_int(input->sizes[cdim]));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- multi_margin_loss: aten's checks in its order, then per row
+ * sum_{i != y} h(margin - x[y] + x[i]) w[y] / C, h(z) = max(z, 0)^p ---- */
+static ct_tensor *ct__k_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin,
+                                          ct_tensor *weight, int64_t reduction) {
+  static const char *op = "multi_margin_loss";
+  ct_tensor *r = NULL;
+  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
+  int64_t p = pd >= 1 && pd < 3 ? (int64_t)pd : 0, nframe, dim, one = 1;
+  char b1[160];
+  (void)ks;
+  if (p != 1 && p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported"), (ct_tensor *)NULL;
+  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+                   ct__nn_shape(self, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  nframe = self->ndim <= 1 ? 1 : self->sizes[0];
+  dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
+  if (!(target->ndim <= 1 && target->numel == nframe))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1)), (ct_tensor *)NULL;
+  if (weight && !(weight->ndim <= 1 && weight->numel == dim))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1)), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return NULL;
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype)), (ct_tensor *)NULL;
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
+                   ct__dtype_torch_name((ct_dtype)weight->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(target) && target->numel) { /* aten: "target out of range" while it walks the rows */
+    ct_tensor *t = ct__nn_i64(op, target);
+    int64_t i, bad = 0;
+    if (!t) return NULL;
+    for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
+    ct_release(t);
+    if (bad) return ct_fail(CT_ERR_INDEX, op, "target out of range"), (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    int64_t sh[2] = {nframe, dim}, tsh[2] = {nframe, 1}, csh[2] = {1, dim}, fd = 1;
+    ct_tensor *x = ct_reshape(self, 2, sh), *t = ct_reshape(target, 2, tsh);
+    ct_tensor *cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
+    ct_tensor *h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
+    ct_tensor *l;
+    if (p == 2) h = ct_mul(h, h);
+    h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
+    l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
+    if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
+    if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+static ct_status ct__k_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
+                                             ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("multi_margin_loss", ct__k_multi_margin_loss(ks, self, target, p, margin, weight, reduction), out);
+}
+
+/* ---- distances ---- */
+/* pairwise_distance: norm(x1 - x2 + eps, p) over the last dim of the broadcast */
+static ct_tensor *ct__k_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  ct_tensor *r = NULL;
+  int64_t inner = (x1->ndim > x2->ndim ? x1->ndim : x2->ndim) - 1;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_norm_dim(ct_add_scalar(ct_sub(x1, x2), ct_float(eps)), ct_float(p), 1, &inner, keepdim)); }
+  return r;
+}
+/* cosine_similarity as aten 1.13: each input divided by sqrt of its squared
+ * norm clamped at eps^2 (the clamp under no_grad: its gradient passes
+ * through), then the products summed */
+static ct_tensor *ct__nn_clamp_min_nograd(ct_tensor *v, double eps) {
+  return ct_add(ct_detach(ct_clamp_min(v, ct_float(eps))), ct_sub(v, ct_detach(v)));
+}
+static ct_tensor *ct__k_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  static const char *op = "cosine_similarity";
+  ct_dtype dt = ct__result_type(x1, x2);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct_dtype_is_floating(dt))
+    return ct_fail(CT_ERR_DTYPE, op, "expected common dtype to be floating point, yet common dtype is %s", ct__dtype_torch_name(dt)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t shape[CT_MAX_DIMS];
+    int n = ct_broadcast_shapes(op, x1->ndim, x1->sizes, x2->ndim, x2->sizes, shape);
+    ct_tensor *a = ct_dtype_is_floating((ct_dtype)x1->dtype) ? x1 : ct_to_dtype(x1, dt);
+    ct_tensor *b = ct_dtype_is_floating((ct_dtype)x2->dtype) ? x2 : ct_to_dtype(x2, dt);
+    if (n >= 0) {
+      ct_tensor *n1, *n2;
+      a = ct_expand(a, n, shape), b = ct_expand(b, n, shape);
+      n1 = ct_sqrt(ct__nn_clamp_min_nograd(ct_sum_dim(ct_mul(a, a), 1, &dim, true), eps * eps));
+      n2 = ct_sqrt(ct__nn_clamp_min_nograd(ct_sum_dim(ct_mul(b, b), 1, &dim, true), eps * eps));
+      r = ct_keep(ct_sum_dim(ct_mul(ct_div(a, n1), ct_div(b, n2)), 1, &dim, false));
+    }
+  }
+  return r;
+}
+/* cdist: the direct path (_cdist_forward: the p-norm of the row differences;
+ * its subgradients are linalg_vector_norm's, 0 at zero distance) or, for
+ * p = 2 with compute_mode 1 or (None/0 and more than 25 rows), the matrix
+ * product of aten's _euclidean_dist with its gradient (0 at zero distance) */
+static ct_tensor *ct__nn_euclidean_dist(ct_tensor *x1, ct_tensor *x2) {
+  int64_t last = -1;
+  ct_tensor *n1 = ct_sum_dim(ct_mul(x1, x1), 1, &last, true), *n2 = ct_sum_dim(ct_mul(x2, x2), 1, &last, true);
+  ct_tensor *a[3], *b[3], *m, *s, *z;
+  a[0] = ct_mul_scalar(x1, ct_int(-2)), a[1] = n1, a[2] = n1 ? ct_ones_like(n1) : NULL;
+  b[0] = x2, b[1] = n2 ? ct_ones_like(n2) : NULL, b[2] = n2;
+  m = ct_matmul(ct_cat(3, a, -1), ct_transpose(ct_cat(3, b, -1), -2, -1));
+  s = ct_clamp_min(m, ct_int(0));
+  z = s ? ct_to_dtype(ct_eq_scalar(s, ct_int(0)), (ct_dtype)s->dtype) : NULL; /* constant */
+  return ct_mul(ct_sqrt(ct_add(s, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+static ct_tensor *ct__k_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  static const char *op = "cdist";
+  ct_tensor *r = NULL;
+  int64_t r1, r2, mode = compute_mode == CT_INT_NONE ? 0 : compute_mode;
+  (void)ks;
+  if (x1->ndim < 2) return ct_fail(CT_ERR_RANK, op, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim), (ct_tensor *)NULL;
+  if (x2->ndim < 2) return ct_fail(CT_ERR_RANK, op, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim), (ct_tensor *)NULL;
+  if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+    return ct_fail(CT_ERR_SHAPE, op, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld", (long long)x1->sizes[x1->ndim - 1],
+                   (long long)x2->sizes[x2->ndim - 1]),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)x1->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "cdist only supports floating-point dtypes, X1 got: %s", ct__dtype_torch_name((ct_dtype)x1->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)x2->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "cdist only supports floating-point dtypes, X2 got: %s", ct__dtype_torch_name((ct_dtype)x2->dtype)),
+           (ct_tensor *)NULL;
+  if (!(p >= 0)) return ct_fail(CT_ERR_INVALID, op, "cdist only supports non-negative p values"), (ct_tensor *)NULL;
+  if (mode < 0 || mode > 2) return ct_fail(CT_ERR_INVALID, op, "possible modes: 0, 1, 2, but was: %lld", (long long)mode), (ct_tensor *)NULL;
+  if (x1->dtype != x2->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)x1->dtype),
+                   ct__dtype_torch_name((ct_dtype)x2->dtype)),
+           (ct_tensor *)NULL;
+  r1 = x1->sizes[x1->ndim - 2], r2 = x2->sizes[x2->ndim - 2];
+  CT_SCOPE {
+    int64_t last = -1;
+    if (x1->numel && x2->numel && p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25)))) {
+      int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], batch[CT_MAX_DIMS];
+      int nb = ct_broadcast_shapes(op, x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, batch);
+      if (nb >= 0) { /* the batch dims broadcast first, as aten's cdist_impl */
+        memcpy(b1, batch, sizeof(int64_t) * (size_t)nb), memcpy(b2, batch, sizeof(int64_t) * (size_t)nb);
+        b1[nb] = r1, b2[nb] = r2, b1[nb + 1] = b2[nb + 1] = x1->sizes[x1->ndim - 1];
+        r = ct_keep(ct__nn_euclidean_dist(ct_expand(x1, nb + 2, b1), ct_expand(x2, nb + 2, b2)));
+      }
+    } else {
+      ct_tensor *d = ct_sub(ct_unsqueeze(x1, -2), ct_unsqueeze(x2, -3));
+      r = ct_keep(ct_linalg_vector_norm(d, ct_float(p), 1, &last, false));
+    }
+  }
+  return r;
+}
+
+/* ---- triplet_margin_loss ---- */
+static ct_tensor *ct__k_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin,
+                                            double p, double eps, bool swap, int64_t reduction) {
+  static const char *op = "triplet_margin_loss";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (anchor->ndim != positive->ndim || positive->ndim != negative->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "All inputs should have same dimension but got %dD, %dD and %dD inputs.", anchor->ndim, positive->ndim,
+                   negative->ndim),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *dp = ct_pairwise_distance(anchor, positive, p, eps, false), *dn = ct_pairwise_distance(anchor, negative, p, eps, false);
+    if (swap) dn = ct_minimum(dn, ct_pairwise_distance(positive, negative, p, eps, false));
+    r = ct_keep(ct__nn_reduce(ct_clamp_min(ct_sub(ct_add_scalar(dp, ct_float(margin)), dn), ct_int(0)), reduction));
+  }
+  return r;
+}
+
+/* ---- cosine_embedding_loss (aten: EPSILON 1e-12 added to the squared magnitudes) ---- */
+static ct_tensor *ct__k_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin,
+                                              int64_t reduction) {
+  static const char *op = "cosine_embedding_loss";
+  ct_tensor *r = NULL;
+  int64_t td = target->ndim;
+  char b1[160], b2[160];
+  (void)ks;
+  if (td != 0 && td != 1) return ct_fail(CT_ERR_SHAPE, op, "0D or 1D target tensor expected, multi-target not supported"), (ct_tensor *)NULL;
+  if (td == 1 && !(input1->ndim == 2 && input2->ndim == 2))
+    return ct_fail(CT_ERR_SHAPE, op, "1D target tensor expects 2D input tensors, but found inputs with sizes %s and %s.",
+                   ct__nn_shape(input1, b1, sizeof b1), ct__nn_shape(input2, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (td == 0 && !(input1->ndim == 1 && input2->ndim == 1))
+    return ct_fail(CT_ERR_SHAPE, op, "0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.",
+                   ct__nn_shape(input1, b1, sizeof b1), ct__nn_shape(input2, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *prod = ct_sum_dim(ct_mul(input1, input2), 1, &td, false);
+    ct_tensor *m1 = ct_add_scalar(ct_sum_dim(ct_mul(input1, input1), 1, &td, false), ct_float(1e-12));
+    ct_tensor *m2 = ct_add_scalar(ct_sum_dim(ct_mul(input2, input2), 1, &td, false), ct_float(1e-12));
+    ct_tensor *cosv = ct_div(prod, ct_sqrt(ct_mul(m1, m2))), *zeros = cosv ? ct_zeros_like(cosv) : NULL;
+    ct_tensor *pos = ct_add_scalar(ct_neg(cosv), ct_int(1));
+    ct_tensor *neg = ct_clamp_min(ct_sub_scalar(cosv, ct_float(margin)), ct_int(0));
+    ct_tensor *l = ct_add(ct_where(ct_eq_scalar(target, ct_int(1)), pos, zeros), ct_where(ct_eq_scalar(target, ct_int(-1)), neg, zeros));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- poisson_nll_loss (aten's composite) ---- */
+static ct_tensor *ct__k_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps,
+                                         int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("poisson_nll_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = log_input ? ct_sub(ct_exp(input), ct_mul(target, input))
+                             : ct_sub(input, ct_mul(target, ct_log(ct_add_scalar(input, ct_float(eps)))));
+    if (full) {
+      ct_tensor *st = ct_add(ct_sub(ct_mul(target, ct_log(target)), target),
+                             ct_mul_scalar(ct_log(ct_mul_scalar(target, ct_float(2 * 3.14159265358979323846))), ct_float(0.5)));
+      l = ct_add(l, ct_masked_fill(st, ct_le_scalar(target, ct_int(1)), ct_int(0)));
+    }
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- gaussian_nll_loss (F's): var (input's shape, or one dim short, or last dim 1) clamped at eps without cutting the gradient ---- */
+static ct_tensor *ct__k_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps,
+                                          int64_t reduction) {
+  static const char *op = "gaussian_nll_loss";
+  ct_tensor *r = NULL;
+  int unsq = 0;
+  (void)ks;
+  if (!ct_same_shape(var, input)) { /* F's input.size()[:-1] == var.size(), or == var.size()[:-1] with var.size(-1) == 1 */
+    int pn = input->ndim > 0 ? input->ndim - 1 : 0;
+    size_t pb = sizeof(int64_t) * (size_t)pn;
+    if (var->ndim == pn && !memcmp(var->sizes, input->sizes, pb))
+      unsq = 1;
+    else if (!(var->ndim == pn + 1 && !memcmp(var->sizes, input->sizes, pb) && var->sizes[pn] == 1))
+      return ct_fail(CT_ERR_SHAPE, op, "var is of incorrect size"), (ct_tensor *)NULL;
+  }
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)var->dtype)) /* F's var.clamp_(min=eps) */
+    return ct_fail(CT_ERR_DTYPE, op, "result type Float can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)var->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(var) && var->numel) {
+    ct_tensor *v = ct__nn_f64(op, var);
+    int64_t i, bad = 0;
+    if (!v) return NULL;
+    for (i = 0; i < v->numel; i++) bad |= ct__nn_cdata(v)[i] < 0;
+    ct_release(v);
+    if (bad) return ct_fail(CT_ERR_INVALID, op, "var has negative entry/entries"), (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    ct_tensor *v = ct__nn_clamp_min_nograd(unsq ? ct_unsqueeze(var, -1) : var, eps), *d = ct_sub(input, target);
+    ct_tensor *l = ct_mul_scalar(ct_add(ct_log(v), ct_div(ct_mul(d, d), v)), ct_float(0.5));
+    if (full) l = ct_add_scalar(l, ct_float(0.5 * log(2 * 3.14159265358979323846)));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
 /* ---- ctorch/ops/conv.h: implementation ---- */
@@ -23807,6 +24267,22 @@ static struct {
   ct_op *binary_cross_entropy;
   ct_op *binary_cross_entropy_out;
   ct_op *binary_cross_entropy_with_logits;
+  ct_op *huber_loss;
+  ct_op *huber_loss_out;
+  ct_op *soft_margin_loss;
+  ct_op *soft_margin_loss_out;
+  ct_op *margin_ranking_loss;
+  ct_op *hinge_embedding_loss;
+  ct_op *multilabel_soft_margin_loss;
+  ct_op *multi_margin_loss;
+  ct_op *multi_margin_loss_out;
+  ct_op *triplet_margin_loss;
+  ct_op *cosine_embedding_loss;
+  ct_op *poisson_nll_loss;
+  ct_op *gaussian_nll_loss;
+  ct_op *cosine_similarity;
+  ct_op *pairwise_distance;
+  ct_op *cdist;
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
@@ -34042,6 +34518,342 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  const ct_op *ct__o = ct__op.huber_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))ct__k->unboxed)(ks, self, target, reduction, delta);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(delta);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.huber_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, delta, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(delta);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *ct__o = ct__op.soft_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.soft_margin_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.margin_ranking_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, input1, input2, target, margin, reduction);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(input1);
+    ct__v[1] = ct_value_tensor(input2);
+    ct__v[2] = ct_value_tensor(target);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.hinge_embedding_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, self, target, margin, reduction);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_double(margin);
+    ct__v[3] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *ct__o = ct__op.multilabel_soft_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, input, target, weight, reduction);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  const ct_op *ct__o = ct__op.multi_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, p, margin, weight, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_scalar(p);
+    ct__v[3] = ct_value_scalar(margin);
+    ct__v[4] = ct_value_tensor(weight);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.multi_margin_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, p, margin, weight, reduction, out);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_scalar(p);
+    ct__v[3] = ct_value_scalar(margin);
+    ct__v[4] = ct_value_tensor(weight);
+    ct__v[5] = ct_value_int(reduction);
+    ct__v[6] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
+  const ct_op *ct__o = ct__op.triplet_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t ))ct__k->unboxed)(ks, anchor, positive, negative, margin, p, eps, swap, reduction);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(anchor);
+    ct__v[1] = ct_value_tensor(positive);
+    ct__v[2] = ct_value_tensor(negative);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_double(p);
+    ct__v[5] = ct_value_double(eps);
+    ct__v[6] = ct_value_bool(swap);
+    ct__v[7] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.cosine_embedding_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, input1, input2, target, margin, reduction);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(input1);
+    ct__v[1] = ct_value_tensor(input2);
+    ct__v[2] = ct_value_tensor(target);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor */
+static ct_tensor *ct__dispatch_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
+  const ct_op *ct__o = ct__op.poisson_nll_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , double , int64_t ))ct__k->unboxed)(ks, input, target, log_input, full, eps, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_bool(log_input);
+    ct__v[3] = ct_value_bool(full);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-06, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
+  const ct_op *ct__o = ct__op.gaussian_nll_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t ))ct__k->unboxed)(ks, input, target, var, full, eps, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(var);
+    ct__v[3] = ct_value_bool(full);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor */
+static ct_tensor *ct__dispatch_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  const ct_op *ct__o = ct__op.cosine_similarity;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))ct__k->unboxed)(ks, x1, x2, dim, eps);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_double(eps);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  const ct_op *ct__o = ct__op.pairwise_distance;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , double , bool ))ct__k->unboxed)(ks, x1, x2, p, eps, keepdim);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_double(p);
+    ct__v[3] = ct_value_double(eps);
+    ct__v[4] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cdist(Tensor x1, Tensor x2, float p=2.0, int? compute_mode=None) -> Tensor */
+static ct_tensor *ct__dispatch_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  const ct_op *ct__o = ct__op.cdist;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, x1, x2, p, compute_mode);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_double(p);
+    ct__v[3] = compute_mode == CT_INT_NONE ? ct_value_none() : ct_value_int(compute_mode);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   const ct_op *ct__o = ct__op.layer_norm;
@@ -41839,6 +42651,209 @@ CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor 
   if (pos_weight) ct__keys |= pos_weight->keys;
   if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 1, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("huber_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "huber_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("huber_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "huber_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_huber_loss(ct__call_keys(ct__keys), self, target, reduction, delta));
+}
+CTDEF ct_status ct_huber_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("huber_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "huber_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("huber_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "huber_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("huber_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "huber_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_huber_loss_out(ct__call_keys(ct__keys), self, target, reduction, delta, out);
+}
+CTDEF ct_tensor *ct_soft_margin_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("soft_margin_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "soft_margin_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("soft_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "soft_margin_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_soft_margin_loss(ct__call_keys(ct__keys), self, target, reduction));
+}
+CTDEF ct_status ct_soft_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("soft_margin_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "soft_margin_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("soft_margin_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "soft_margin_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("soft_margin_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "soft_margin_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_soft_margin_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_margin_ranking_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input1)) return ct__fail_null("margin_ranking_loss", "input1"), (ct_tensor *)NULL;
+  ct__keys |= input1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input1, 1, "margin_ranking_loss", "input1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!input2)) return ct__fail_null("margin_ranking_loss", "input2"), (ct_tensor *)NULL;
+  ct__keys |= input2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input2, 1, "margin_ranking_loss", "input2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("margin_ranking_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "margin_ranking_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_margin_ranking_loss(ct__call_keys(ct__keys), input1, input2, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_hinge_embedding_loss(ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hinge_embedding_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "hinge_embedding_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("hinge_embedding_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "hinge_embedding_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hinge_embedding_loss(ct__call_keys(ct__keys), self, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_multilabel_soft_margin_loss(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("multilabel_soft_margin_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "multilabel_soft_margin_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multilabel_soft_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multilabel_soft_margin_loss", "target"))) return (ct_tensor *)NULL;
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multilabel_soft_margin_loss", "weight"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_multilabel_soft_margin_loss(ct__call_keys(ct__keys), input, target, weight, reduction));
+}
+CTDEF ct_tensor *ct_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("multi_margin_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "multi_margin_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multi_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multi_margin_loss", "target"))) return (ct_tensor *)NULL;
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multi_margin_loss", "weight"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_multi_margin_loss(ct__call_keys(ct__keys), self, target, p, margin, weight, reduction));
+}
+CTDEF ct_status ct_multi_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("multi_margin_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "multi_margin_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multi_margin_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multi_margin_loss.out", "target"))) return ct_last_error();
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multi_margin_loss.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("multi_margin_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "multi_margin_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_multi_margin_loss_out(ct__call_keys(ct__keys), self, target, p, margin, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_triplet_margin_loss(ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!anchor)) return ct__fail_null("triplet_margin_loss", "anchor"), (ct_tensor *)NULL;
+  ct__keys |= anchor->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, anchor, 1, "triplet_margin_loss", "anchor"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!positive)) return ct__fail_null("triplet_margin_loss", "positive"), (ct_tensor *)NULL;
+  ct__keys |= positive->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, positive, 1, "triplet_margin_loss", "positive"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!negative)) return ct__fail_null("triplet_margin_loss", "negative"), (ct_tensor *)NULL;
+  ct__keys |= negative->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, negative, 1, "triplet_margin_loss", "negative"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_triplet_margin_loss(ct__call_keys(ct__keys), anchor, positive, negative, margin, p, eps, swap, reduction));
+}
+CTDEF ct_tensor *ct_cosine_embedding_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input1)) return ct__fail_null("cosine_embedding_loss", "input1"), (ct_tensor *)NULL;
+  ct__keys |= input1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input1, 1, "cosine_embedding_loss", "input1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!input2)) return ct__fail_null("cosine_embedding_loss", "input2"), (ct_tensor *)NULL;
+  ct__keys |= input2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input2, 1, "cosine_embedding_loss", "input2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cosine_embedding_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "cosine_embedding_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cosine_embedding_loss(ct__call_keys(ct__keys), input1, input2, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_poisson_nll_loss(ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("poisson_nll_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "poisson_nll_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("poisson_nll_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "poisson_nll_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_poisson_nll_loss(ct__call_keys(ct__keys), input, target, log_input, full, eps, reduction));
+}
+CTDEF ct_tensor *ct_gaussian_nll_loss(ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("gaussian_nll_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "gaussian_nll_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("gaussian_nll_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "gaussian_nll_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!var)) return ct__fail_null("gaussian_nll_loss", "var"), (ct_tensor *)NULL;
+  ct__keys |= var->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, var, 1, "gaussian_nll_loss", "var"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_gaussian_nll_loss(ct__call_keys(ct__keys), input, target, var, full, eps, reduction));
+}
+CTDEF ct_tensor *ct_cosine_similarity(ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("cosine_similarity", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "cosine_similarity", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("cosine_similarity", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "cosine_similarity", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cosine_similarity(ct__call_keys(ct__keys), x1, x2, dim, eps));
+}
+CTDEF ct_tensor *ct_pairwise_distance(ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("pairwise_distance", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "pairwise_distance", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("pairwise_distance", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "pairwise_distance", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_pairwise_distance(ct__call_keys(ct__keys), x1, x2, p, eps, keepdim));
+}
+CTDEF ct_tensor *ct_cdist(ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("cdist", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "cdist", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("cdist", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "cdist", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cdist(ct__call_keys(ct__keys), x1, x2, p, compute_mode));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   ct_int_list normalized_shape_l;
@@ -57822,6 +58837,39 @@ static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct
   return r;
 }
 
+/* ---- huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("huber_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_huber_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, delta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("soft_margin_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_soft_margin_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("multi_margin_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_multi_margin_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, p, margin, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor ---- */
 typedef struct ct__node_convolution {
   ct_node base;
@@ -61057,6 +62105,97 @@ static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_key
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,f,i->T */
+static ct_status ct__adapt_TTTfi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,f,i->T */
+static ct_status ct__adapt_TTfi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,S,S,T?,i->T */
+static ct_status ct__adapt_TTSSToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,S,S,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTSSToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,f,f,f,b,i->T */
+static ct_status ct__adapt_TTTfffbi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, a[6].v.b, a[7].v.i);
+  ct_stack_drop(s, 8);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,b,b,f,i->T */
+static ct_status ct__adapt_TTbbfi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , double , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].v.d, a[5].v.i);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,b,f,i->T */
+static ct_status ct__adapt_TTTbfi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.d, a[5].v.i);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,f,f,b->T */
+static ct_status ct__adapt_TTffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.d, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,f,i?->T */
+static ct_status ct__adapt_TTfio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,I,T?,T?,f,b->T */
 static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 6;
@@ -61720,6 +62859,15 @@ static const struct {
     {"T,T,T?,i->T", ct__adapt_TTToi_T},
     {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
     {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,T,T,f,i->T", ct__adapt_TTTfi_T},
+    {"T,T,f,i->T", ct__adapt_TTfi_T},
+    {"T,T,S,S,T?,i->T", ct__adapt_TTSSToi_T},
+    {"T,T,S,S,T?,i,Tw->Tw", ct__adapt_TTSSToiTw_Tw},
+    {"T,T,T,f,f,f,b,i->T", ct__adapt_TTTfffbi_T},
+    {"T,T,b,b,f,i->T", ct__adapt_TTbbfi_T},
+    {"T,T,T,b,f,i->T", ct__adapt_TTTbfi_T},
+    {"T,T,f,f,b->T", ct__adapt_TTffb_T},
+    {"T,T,f,i?->T", ct__adapt_TTfio_T},
     {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
@@ -64177,6 +65325,73 @@ static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_ten
 }
 static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
   *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_huber_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_huber_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_huber_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_huber_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_soft_margin_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_soft_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_soft_margin_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_soft_margin_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_margin_ranking_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_margin_ranking_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hinge_embedding_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_hinge_embedding_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_multilabel_soft_margin_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_multilabel_soft_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_multi_margin_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_multi_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_multi_margin_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_multi_margin_loss_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triplet_margin_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_triplet_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, a[6].v.b, a[7].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cosine_embedding_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cosine_embedding_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_poisson_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_poisson_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].v.d, a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gaussian_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_gaussian_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.d, a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cosine_similarity(const ct_value *a, ct_tensor **r) {
+  *r = ct_cosine_similarity(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pairwise_distance(const ct_value *a, ct_tensor **r) {
+  *r = ct_pairwise_distance(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.d, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cdist(const ct_value *a, ct_tensor **r) {
+  *r = ct_cdist(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
@@ -67071,46 +68286,158 @@ static const ct__arg_def ct__generated_args[] = {
     {122, 12, 1, 1, 0, 0},
     {114, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
+    /* huber_loss */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {123, 120, 3, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* huber_loss.out */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {123, 120, 3, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* soft_margin_loss */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* soft_margin_loss.out */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* margin_ranking_loss */
+    {124, 0, 1, 0, 0, 0},
+    {125, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {126, 118, 3, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hinge_embedding_loss */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {126, 120, 3, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* multilabel_soft_margin_loss */
+    {90, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* multi_margin_loss */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {72, 3, 5, 0, 0, 0},
+    {126, 3, 5, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* multi_margin_loss.out */
+    {1, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {72, 3, 5, 0, 0, 0},
+    {126, 3, 5, 0, 0, 0},
+    {60, 12, 1, 1, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* triplet_margin_loss */
+    {127, 0, 1, 0, 0, 0},
+    {128, 0, 1, 0, 0, 0},
+    {129, 0, 1, 0, 0, 0},
+    {126, 120, 3, 0, 0, 0},
+    {72, 130, 3, 0, 0, 0},
+    {132, 131, 3, 0, 0, 0},
+    {133, 9, 4, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cosine_embedding_loss */
+    {124, 0, 1, 0, 0, 0},
+    {125, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {126, 118, 3, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* poisson_nll_loss */
+    {90, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {134, 0, 4, 0, 0, 0},
+    {135, 0, 4, 0, 0, 0},
+    {132, 0, 3, 0, 0, 0},
+    {114, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* gaussian_nll_loss */
+    {90, 0, 1, 0, 0, 0},
+    {113, 0, 1, 0, 0, 0},
+    {136, 0, 1, 0, 0, 0},
+    {135, 9, 4, 0, 0, 0},
+    {132, 131, 3, 0, 0, 0},
+    {114, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cosine_similarity */
+    {137, 0, 1, 0, 0, 0},
+    {138, 0, 1, 0, 0, 0},
+    {22, 3, 2, 0, 0, 0},
+    {132, 139, 3, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* pairwise_distance */
+    {137, 0, 1, 0, 0, 0},
+    {138, 0, 1, 0, 0, 0},
+    {72, 130, 3, 0, 0, 0},
+    {132, 131, 3, 0, 0, 0},
+    {65, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cdist */
+    {137, 0, 1, 0, 0, 0},
+    {138, 0, 1, 0, 0, 0},
+    {72, 130, 3, 0, 0, 0},
+    {140, 12, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* layer_norm */
     {90, 0, 1, 0, 0, 0},
-    {123, 0, 7, 0, 0, 0},
+    {141, 0, 7, 0, 0, 0},
     {60, 12, 1, 1, 0, 0},
     {91, 12, 1, 1, 0, 0},
-    {125, 124, 3, 0, 0, 0},
-    {126, 68, 4, 0, 0, 0},
+    {132, 142, 3, 0, 0, 0},
+    {143, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
     {90, 0, 1, 0, 0, 0},
-    {127, 0, 2, 0, 0, 0},
+    {144, 0, 2, 0, 0, 0},
     {60, 12, 1, 1, 0, 0},
     {91, 12, 1, 1, 0, 0},
-    {125, 124, 3, 0, 0, 0},
-    {128, 68, 4, 0, 0, 0},
+    {132, 142, 3, 0, 0, 0},
+    {145, 68, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
     {90, 0, 1, 0, 0, 0},
     {60, 0, 1, 1, 0, 0},
     {91, 0, 1, 1, 0, 0},
-    {129, 0, 1, 1, 0, 0},
-    {130, 0, 1, 1, 0, 0},
-    {131, 0, 4, 0, 0, 0},
+    {146, 0, 1, 1, 0, 0},
+    {147, 0, 1, 1, 0, 0},
+    {148, 0, 4, 0, 0, 0},
+    {149, 0, 3, 0, 0, 0},
     {132, 0, 3, 0, 0, 0},
-    {125, 0, 3, 0, 0, 0},
-    {128, 0, 4, 0, 0, 0},
+    {145, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
     {90, 0, 1, 0, 0, 0},
-    {123, 0, 7, 0, 0, 0},
+    {141, 0, 7, 0, 0, 0},
     {60, 12, 1, 1, 0, 0},
-    {125, 12, 3, 1, 0, 0},
+    {132, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {133, 0, 1, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
+    {150, 0, 1, 0, 0, 0},
+    {151, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {135, 12, 1, 1, 0, 0},
-    {136, 118, 3, 0, 0, 0},
-    {137, 9, 4, 0, 0, 0},
+    {152, 12, 1, 1, 0, 0},
+    {153, 118, 3, 0, 0, 0},
+    {154, 9, 4, 0, 0, 0},
     {43, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
@@ -67119,10 +68446,10 @@ static const ct__arg_def ct__generated_args[] = {
     {91, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
     {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {139, 0, 4, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {155, 0, 7, 0, 0, 0},
+    {156, 0, 4, 0, 0, 0},
+    {157, 0, 7, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
     {90, 0, 1, 0, 0, 0},
@@ -67130,29 +68457,29 @@ static const ct__arg_def ct__generated_args[] = {
     {91, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
     {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {139, 0, 4, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {155, 0, 7, 0, 0, 0},
+    {156, 0, 4, 0, 0, 0},
+    {157, 0, 7, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
     {60, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 0},
+    {159, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
     {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {155, 0, 7, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
     {90, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 0},
+    {160, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
     {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {155, 0, 7, 0, 0, 0},
+    {158, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
     {90, 0, 1, 0, 0, 0},
@@ -67160,17 +68487,17 @@ static const ct__arg_def ct__generated_args[] = {
     {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
     {96, 23, 7, 0, 0, 1},
-    {138, 3, 7, 0, 0, 1},
-    {141, 3, 2, 0, 0, 0},
+    {155, 3, 7, 0, 0, 1},
+    {158, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
     {90, 0, 1, 0, 0, 0},
     {60, 0, 1, 0, 0, 0},
     {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {96, 144, 9, 0, 0, 0},
-    {138, 3, 7, 0, 0, 1},
-    {141, 3, 2, 0, 0, 0},
+    {96, 161, 9, 0, 0, 0},
+    {155, 3, 7, 0, 0, 1},
+    {158, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
     {90, 0, 1, 0, 0, 0},
@@ -67178,17 +68505,17 @@ static const ct__arg_def ct__generated_args[] = {
     {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
+    {155, 3, 7, 0, 0, 2},
+    {158, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
     {90, 0, 1, 0, 0, 0},
     {60, 0, 1, 0, 0, 0},
     {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 144, 9, 0, 0, 0},
-    {138, 3, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
+    {96, 161, 9, 0, 0, 0},
+    {155, 3, 7, 0, 0, 2},
+    {158, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
     {90, 0, 1, 0, 0, 0},
@@ -67196,22 +68523,22 @@ static const ct__arg_def ct__generated_args[] = {
     {91, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {140, 23, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
-    {138, 3, 7, 0, 0, 2},
+    {157, 23, 7, 0, 0, 2},
+    {158, 3, 2, 0, 0, 0},
+    {155, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {162, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {162, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {162, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -67220,259 +68547,259 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
+    {155, 0, 7, 0, 0, 2},
+    {164, 0, 4, 0, 0, 0},
     {74, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
+    {155, 0, 7, 0, 0, 2},
+    {164, 0, 4, 0, 0, 0},
     {74, 0, 1, 0, 0, 0},
-    {148, 0, 1, 6, 97, 0},
+    {165, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {149, 0, 1, 0, 0, 0},
+    {166, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
+    {155, 0, 7, 0, 0, 2},
+    {164, 0, 4, 0, 0, 0},
     {74, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 66, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {150, 0, 1, 0, 0, 0},
+    {155, 3, 7, 0, 0, 2},
+    {164, 9, 4, 0, 0, 0},
+    {167, 0, 1, 0, 0, 0},
     {74, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 66, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
+    {155, 3, 7, 0, 0, 2},
+    {164, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 66, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {151, 68, 4, 0, 0, 0},
-    {152, 12, 2, 1, 0, 0},
+    {164, 9, 4, 0, 0, 0},
+    {168, 68, 4, 0, 0, 0},
+    {169, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 66, 7, 0, 0, 2},
     {96, 23, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {151, 68, 4, 0, 0, 0},
-    {152, 12, 2, 1, 0, 0},
+    {164, 9, 4, 0, 0, 0},
+    {168, 68, 4, 0, 0, 0},
+    {169, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {151, 0, 4, 0, 0, 0},
-    {152, 0, 2, 1, 0, 0},
+    {164, 0, 4, 0, 0, 0},
+    {168, 0, 4, 0, 0, 0},
+    {169, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {151, 0, 4, 0, 0, 0},
-    {152, 0, 2, 1, 0, 0},
-    {148, 0, 1, 6, 97, 0},
+    {164, 0, 4, 0, 0, 0},
+    {168, 0, 4, 0, 0, 0},
+    {169, 0, 2, 1, 0, 0},
+    {165, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
+    {155, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
-    {146, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
+    {162, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
+    {155, 0, 7, 0, 0, 2},
     {96, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {153, 23, 3, 0, 0, 0},
-    {154, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {170, 23, 3, 0, 0, 0},
+    {171, 3, 3, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {156, 23, 3, 0, 0, 0},
-    {157, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {173, 23, 3, 0, 0, 0},
+    {174, 3, 3, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {153, 0, 2, 0, 0, 0},
-    {154, 0, 2, 1, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {170, 0, 2, 0, 0, 0},
+    {171, 0, 2, 1, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {154, 0, 2, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {171, 0, 2, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
     {72, 50, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
     {72, 0, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {156, 0, 1, 0, 0, 0},
-    {157, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {174, 3, 3, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {156, 0, 3, 0, 0, 0},
-    {157, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {173, 0, 3, 0, 0, 0},
+    {174, 0, 1, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {156, 0, 1, 0, 0, 0},
-    {157, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {174, 0, 1, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {158, 0, 2, 0, 0, 0},
-    {159, 0, 2, 0, 0, 0},
+    {175, 0, 2, 0, 0, 0},
+    {176, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
-    {160, 0, 2, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {177, 0, 2, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye */
-    {160, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
-    {160, 0, 2, 0, 0, 0},
-    {161, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
+    {178, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linspace */
     {29, 0, 5, 0, 0, 0},
     {31, 0, 5, 0, 0, 0},
-    {162, 0, 2, 0, 0, 0},
+    {179, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {172, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {172, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {158, 0, 2, 0, 0, 0},
-    {159, 0, 2, 0, 0, 0},
+    {175, 0, 2, 0, 0, 0},
+    {176, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {172, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
-    {160, 0, 2, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {177, 0, 2, 0, 0, 0},
+    {172, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
-    {160, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
-    {160, 0, 2, 0, 0, 0},
-    {161, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
+    {178, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linspace.out */
     {29, 0, 5, 0, 0, 0},
     {31, 0, 5, 0, 0, 0},
-    {162, 0, 2, 0, 0, 0},
+    {179, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
     {90, 0, 1, 0, 0, 0},
     {72, 0, 3, 0, 0, 0},
-    {163, 0, 4, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
-    {150, 0, 1, 0, 0, 0},
+    {180, 0, 4, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
+    {167, 0, 1, 0, 0, 0},
     {59, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
@@ -67482,8 +68809,8 @@ static const ct__arg_def ct__generated_args[] = {
     /* dropout */
     {90, 0, 1, 0, 0, 0},
     {72, 0, 3, 0, 0, 0},
-    {163, 0, 4, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {180, 0, 4, 0, 0, 0},
+    {172, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
@@ -67495,603 +68822,619 @@ static const struct {
   ct_status (*frontend)(const ct_value *, ct_tensor **);
   int device_rule;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {166, 165, 164, 0, 3, 1}, ct__frontend_add_Tensor, 1},
-    {&ct__op.add__Tensor, {168, 165, 167, 4, 3, 1}, ct__frontend_add__Tensor, 1},
-    {&ct__op.add_out, {166, 5, 169, 8, 4, 1}, ct__frontend_add_out, 1},
-    {&ct__op.add_Scalar, {166, 171, 170, 13, 3, 1}, ct__frontend_add_Scalar, 0},
-    {&ct__op.add__Scalar, {168, 171, 172, 17, 3, 1}, ct__frontend_add__Scalar, 0},
-    {&ct__op.sub_Tensor, {173, 165, 164, 21, 3, 1}, ct__frontend_sub_Tensor, 1},
-    {&ct__op.sub__Tensor, {174, 165, 167, 25, 3, 1}, ct__frontend_sub__Tensor, 1},
-    {&ct__op.sub_out, {173, 5, 169, 29, 4, 1}, ct__frontend_sub_out, 1},
-    {&ct__op.sub_Scalar, {173, 171, 170, 34, 3, 1}, ct__frontend_sub_Scalar, 0},
-    {&ct__op.sub__Scalar, {174, 171, 172, 38, 3, 1}, ct__frontend_sub__Scalar, 0},
-    {&ct__op.mul_Tensor, {176, 165, 175, 42, 2, 1}, ct__frontend_mul_Tensor, 1},
-    {&ct__op.mul__Tensor, {178, 165, 177, 45, 2, 1}, ct__frontend_mul__Tensor, 1},
-    {&ct__op.mul_out, {176, 5, 179, 48, 3, 1}, ct__frontend_mul_out, 1},
-    {&ct__op.mul_Scalar, {176, 171, 180, 52, 2, 1}, ct__frontend_mul_Scalar, 0},
-    {&ct__op.mul__Scalar, {178, 171, 181, 55, 2, 1}, ct__frontend_mul__Scalar, 0},
-    {&ct__op.div_Tensor, {182, 165, 175, 58, 2, 1}, ct__frontend_div_Tensor, 1},
-    {&ct__op.div__Tensor, {183, 165, 177, 61, 2, 1}, ct__frontend_div__Tensor, 1},
-    {&ct__op.div_out, {182, 5, 179, 64, 3, 1}, ct__frontend_div_out, 1},
-    {&ct__op.div_Scalar, {182, 171, 180, 68, 2, 1}, ct__frontend_div_Scalar, 0},
-    {&ct__op.div__Scalar, {183, 171, 181, 71, 2, 1}, ct__frontend_div__Scalar, 0},
-    {&ct__op.threshold_backward, {184, 0, 164, 74, 3, 1}, ct__frontend_threshold_backward, 1},
-    {&ct__op.copy_, {186, 0, 185, 78, 3, 1}, ct__frontend_copy_, 2},
-    {&ct__op.fill__Scalar, {187, 171, 181, 82, 2, 1}, ct__frontend_fill__Scalar, 0},
-    {&ct__op.clone, {189, 0, 188, 85, 1, 1}, ct__frontend_clone, 0},
-    {&ct__op.contiguous, {190, 0, 188, 87, 1, 1}, ct__frontend_contiguous, 0},
-    {&ct__op._to_copy, {192, 0, 191, 89, 4, 1}, ct__frontend__to_copy, 0},
-    {&ct__op._pin_memory, {194, 0, 193, 94, 2, 1}, ct__frontend__pin_memory, 0},
-    {&ct__op.pin_memory, {36, 0, 193, 97, 2, 1}, ct__frontend_pin_memory, 0},
-    {&ct__op.to_dtype, {154, 13, 195, 100, 2, 1}, ct__frontend_to_dtype, 0},
-    {&ct__op.to_device, {154, 14, 196, 103, 5, 1}, ct__frontend_to_device, 0},
-    {&ct__op.view, {198, 0, 197, 109, 2, 1}, ct__frontend_view, 0},
-    {&ct__op.reshape, {199, 0, 197, 112, 2, 1}, ct__frontend_reshape, 0},
-    {&ct__op.transpose_int, {202, 201, 200, 115, 3, 1}, ct__frontend_transpose_int, 0},
-    {&ct__op.t, {203, 0, 188, 119, 1, 1}, ct__frontend_t, 0},
-    {&ct__op.permute, {204, 0, 197, 121, 2, 1}, ct__frontend_permute, 0},
-    {&ct__op.expand, {206, 0, 205, 124, 3, 1}, ct__frontend_expand, 0},
-    {&ct__op.broadcast_to, {207, 0, 197, 128, 2, 1}, ct__frontend_broadcast_to, 0},
-    {&ct__op.unsqueeze, {209, 0, 208, 131, 2, 1}, ct__frontend_unsqueeze, 0},
-    {&ct__op.squeeze, {210, 0, 188, 134, 1, 1}, ct__frontend_squeeze, 0},
-    {&ct__op.squeeze_dim, {210, 22, 208, 136, 2, 1}, ct__frontend_squeeze_dim, 0},
-    {&ct__op.flatten_using_ints, {212, 211, 200, 139, 3, 1}, ct__frontend_flatten_using_ints, 0},
-    {&ct__op.select_int, {213, 201, 200, 143, 3, 1}, ct__frontend_select_int, 0},
-    {&ct__op.select_backward, {215, 0, 214, 147, 4, 1}, ct__frontend_select_backward, 0},
-    {&ct__op.slice_Tensor, {217, 165, 216, 152, 5, 1}, ct__frontend_slice_Tensor, 0},
-    {&ct__op.slice_backward, {219, 0, 218, 158, 6, 1}, ct__frontend_slice_backward, 0},
-    {&ct__op.narrow, {221, 0, 220, 165, 4, 1}, ct__frontend_narrow, 0},
-    {&ct__op.narrow_Tensor, {221, 165, 222, 170, 4, 1}, ct__frontend_narrow_Tensor, 0},
-    {&ct__op.as_strided, {224, 0, 223, 175, 4, 1}, ct__frontend_as_strided, 0},
-    {&ct__op.alias, {225, 0, 188, 180, 1, 1}, ct__frontend_alias, 0},
-    {&ct__op.detach, {226, 0, 188, 182, 1, 1}, ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, {229, 228, 227, 184, 4, 1}, ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, {231, 0, 230, 189, 3, 1}, ct__frontend_zeros, 0},
-    {&ct__op.ones, {232, 0, 230, 193, 3, 1}, ct__frontend_ones, 0},
-    {&ct__op.full, {234, 0, 233, 197, 4, 1}, ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, {236, 0, 235, 202, 3, 1}, ct__frontend_scalar_tensor, 0},
-    {&ct__op.arange_start_step, {239, 238, 237, 206, 5, 1}, ct__frontend_arange_start_step, 0},
-    {&ct__op.arange_start_out, {239, 241, 240, 212, 4, 1}, ct__frontend_arange_start_out, 0},
-    {&ct__op.neg, {242, 0, 188, 217, 1, 1}, ct__frontend_neg, 1},
-    {&ct__op.neg_, {244, 0, 243, 219, 1, 1}, ct__frontend_neg_, 1},
-    {&ct__op.neg_out, {242, 5, 245, 221, 2, 1}, ct__frontend_neg_out, 1},
-    {&ct__op.abs, {246, 0, 188, 224, 1, 1}, ct__frontend_abs, 1},
-    {&ct__op.abs_, {247, 0, 243, 226, 1, 1}, ct__frontend_abs_, 1},
-    {&ct__op.abs_out, {246, 5, 245, 228, 2, 1}, ct__frontend_abs_out, 1},
-    {&ct__op.sign, {248, 0, 188, 231, 1, 1}, ct__frontend_sign, 1},
-    {&ct__op.sign_, {249, 0, 243, 233, 1, 1}, ct__frontend_sign_, 1},
-    {&ct__op.sign_out, {248, 5, 245, 235, 2, 1}, ct__frontend_sign_out, 1},
-    {&ct__op.square, {250, 0, 188, 238, 1, 1}, ct__frontend_square, 1},
-    {&ct__op.square_, {251, 0, 243, 240, 1, 1}, ct__frontend_square_, 1},
-    {&ct__op.square_out, {250, 5, 245, 242, 2, 1}, ct__frontend_square_out, 1},
-    {&ct__op.exp, {252, 0, 188, 245, 1, 1}, ct__frontend_exp, 1},
-    {&ct__op.exp_, {253, 0, 243, 247, 1, 1}, ct__frontend_exp_, 1},
-    {&ct__op.exp_out, {252, 5, 245, 249, 2, 1}, ct__frontend_exp_out, 1},
-    {&ct__op.exp2, {254, 0, 188, 252, 1, 1}, ct__frontend_exp2, 1},
-    {&ct__op.exp2_, {255, 0, 243, 254, 1, 1}, ct__frontend_exp2_, 1},
-    {&ct__op.exp2_out, {254, 5, 245, 256, 2, 1}, ct__frontend_exp2_out, 1},
-    {&ct__op.log, {256, 0, 188, 259, 1, 1}, ct__frontend_log, 1},
-    {&ct__op.log_, {257, 0, 243, 261, 1, 1}, ct__frontend_log_, 1},
-    {&ct__op.log_out, {256, 5, 245, 263, 2, 1}, ct__frontend_log_out, 1},
-    {&ct__op.log2, {258, 0, 188, 266, 1, 1}, ct__frontend_log2, 1},
-    {&ct__op.log2_, {259, 0, 243, 268, 1, 1}, ct__frontend_log2_, 1},
-    {&ct__op.log2_out, {258, 5, 245, 270, 2, 1}, ct__frontend_log2_out, 1},
-    {&ct__op.log1p, {260, 0, 188, 273, 1, 1}, ct__frontend_log1p, 1},
-    {&ct__op.log1p_, {261, 0, 243, 275, 1, 1}, ct__frontend_log1p_, 1},
-    {&ct__op.log1p_out, {260, 5, 245, 277, 2, 1}, ct__frontend_log1p_out, 1},
-    {&ct__op.expm1, {262, 0, 188, 280, 1, 1}, ct__frontend_expm1, 1},
-    {&ct__op.expm1_, {263, 0, 243, 282, 1, 1}, ct__frontend_expm1_, 1},
-    {&ct__op.expm1_out, {262, 5, 245, 284, 2, 1}, ct__frontend_expm1_out, 1},
-    {&ct__op.sqrt, {264, 0, 188, 287, 1, 1}, ct__frontend_sqrt, 1},
-    {&ct__op.sqrt_, {265, 0, 243, 289, 1, 1}, ct__frontend_sqrt_, 1},
-    {&ct__op.sqrt_out, {264, 5, 245, 291, 2, 1}, ct__frontend_sqrt_out, 1},
-    {&ct__op.rsqrt, {266, 0, 188, 294, 1, 1}, ct__frontend_rsqrt, 1},
-    {&ct__op.rsqrt_, {267, 0, 243, 296, 1, 1}, ct__frontend_rsqrt_, 1},
-    {&ct__op.rsqrt_out, {266, 5, 245, 298, 2, 1}, ct__frontend_rsqrt_out, 1},
-    {&ct__op.reciprocal, {268, 0, 188, 301, 1, 1}, ct__frontend_reciprocal, 1},
-    {&ct__op.reciprocal_, {269, 0, 243, 303, 1, 1}, ct__frontend_reciprocal_, 1},
-    {&ct__op.reciprocal_out, {268, 5, 245, 305, 2, 1}, ct__frontend_reciprocal_out, 1},
-    {&ct__op.sin, {270, 0, 188, 308, 1, 1}, ct__frontend_sin, 1},
-    {&ct__op.sin_, {271, 0, 243, 310, 1, 1}, ct__frontend_sin_, 1},
-    {&ct__op.sin_out, {270, 5, 245, 312, 2, 1}, ct__frontend_sin_out, 1},
-    {&ct__op.cos, {272, 0, 188, 315, 1, 1}, ct__frontend_cos, 1},
-    {&ct__op.cos_, {273, 0, 243, 317, 1, 1}, ct__frontend_cos_, 1},
-    {&ct__op.cos_out, {272, 5, 245, 319, 2, 1}, ct__frontend_cos_out, 1},
-    {&ct__op.tan, {274, 0, 188, 322, 1, 1}, ct__frontend_tan, 1},
-    {&ct__op.tan_, {275, 0, 243, 324, 1, 1}, ct__frontend_tan_, 1},
-    {&ct__op.tan_out, {274, 5, 245, 326, 2, 1}, ct__frontend_tan_out, 1},
-    {&ct__op.tanh, {276, 0, 188, 329, 1, 1}, ct__frontend_tanh, 1},
-    {&ct__op.tanh_, {277, 0, 243, 331, 1, 1}, ct__frontend_tanh_, 1},
-    {&ct__op.tanh_out, {276, 5, 245, 333, 2, 1}, ct__frontend_tanh_out, 1},
-    {&ct__op.erf, {278, 0, 188, 336, 1, 1}, ct__frontend_erf, 1},
-    {&ct__op.erf_, {279, 0, 243, 338, 1, 1}, ct__frontend_erf_, 1},
-    {&ct__op.erf_out, {278, 5, 245, 340, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.sigmoid, {280, 0, 188, 343, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {281, 0, 243, 345, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {280, 5, 245, 347, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {282, 0, 188, 350, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {283, 0, 243, 352, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {282, 5, 245, 354, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {284, 0, 170, 357, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {285, 0, 172, 361, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {284, 5, 286, 365, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {287, 0, 188, 370, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {288, 0, 243, 372, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {289, 0, 180, 374, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {290, 0, 181, 377, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {289, 5, 291, 380, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {293, 0, 292, 384, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {295, 0, 294, 389, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {293, 5, 296, 394, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {298, 0, 297, 400, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {300, 0, 299, 403, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {298, 5, 301, 406, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {302, 0, 188, 410, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {303, 0, 243, 412, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {302, 5, 245, 414, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {304, 0, 170, 417, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {304, 5, 286, 421, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {305, 0, 188, 426, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {306, 0, 243, 428, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {305, 5, 245, 430, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.hardswish, {307, 0, 188, 433, 1, 1}, ct__frontend_hardswish, 1},
-    {&ct__op.hardswish_, {308, 0, 243, 435, 1, 1}, ct__frontend_hardswish_, 1},
-    {&ct__op.hardswish_out, {307, 5, 245, 437, 2, 1}, ct__frontend_hardswish_out, 1},
-    {&ct__op.hardsigmoid, {309, 0, 188, 440, 1, 1}, ct__frontend_hardsigmoid, 1},
-    {&ct__op.hardsigmoid_, {310, 0, 243, 442, 1, 1}, ct__frontend_hardsigmoid_, 1},
-    {&ct__op.hardsigmoid_out, {309, 5, 245, 444, 2, 1}, ct__frontend_hardsigmoid_out, 1},
-    {&ct__op.selu, {311, 0, 188, 447, 1, 1}, ct__frontend_selu, 1},
-    {&ct__op.selu_, {312, 0, 243, 449, 1, 1}, ct__frontend_selu_, 1},
-    {&ct__op.celu, {313, 0, 180, 451, 2, 1}, ct__frontend_celu, 1},
-    {&ct__op.celu_, {314, 0, 181, 454, 2, 1}, ct__frontend_celu_, 1},
-    {&ct__op.celu_out, {313, 5, 291, 457, 3, 1}, ct__frontend_celu_out, 1},
-    {&ct__op.log_sigmoid, {315, 0, 188, 461, 1, 1}, ct__frontend_log_sigmoid, 1},
-    {&ct__op.log_sigmoid_out, {315, 5, 245, 463, 2, 1}, ct__frontend_log_sigmoid_out, 1},
-    {&ct__op.hardshrink, {316, 0, 180, 466, 2, 1}, ct__frontend_hardshrink, 1},
-    {&ct__op.hardshrink_out, {316, 5, 291, 469, 3, 1}, ct__frontend_hardshrink_out, 1},
-    {&ct__op.softshrink, {317, 0, 180, 473, 2, 1}, ct__frontend_softshrink, 1},
-    {&ct__op.softshrink_out, {317, 5, 291, 476, 3, 1}, ct__frontend_softshrink_out, 1},
-    {&ct__op.threshold, {7, 0, 170, 480, 3, 1}, ct__frontend_threshold, 1},
-    {&ct__op.threshold_, {318, 0, 172, 484, 3, 1}, ct__frontend_threshold_, 1},
-    {&ct__op.threshold_out, {7, 5, 286, 488, 4, 1}, ct__frontend_threshold_out, 1},
-    {&ct__op.softsign, {319, 0, 188, 493, 1, 1}, ct__frontend_softsign, 1},
-    {&ct__op.tanhshrink, {320, 0, 188, 495, 1, 1}, ct__frontend_tanhshrink, 1},
-    {&ct__op.floor, {321, 0, 188, 497, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {322, 0, 243, 499, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {321, 5, 245, 501, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {323, 0, 188, 504, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {324, 0, 243, 506, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {323, 5, 245, 508, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {325, 0, 188, 511, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {326, 0, 243, 513, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {325, 5, 245, 515, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {325, 52, 208, 518, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {326, 52, 327, 521, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {325, 329, 328, 524, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {330, 0, 188, 528, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {331, 0, 243, 530, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {330, 5, 245, 532, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {333, 0, 332, 535, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {335, 0, 334, 540, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {333, 5, 336, 545, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {182, 338, 337, 551, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {183, 338, 339, 555, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {182, 341, 340, 559, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {182, 343, 342, 564, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {183, 343, 344, 568, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {345, 0, 175, 572, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {346, 165, 177, 575, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {345, 5, 179, 578, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {345, 171, 180, 582, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {346, 171, 181, 585, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {348, 347, 175, 588, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {349, 165, 177, 591, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {348, 350, 179, 594, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {348, 351, 180, 598, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {349, 171, 181, 601, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {348, 352, 291, 604, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {348, 171, 353, 608, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {348, 355, 354, 611, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {356, 165, 175, 615, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {357, 165, 177, 618, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {356, 358, 179, 621, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {356, 171, 180, 625, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {357, 171, 181, 628, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {356, 355, 291, 631, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {356, 359, 353, 635, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {356, 360, 354, 638, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {361, 165, 175, 642, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {362, 165, 177, 645, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {361, 358, 179, 648, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {361, 171, 180, 652, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {362, 171, 181, 655, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {361, 355, 291, 658, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {363, 0, 175, 662, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {363, 5, 179, 665, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {364, 0, 175, 669, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {364, 5, 179, 672, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {365, 0, 175, 676, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {366, 0, 177, 679, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {365, 5, 179, 682, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {367, 165, 175, 686, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {368, 165, 177, 689, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {367, 358, 179, 692, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {367, 171, 180, 696, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {368, 171, 181, 699, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {367, 355, 291, 702, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {369, 165, 175, 706, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {370, 165, 177, 709, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {369, 358, 179, 712, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {369, 171, 180, 716, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {370, 171, 181, 719, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {369, 355, 291, 722, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {371, 165, 175, 726, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {372, 165, 177, 729, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {371, 358, 179, 732, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {371, 171, 180, 736, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {372, 171, 181, 739, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {371, 355, 291, 742, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {373, 165, 175, 746, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {374, 165, 177, 749, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {373, 358, 179, 752, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {373, 171, 180, 756, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {374, 171, 181, 759, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {373, 355, 291, 762, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {375, 165, 175, 766, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {376, 165, 177, 769, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {375, 358, 179, 772, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {375, 171, 180, 776, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {376, 171, 181, 779, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {375, 355, 291, 782, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {377, 165, 175, 786, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {378, 165, 177, 789, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {377, 358, 179, 792, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {377, 171, 180, 796, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {378, 171, 181, 799, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {377, 355, 291, 802, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {379, 0, 175, 806, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {380, 0, 177, 809, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {379, 5, 179, 812, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {381, 0, 175, 816, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {382, 0, 177, 819, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {381, 5, 179, 822, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {383, 0, 175, 826, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {384, 0, 177, 829, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {383, 5, 179, 832, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {385, 0, 188, 836, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {386, 0, 243, 838, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {385, 5, 245, 840, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {388, 1, 387, 843, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {388, 390, 389, 847, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {388, 392, 391, 852, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {388, 393, 164, 856, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {388, 171, 170, 860, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {394, 171, 164, 864, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {395, 171, 167, 868, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {394, 355, 169, 872, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {394, 165, 387, 877, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {395, 165, 396, 881, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {394, 358, 389, 885, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {397, 171, 164, 890, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {398, 171, 167, 894, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {397, 355, 169, 898, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {397, 165, 387, 903, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {398, 165, 396, 907, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {397, 358, 389, 911, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {400, 0, 399, 916, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {402, 0, 401, 921, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {400, 5, 403, 926, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {404, 0, 399, 932, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {405, 0, 401, 937, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {404, 5, 403, 942, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {407, 0, 406, 948, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {409, 0, 408, 952, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {407, 5, 410, 956, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {407, 165, 411, 961, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {409, 165, 412, 965, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {407, 358, 413, 969, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {414, 0, 180, 974, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {415, 0, 181, 977, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {414, 5, 291, 980, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {414, 165, 175, 984, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {415, 165, 177, 987, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {414, 358, 179, 990, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {416, 0, 180, 994, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {417, 0, 181, 997, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {416, 5, 291, 1000, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {416, 165, 175, 1004, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {417, 165, 177, 1007, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {416, 358, 179, 1010, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.sum, {418, 0, 195, 1014, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {418, 5, 419, 1017, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {418, 421, 420, 1021, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {418, 423, 422, 1026, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {156, 0, 195, 1032, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {156, 22, 420, 1035, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {156, 5, 422, 1040, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {424, 0, 195, 1046, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {424, 5, 419, 1049, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {424, 426, 425, 1053, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {424, 428, 427, 1058, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {429, 0, 205, 1064, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {429, 5, 430, 1068, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {431, 0, 205, 1073, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {431, 5, 430, 1077, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {64, 0, 188, 1082, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {63, 0, 188, 1084, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {433, 67, 432, 1086, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {433, 435, 434, 1091, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {433, 0, 436, 1097, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {433, 22, 437, 1100, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {433, 5, 438, 1105, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {157, 67, 432, 1111, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {157, 435, 434, 1116, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {157, 0, 436, 1122, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {157, 22, 437, 1125, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {157, 5, 438, 1130, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {440, 0, 439, 1136, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {440, 5, 441, 1142, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {442, 171, 180, 1149, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {442, 444, 443, 1152, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {442, 355, 291, 1157, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {442, 5, 445, 1161, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {446, 0, 205, 1167, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {446, 5, 430, 1171, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {447, 0, 188, 1176, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {447, 448, 245, 1178, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {447, 22, 449, 1181, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {447, 5, 450, 1185, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {451, 0, 188, 1190, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {451, 448, 245, 1192, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {451, 22, 449, 1195, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {451, 5, 450, 1199, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {453, 0, 452, 1204, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {455, 0, 454, 1208, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {453, 5, 456, 1212, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {457, 0, 452, 1217, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {458, 0, 454, 1221, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {457, 5, 456, 1225, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {64, 22, 459, 1230, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {64, 461, 460, 1235, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {63, 22, 459, 1242, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {63, 462, 460, 1247, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {464, 0, 463, 1254, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {464, 5, 465, 1258, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {466, 0, 463, 1263, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {466, 5, 465, 1267, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {467, 0, 459, 1272, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {467, 73, 460, 1277, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {467, 78, 468, 1284, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {467, 470, 469, 1290, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {472, 0, 471, 1298, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {472, 73, 473, 1305, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {475, 0, 474, 1314, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {477, 0, 476, 1320, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {478, 0, 420, 1325, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {478, 5, 422, 1330, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {479, 0, 420, 1336, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {479, 5, 422, 1341, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {480, 421, 197, 1347, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {480, 482, 481, 1350, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {480, 0, 483, 1354, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {480, 5, 484, 1357, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {485, 0, 208, 1361, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {485, 5, 328, 1364, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {487, 0, 486, 1368, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {487, 5, 488, 1372, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {489, 0, 486, 1378, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {489, 5, 488, 1382, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {491, 0, 490, 1388, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {491, 73, 492, 1394, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {493, 0, 188, 1402, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {493, 5, 245, 1404, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {493, 22, 459, 1407, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {493, 494, 460, 1412, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {495, 0, 188, 1419, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {495, 5, 245, 1421, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {495, 22, 459, 1424, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {495, 494, 460, 1429, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {496, 0, 449, 1436, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {496, 78, 497, 1440, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {498, 0, 188, 1445, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {500, 67, 499, 1447, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {501, 67, 499, 1453, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.var_mean, {500, 0, 502, 1459, 2, 2}, ct__frontend_var_mean, 0},
-    {&ct__op.var_mean_dim, {500, 22, 503, 1463, 4, 2}, ct__frontend_var_mean_dim, 0},
-    {&ct__op.std_mean, {501, 0, 502, 1469, 2, 2}, ct__frontend_std_mean, 0},
-    {&ct__op.std_mean_dim, {501, 22, 503, 1473, 4, 2}, ct__frontend_std_mean_dim, 0},
-    {&ct__op.max_other, {64, 2, 175, 1479, 2, 1}, ct__frontend_max_other, 0},
-    {&ct__op.max_out, {64, 5, 179, 1482, 3, 1}, ct__frontend_max_out, 0},
-    {&ct__op.min_other, {63, 2, 175, 1486, 2, 1}, ct__frontend_min_other, 0},
-    {&ct__op.min_out, {63, 5, 179, 1489, 3, 1}, ct__frontend_min_out, 0},
-    {&ct__op.aminmax, {505, 0, 504, 1493, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {506, 0, 175, 1498, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {506, 5, 179, 1501, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {507, 0, 175, 1505, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {507, 5, 179, 1508, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {508, 0, 175, 1512, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {508, 5, 179, 1515, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {509, 0, 175, 1519, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {509, 5, 179, 1522, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {511, 0, 510, 1526, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {513, 0, 512, 1532, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {511, 5, 514, 1538, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {515, 0, 510, 1545, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {516, 0, 512, 1551, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {515, 5, 514, 1557, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {517, 0, 175, 1564, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {517, 5, 179, 1567, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {518, 0, 175, 1571, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {518, 5, 179, 1574, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {520, 0, 519, 1578, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {520, 5, 521, 1582, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.cat, {523, 0, 522, 1587, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {523, 5, 524, 1590, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {525, 0, 522, 1594, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {525, 5, 524, 1597, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {526, 0, 197, 1601, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {526, 5, 481, 1604, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {528, 0, 527, 1608, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {528, 5, 529, 1612, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {530, 0, 197, 1617, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {530, 5, 481, 1620, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {531, 0, 197, 1624, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {533, 0, 532, 1627, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {533, 5, 534, 1631, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {535, 0, 197, 1636, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {535, 5, 481, 1639, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {537, 0, 536, 1643, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {538, 0, 197, 1647, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {538, 5, 481, 1650, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {539, 0, 536, 1654, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {540, 0, 197, 1658, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {540, 5, 481, 1661, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {541, 0, 536, 1665, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {542, 0, 197, 1669, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {542, 5, 481, 1672, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {543, 0, 536, 1676, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {544, 0, 197, 1680, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {544, 5, 481, 1683, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {545, 0, 536, 1687, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {546, 0, 197, 1691, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {546, 5, 481, 1694, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {547, 0, 536, 1698, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {548, 0, 208, 1702, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {549, 0, 327, 1705, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {548, 5, 328, 1708, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {550, 0, 208, 1712, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {551, 0, 327, 1715, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {550, 5, 328, 1718, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {552, 0, 476, 1722, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {552, 5, 553, 1727, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {555, 8, 554, 1733, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {557, 8, 556, 1738, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {555, 559, 558, 1743, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {555, 11, 560, 1749, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {557, 11, 561, 1754, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {555, 563, 562, 1759, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {564, 0, 554, 1765, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {565, 0, 556, 1770, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {564, 5, 558, 1775, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {555, 99, 566, 1781, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {557, 99, 567, 1787, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {555, 569, 568, 1793, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {555, 571, 570, 1800, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {557, 571, 572, 1806, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {575, 574, 573, 1812, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {577, 574, 576, 1819, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {575, 579, 578, 1826, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {581, 0, 580, 1834, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {581, 5, 582, 1838, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {584, 0, 583, 1843, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {586, 0, 585, 1849, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {584, 5, 587, 1855, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {588, 0, 554, 1862, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {589, 0, 556, 1867, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {588, 5, 558, 1872, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {591, 590, 560, 1878, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {592, 590, 561, 1883, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {591, 593, 554, 1888, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {592, 593, 556, 1893, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {591, 594, 558, 1898, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {591, 595, 562, 1904, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {27, 165, 596, 1910, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {27, 358, 597, 1913, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {599, 0, 598, 1917, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {601, 0, 600, 1922, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {599, 5, 602, 1927, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {603, 0, 208, 1933, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {605, 0, 604, 1936, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {605, 5, 606, 1942, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {608, 0, 607, 1949, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {610, 165, 609, 1955, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {612, 0, 611, 1959, 3, 1}, NULL, 0},
-    {&ct__op.split_sizes, {610, 82, 611, 1963, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {613, 0, 609, 1967, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {615, 201, 614, 1971, 2, 1}, NULL, 0},
-    {&ct__op.pad, {95, 0, 616, 1974, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {618, 0, 617, 1979, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {618, 5, 619, 1983, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {620, 201, 452, 1988, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {620, 428, 456, 1992, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {621, 201, 452, 1997, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {621, 428, 456, 2001, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.softmin, {622, 0, 452, 2006, 3, 1}, ct__frontend_softmin, 0},
-    {&ct__op.glu, {623, 0, 208, 2010, 2, 1}, ct__frontend_glu, 0},
-    {&ct__op.glu_out, {623, 5, 328, 2013, 3, 1}, ct__frontend_glu_out, 0},
-    {&ct__op.nll_loss, {625, 0, 624, 2017, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {625, 5, 626, 2023, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {627, 0, 624, 2030, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {629, 0, 628, 2036, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {631, 0, 630, 2044, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {633, 0, 632, 2051, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {633, 5, 634, 2055, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {635, 0, 632, 2060, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {637, 0, 636, 2064, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {637, 5, 638, 2069, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {640, 0, 639, 2075, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {642, 0, 641, 2080, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {642, 5, 643, 2085, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {645, 0, 644, 2091, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.layer_norm, {647, 0, 646, 2097, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {649, 0, 648, 2104, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {651, 0, 650, 2111, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {653, 0, 652, 2121, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {655, 0, 654, 2126, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {657, 0, 656, 2134, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {657, 5, 658, 2144, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {660, 0, 659, 2155, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {661, 0, 659, 2163, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {663, 0, 662, 2171, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {663, 96, 664, 2179, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {665, 0, 662, 2187, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {665, 96, 664, 2195, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {667, 90, 666, 2203, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {668, 0, 197, 2212, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {668, 5, 481, 2215, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {669, 0, 197, 2219, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {670, 0, 175, 2222, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {672, 0, 671, 2225, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {672, 148, 673, 2234, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {674, 0, 671, 2244, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {676, 0, 675, 2253, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {678, 0, 677, 2261, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {680, 0, 679, 2268, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {680, 5, 681, 2276, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {683, 0, 682, 2285, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {683, 148, 684, 2294, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {686, 0, 685, 2304, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {688, 0, 687, 2310, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {690, 0, 689, 2317, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {691, 0, 689, 2322, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {693, 153, 692, 2327, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {693, 154, 694, 2332, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {693, 0, 695, 2336, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {698, 697, 696, 2339, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {700, 0, 699, 2343, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {700, 72, 701, 2346, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {703, 702, 701, 2350, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {703, 705, 704, 2354, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {703, 347, 706, 2358, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {708, 0, 707, 2362, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {709, 0, 707, 2366, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {711, 0, 710, 2370, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {712, 0, 710, 2375, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {714, 158, 713, 2380, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {716, 0, 715, 2387, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {718, 0, 717, 2392, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {718, 161, 719, 2396, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {721, 0, 720, 2401, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {711, 723, 722, 2407, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {712, 723, 722, 2411, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {714, 725, 724, 2415, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {716, 723, 726, 2421, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {718, 5, 727, 2425, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {718, 729, 728, 2428, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {721, 5, 730, 2432, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {732, 0, 731, 2437, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {734, 0, 733, 2443, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {736, 0, 735, 2447, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.add_Tensor, {183, 182, 181, 0, 3, 1}, ct__frontend_add_Tensor, 1},
+    {&ct__op.add__Tensor, {185, 182, 184, 4, 3, 1}, ct__frontend_add__Tensor, 1},
+    {&ct__op.add_out, {183, 5, 186, 8, 4, 1}, ct__frontend_add_out, 1},
+    {&ct__op.add_Scalar, {183, 188, 187, 13, 3, 1}, ct__frontend_add_Scalar, 0},
+    {&ct__op.add__Scalar, {185, 188, 189, 17, 3, 1}, ct__frontend_add__Scalar, 0},
+    {&ct__op.sub_Tensor, {190, 182, 181, 21, 3, 1}, ct__frontend_sub_Tensor, 1},
+    {&ct__op.sub__Tensor, {191, 182, 184, 25, 3, 1}, ct__frontend_sub__Tensor, 1},
+    {&ct__op.sub_out, {190, 5, 186, 29, 4, 1}, ct__frontend_sub_out, 1},
+    {&ct__op.sub_Scalar, {190, 188, 187, 34, 3, 1}, ct__frontend_sub_Scalar, 0},
+    {&ct__op.sub__Scalar, {191, 188, 189, 38, 3, 1}, ct__frontend_sub__Scalar, 0},
+    {&ct__op.mul_Tensor, {193, 182, 192, 42, 2, 1}, ct__frontend_mul_Tensor, 1},
+    {&ct__op.mul__Tensor, {195, 182, 194, 45, 2, 1}, ct__frontend_mul__Tensor, 1},
+    {&ct__op.mul_out, {193, 5, 196, 48, 3, 1}, ct__frontend_mul_out, 1},
+    {&ct__op.mul_Scalar, {193, 188, 197, 52, 2, 1}, ct__frontend_mul_Scalar, 0},
+    {&ct__op.mul__Scalar, {195, 188, 198, 55, 2, 1}, ct__frontend_mul__Scalar, 0},
+    {&ct__op.div_Tensor, {199, 182, 192, 58, 2, 1}, ct__frontend_div_Tensor, 1},
+    {&ct__op.div__Tensor, {200, 182, 194, 61, 2, 1}, ct__frontend_div__Tensor, 1},
+    {&ct__op.div_out, {199, 5, 196, 64, 3, 1}, ct__frontend_div_out, 1},
+    {&ct__op.div_Scalar, {199, 188, 197, 68, 2, 1}, ct__frontend_div_Scalar, 0},
+    {&ct__op.div__Scalar, {200, 188, 198, 71, 2, 1}, ct__frontend_div__Scalar, 0},
+    {&ct__op.threshold_backward, {201, 0, 181, 74, 3, 1}, ct__frontend_threshold_backward, 1},
+    {&ct__op.copy_, {203, 0, 202, 78, 3, 1}, ct__frontend_copy_, 2},
+    {&ct__op.fill__Scalar, {204, 188, 198, 82, 2, 1}, ct__frontend_fill__Scalar, 0},
+    {&ct__op.clone, {206, 0, 205, 85, 1, 1}, ct__frontend_clone, 0},
+    {&ct__op.contiguous, {207, 0, 205, 87, 1, 1}, ct__frontend_contiguous, 0},
+    {&ct__op._to_copy, {209, 0, 208, 89, 4, 1}, ct__frontend__to_copy, 0},
+    {&ct__op._pin_memory, {211, 0, 210, 94, 2, 1}, ct__frontend__pin_memory, 0},
+    {&ct__op.pin_memory, {36, 0, 210, 97, 2, 1}, ct__frontend_pin_memory, 0},
+    {&ct__op.to_dtype, {171, 13, 212, 100, 2, 1}, ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, {171, 14, 213, 103, 5, 1}, ct__frontend_to_device, 0},
+    {&ct__op.view, {215, 0, 214, 109, 2, 1}, ct__frontend_view, 0},
+    {&ct__op.reshape, {216, 0, 214, 112, 2, 1}, ct__frontend_reshape, 0},
+    {&ct__op.transpose_int, {219, 218, 217, 115, 3, 1}, ct__frontend_transpose_int, 0},
+    {&ct__op.t, {220, 0, 205, 119, 1, 1}, ct__frontend_t, 0},
+    {&ct__op.permute, {221, 0, 214, 121, 2, 1}, ct__frontend_permute, 0},
+    {&ct__op.expand, {223, 0, 222, 124, 3, 1}, ct__frontend_expand, 0},
+    {&ct__op.broadcast_to, {224, 0, 214, 128, 2, 1}, ct__frontend_broadcast_to, 0},
+    {&ct__op.unsqueeze, {226, 0, 225, 131, 2, 1}, ct__frontend_unsqueeze, 0},
+    {&ct__op.squeeze, {227, 0, 205, 134, 1, 1}, ct__frontend_squeeze, 0},
+    {&ct__op.squeeze_dim, {227, 22, 225, 136, 2, 1}, ct__frontend_squeeze_dim, 0},
+    {&ct__op.flatten_using_ints, {229, 228, 217, 139, 3, 1}, ct__frontend_flatten_using_ints, 0},
+    {&ct__op.select_int, {230, 218, 217, 143, 3, 1}, ct__frontend_select_int, 0},
+    {&ct__op.select_backward, {232, 0, 231, 147, 4, 1}, ct__frontend_select_backward, 0},
+    {&ct__op.slice_Tensor, {234, 182, 233, 152, 5, 1}, ct__frontend_slice_Tensor, 0},
+    {&ct__op.slice_backward, {236, 0, 235, 158, 6, 1}, ct__frontend_slice_backward, 0},
+    {&ct__op.narrow, {238, 0, 237, 165, 4, 1}, ct__frontend_narrow, 0},
+    {&ct__op.narrow_Tensor, {238, 182, 239, 170, 4, 1}, ct__frontend_narrow_Tensor, 0},
+    {&ct__op.as_strided, {241, 0, 240, 175, 4, 1}, ct__frontend_as_strided, 0},
+    {&ct__op.alias, {242, 0, 205, 180, 1, 1}, ct__frontend_alias, 0},
+    {&ct__op.detach, {243, 0, 205, 182, 1, 1}, ct__frontend_detach, 0},
+    {&ct__op.empty_memory_format, {246, 245, 244, 184, 4, 1}, ct__frontend_empty_memory_format, 0},
+    {&ct__op.zeros, {248, 0, 247, 189, 3, 1}, ct__frontend_zeros, 0},
+    {&ct__op.ones, {249, 0, 247, 193, 3, 1}, ct__frontend_ones, 0},
+    {&ct__op.full, {135, 0, 250, 197, 4, 1}, ct__frontend_full, 0},
+    {&ct__op.scalar_tensor, {252, 0, 251, 202, 3, 1}, ct__frontend_scalar_tensor, 0},
+    {&ct__op.arange_start_step, {255, 254, 253, 206, 5, 1}, ct__frontend_arange_start_step, 0},
+    {&ct__op.arange_start_out, {255, 257, 256, 212, 4, 1}, ct__frontend_arange_start_out, 0},
+    {&ct__op.neg, {258, 0, 205, 217, 1, 1}, ct__frontend_neg, 1},
+    {&ct__op.neg_, {260, 0, 259, 219, 1, 1}, ct__frontend_neg_, 1},
+    {&ct__op.neg_out, {258, 5, 261, 221, 2, 1}, ct__frontend_neg_out, 1},
+    {&ct__op.abs, {262, 0, 205, 224, 1, 1}, ct__frontend_abs, 1},
+    {&ct__op.abs_, {263, 0, 259, 226, 1, 1}, ct__frontend_abs_, 1},
+    {&ct__op.abs_out, {262, 5, 261, 228, 2, 1}, ct__frontend_abs_out, 1},
+    {&ct__op.sign, {264, 0, 205, 231, 1, 1}, ct__frontend_sign, 1},
+    {&ct__op.sign_, {265, 0, 259, 233, 1, 1}, ct__frontend_sign_, 1},
+    {&ct__op.sign_out, {264, 5, 261, 235, 2, 1}, ct__frontend_sign_out, 1},
+    {&ct__op.square, {266, 0, 205, 238, 1, 1}, ct__frontend_square, 1},
+    {&ct__op.square_, {267, 0, 259, 240, 1, 1}, ct__frontend_square_, 1},
+    {&ct__op.square_out, {266, 5, 261, 242, 2, 1}, ct__frontend_square_out, 1},
+    {&ct__op.exp, {268, 0, 205, 245, 1, 1}, ct__frontend_exp, 1},
+    {&ct__op.exp_, {269, 0, 259, 247, 1, 1}, ct__frontend_exp_, 1},
+    {&ct__op.exp_out, {268, 5, 261, 249, 2, 1}, ct__frontend_exp_out, 1},
+    {&ct__op.exp2, {270, 0, 205, 252, 1, 1}, ct__frontend_exp2, 1},
+    {&ct__op.exp2_, {271, 0, 259, 254, 1, 1}, ct__frontend_exp2_, 1},
+    {&ct__op.exp2_out, {270, 5, 261, 256, 2, 1}, ct__frontend_exp2_out, 1},
+    {&ct__op.log, {272, 0, 205, 259, 1, 1}, ct__frontend_log, 1},
+    {&ct__op.log_, {273, 0, 259, 261, 1, 1}, ct__frontend_log_, 1},
+    {&ct__op.log_out, {272, 5, 261, 263, 2, 1}, ct__frontend_log_out, 1},
+    {&ct__op.log2, {274, 0, 205, 266, 1, 1}, ct__frontend_log2, 1},
+    {&ct__op.log2_, {275, 0, 259, 268, 1, 1}, ct__frontend_log2_, 1},
+    {&ct__op.log2_out, {274, 5, 261, 270, 2, 1}, ct__frontend_log2_out, 1},
+    {&ct__op.log1p, {276, 0, 205, 273, 1, 1}, ct__frontend_log1p, 1},
+    {&ct__op.log1p_, {277, 0, 259, 275, 1, 1}, ct__frontend_log1p_, 1},
+    {&ct__op.log1p_out, {276, 5, 261, 277, 2, 1}, ct__frontend_log1p_out, 1},
+    {&ct__op.expm1, {278, 0, 205, 280, 1, 1}, ct__frontend_expm1, 1},
+    {&ct__op.expm1_, {279, 0, 259, 282, 1, 1}, ct__frontend_expm1_, 1},
+    {&ct__op.expm1_out, {278, 5, 261, 284, 2, 1}, ct__frontend_expm1_out, 1},
+    {&ct__op.sqrt, {280, 0, 205, 287, 1, 1}, ct__frontend_sqrt, 1},
+    {&ct__op.sqrt_, {281, 0, 259, 289, 1, 1}, ct__frontend_sqrt_, 1},
+    {&ct__op.sqrt_out, {280, 5, 261, 291, 2, 1}, ct__frontend_sqrt_out, 1},
+    {&ct__op.rsqrt, {282, 0, 205, 294, 1, 1}, ct__frontend_rsqrt, 1},
+    {&ct__op.rsqrt_, {283, 0, 259, 296, 1, 1}, ct__frontend_rsqrt_, 1},
+    {&ct__op.rsqrt_out, {282, 5, 261, 298, 2, 1}, ct__frontend_rsqrt_out, 1},
+    {&ct__op.reciprocal, {284, 0, 205, 301, 1, 1}, ct__frontend_reciprocal, 1},
+    {&ct__op.reciprocal_, {285, 0, 259, 303, 1, 1}, ct__frontend_reciprocal_, 1},
+    {&ct__op.reciprocal_out, {284, 5, 261, 305, 2, 1}, ct__frontend_reciprocal_out, 1},
+    {&ct__op.sin, {286, 0, 205, 308, 1, 1}, ct__frontend_sin, 1},
+    {&ct__op.sin_, {287, 0, 259, 310, 1, 1}, ct__frontend_sin_, 1},
+    {&ct__op.sin_out, {286, 5, 261, 312, 2, 1}, ct__frontend_sin_out, 1},
+    {&ct__op.cos, {288, 0, 205, 315, 1, 1}, ct__frontend_cos, 1},
+    {&ct__op.cos_, {289, 0, 259, 317, 1, 1}, ct__frontend_cos_, 1},
+    {&ct__op.cos_out, {288, 5, 261, 319, 2, 1}, ct__frontend_cos_out, 1},
+    {&ct__op.tan, {290, 0, 205, 322, 1, 1}, ct__frontend_tan, 1},
+    {&ct__op.tan_, {291, 0, 259, 324, 1, 1}, ct__frontend_tan_, 1},
+    {&ct__op.tan_out, {290, 5, 261, 326, 2, 1}, ct__frontend_tan_out, 1},
+    {&ct__op.tanh, {292, 0, 205, 329, 1, 1}, ct__frontend_tanh, 1},
+    {&ct__op.tanh_, {293, 0, 259, 331, 1, 1}, ct__frontend_tanh_, 1},
+    {&ct__op.tanh_out, {292, 5, 261, 333, 2, 1}, ct__frontend_tanh_out, 1},
+    {&ct__op.erf, {294, 0, 205, 336, 1, 1}, ct__frontend_erf, 1},
+    {&ct__op.erf_, {295, 0, 259, 338, 1, 1}, ct__frontend_erf_, 1},
+    {&ct__op.erf_out, {294, 5, 261, 340, 2, 1}, ct__frontend_erf_out, 1},
+    {&ct__op.sigmoid, {296, 0, 205, 343, 1, 1}, ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, {297, 0, 259, 345, 1, 1}, ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, {296, 5, 261, 347, 2, 1}, ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, {298, 0, 205, 350, 1, 1}, ct__frontend_relu, 1},
+    {&ct__op.relu_, {299, 0, 259, 352, 1, 1}, ct__frontend_relu_, 1},
+    {&ct__op.relu_out, {298, 5, 261, 354, 2, 1}, ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, {300, 0, 187, 357, 3, 1}, ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, {301, 0, 189, 361, 3, 1}, ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, {300, 5, 302, 365, 4, 1}, ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, {303, 0, 205, 370, 1, 1}, ct__frontend_relu6, 1},
+    {&ct__op.relu6_, {304, 0, 259, 372, 1, 1}, ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, {305, 0, 197, 374, 2, 1}, ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, {306, 0, 198, 377, 2, 1}, ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, {305, 5, 307, 380, 3, 1}, ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, {309, 0, 308, 384, 4, 1}, ct__frontend_elu, 1},
+    {&ct__op.elu_, {311, 0, 310, 389, 4, 1}, ct__frontend_elu_, 1},
+    {&ct__op.elu_out, {309, 5, 312, 394, 5, 1}, ct__frontend_elu_out, 1},
+    {&ct__op.gelu, {314, 0, 313, 400, 2, 1}, ct__frontend_gelu, 1},
+    {&ct__op.gelu_, {316, 0, 315, 403, 2, 1}, ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, {314, 5, 317, 406, 3, 1}, ct__frontend_gelu_out, 1},
+    {&ct__op.silu, {318, 0, 205, 410, 1, 1}, ct__frontend_silu, 1},
+    {&ct__op.silu_, {319, 0, 259, 412, 1, 1}, ct__frontend_silu_, 1},
+    {&ct__op.silu_out, {318, 5, 261, 414, 2, 1}, ct__frontend_silu_out, 1},
+    {&ct__op.softplus, {320, 0, 187, 417, 3, 1}, ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, {320, 5, 302, 421, 4, 1}, ct__frontend_softplus_out, 1},
+    {&ct__op.mish, {321, 0, 205, 426, 1, 1}, ct__frontend_mish, 1},
+    {&ct__op.mish_, {322, 0, 259, 428, 1, 1}, ct__frontend_mish_, 1},
+    {&ct__op.mish_out, {321, 5, 261, 430, 2, 1}, ct__frontend_mish_out, 1},
+    {&ct__op.hardswish, {323, 0, 205, 433, 1, 1}, ct__frontend_hardswish, 1},
+    {&ct__op.hardswish_, {324, 0, 259, 435, 1, 1}, ct__frontend_hardswish_, 1},
+    {&ct__op.hardswish_out, {323, 5, 261, 437, 2, 1}, ct__frontend_hardswish_out, 1},
+    {&ct__op.hardsigmoid, {325, 0, 205, 440, 1, 1}, ct__frontend_hardsigmoid, 1},
+    {&ct__op.hardsigmoid_, {326, 0, 259, 442, 1, 1}, ct__frontend_hardsigmoid_, 1},
+    {&ct__op.hardsigmoid_out, {325, 5, 261, 444, 2, 1}, ct__frontend_hardsigmoid_out, 1},
+    {&ct__op.selu, {327, 0, 205, 447, 1, 1}, ct__frontend_selu, 1},
+    {&ct__op.selu_, {328, 0, 259, 449, 1, 1}, ct__frontend_selu_, 1},
+    {&ct__op.celu, {329, 0, 197, 451, 2, 1}, ct__frontend_celu, 1},
+    {&ct__op.celu_, {330, 0, 198, 454, 2, 1}, ct__frontend_celu_, 1},
+    {&ct__op.celu_out, {329, 5, 307, 457, 3, 1}, ct__frontend_celu_out, 1},
+    {&ct__op.log_sigmoid, {331, 0, 205, 461, 1, 1}, ct__frontend_log_sigmoid, 1},
+    {&ct__op.log_sigmoid_out, {331, 5, 261, 463, 2, 1}, ct__frontend_log_sigmoid_out, 1},
+    {&ct__op.hardshrink, {332, 0, 197, 466, 2, 1}, ct__frontend_hardshrink, 1},
+    {&ct__op.hardshrink_out, {332, 5, 307, 469, 3, 1}, ct__frontend_hardshrink_out, 1},
+    {&ct__op.softshrink, {333, 0, 197, 473, 2, 1}, ct__frontend_softshrink, 1},
+    {&ct__op.softshrink_out, {333, 5, 307, 476, 3, 1}, ct__frontend_softshrink_out, 1},
+    {&ct__op.threshold, {7, 0, 187, 480, 3, 1}, ct__frontend_threshold, 1},
+    {&ct__op.threshold_, {334, 0, 189, 484, 3, 1}, ct__frontend_threshold_, 1},
+    {&ct__op.threshold_out, {7, 5, 302, 488, 4, 1}, ct__frontend_threshold_out, 1},
+    {&ct__op.softsign, {335, 0, 205, 493, 1, 1}, ct__frontend_softsign, 1},
+    {&ct__op.tanhshrink, {336, 0, 205, 495, 1, 1}, ct__frontend_tanhshrink, 1},
+    {&ct__op.floor, {337, 0, 205, 497, 1, 1}, ct__frontend_floor, 1},
+    {&ct__op.floor_, {338, 0, 259, 499, 1, 1}, ct__frontend_floor_, 1},
+    {&ct__op.floor_out, {337, 5, 261, 501, 2, 1}, ct__frontend_floor_out, 1},
+    {&ct__op.ceil, {339, 0, 205, 504, 1, 1}, ct__frontend_ceil, 1},
+    {&ct__op.ceil_, {340, 0, 259, 506, 1, 1}, ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, {339, 5, 261, 508, 2, 1}, ct__frontend_ceil_out, 1},
+    {&ct__op.round, {341, 0, 205, 511, 1, 1}, ct__frontend_round, 1},
+    {&ct__op.round_, {342, 0, 259, 513, 1, 1}, ct__frontend_round_, 1},
+    {&ct__op.round_out, {341, 5, 261, 515, 2, 1}, ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, {341, 52, 225, 518, 2, 1}, ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, {342, 52, 343, 521, 2, 1}, ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, {341, 345, 344, 524, 3, 1}, ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, {346, 0, 205, 528, 1, 1}, ct__frontend_trunc, 1},
+    {&ct__op.trunc_, {347, 0, 259, 530, 1, 1}, ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, {346, 5, 261, 532, 2, 1}, ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, {349, 0, 348, 535, 4, 1}, ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, {351, 0, 350, 540, 4, 1}, ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, {349, 5, 352, 545, 5, 1}, ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, {199, 354, 353, 551, 3, 1}, ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, {200, 354, 355, 555, 3, 1}, ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, {199, 357, 356, 559, 4, 1}, ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, {199, 359, 358, 564, 3, 1}, ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, {200, 359, 360, 568, 3, 1}, ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, {361, 0, 192, 572, 2, 1}, ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, {362, 182, 194, 575, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, {361, 5, 196, 578, 3, 1}, ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, {361, 188, 197, 582, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, {362, 188, 198, 585, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, {364, 363, 192, 588, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, {365, 182, 194, 591, 2, 1}, ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, {364, 366, 196, 594, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, {364, 367, 197, 598, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, {365, 188, 198, 601, 2, 1}, ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, {364, 368, 307, 604, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, {364, 188, 369, 608, 2, 1}, ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, {364, 371, 370, 611, 3, 1}, ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, {372, 182, 192, 615, 2, 1}, ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, {373, 182, 194, 618, 2, 1}, ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, {372, 374, 196, 621, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, {372, 188, 197, 625, 2, 1}, ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, {373, 188, 198, 628, 2, 1}, ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, {372, 371, 307, 631, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, {372, 375, 369, 635, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, {372, 376, 370, 638, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, {377, 182, 192, 642, 2, 1}, ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, {378, 182, 194, 645, 2, 1}, ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, {377, 374, 196, 648, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, {377, 188, 197, 652, 2, 1}, ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, {378, 188, 198, 655, 2, 1}, ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, {377, 371, 307, 658, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, {379, 0, 192, 662, 2, 1}, ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, {379, 5, 196, 665, 3, 1}, ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, {380, 0, 192, 669, 2, 1}, ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, {380, 5, 196, 672, 3, 1}, ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, {381, 0, 192, 676, 2, 1}, ct__frontend_atan2, 1},
+    {&ct__op.atan2_, {382, 0, 194, 679, 2, 1}, ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, {381, 5, 196, 682, 3, 1}, ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, {383, 182, 192, 686, 2, 1}, ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, {384, 182, 194, 689, 2, 1}, ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, {383, 374, 196, 692, 3, 1}, ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, {383, 188, 197, 696, 2, 1}, ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, {384, 188, 198, 699, 2, 1}, ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, {383, 371, 307, 702, 3, 1}, ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, {385, 182, 192, 706, 2, 1}, ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, {386, 182, 194, 709, 2, 1}, ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, {385, 374, 196, 712, 3, 1}, ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, {385, 188, 197, 716, 2, 1}, ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, {386, 188, 198, 719, 2, 1}, ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, {385, 371, 307, 722, 3, 1}, ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, {387, 182, 192, 726, 2, 1}, ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, {388, 182, 194, 729, 2, 1}, ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, {387, 374, 196, 732, 3, 1}, ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, {387, 188, 197, 736, 2, 1}, ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, {388, 188, 198, 739, 2, 1}, ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, {387, 371, 307, 742, 3, 1}, ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, {389, 182, 192, 746, 2, 1}, ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, {390, 182, 194, 749, 2, 1}, ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, {389, 374, 196, 752, 3, 1}, ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, {389, 188, 197, 756, 2, 1}, ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, {390, 188, 198, 759, 2, 1}, ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, {389, 371, 307, 762, 3, 1}, ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, {391, 182, 192, 766, 2, 1}, ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, {392, 182, 194, 769, 2, 1}, ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, {391, 374, 196, 772, 3, 1}, ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, {391, 188, 197, 776, 2, 1}, ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, {392, 188, 198, 779, 2, 1}, ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, {391, 371, 307, 782, 3, 1}, ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, {393, 182, 192, 786, 2, 1}, ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, {394, 182, 194, 789, 2, 1}, ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, {393, 374, 196, 792, 3, 1}, ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, {393, 188, 197, 796, 2, 1}, ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, {394, 188, 198, 799, 2, 1}, ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, {393, 371, 307, 802, 3, 1}, ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, {395, 0, 192, 806, 2, 1}, ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, {396, 0, 194, 809, 2, 1}, ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, {395, 5, 196, 812, 3, 1}, ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, {397, 0, 192, 816, 2, 1}, ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, {398, 0, 194, 819, 2, 1}, ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, {397, 5, 196, 822, 3, 1}, ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, {399, 0, 192, 826, 2, 1}, ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, {400, 0, 194, 829, 2, 1}, ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, {399, 5, 196, 832, 3, 1}, ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, {401, 0, 205, 836, 1, 1}, ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, {402, 0, 259, 838, 1, 1}, ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, {401, 5, 261, 840, 2, 1}, ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, {404, 1, 403, 843, 3, 1}, ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, {404, 406, 405, 847, 4, 1}, ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, {404, 408, 407, 852, 3, 1}, ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, {404, 409, 181, 856, 3, 1}, ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, {404, 188, 187, 860, 3, 1}, ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, {410, 188, 181, 864, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, {411, 188, 184, 868, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, {410, 371, 186, 872, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, {410, 182, 403, 877, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, {411, 182, 412, 881, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, {410, 374, 405, 885, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, {413, 188, 181, 890, 3, 1}, ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, {414, 188, 184, 894, 3, 1}, ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, {413, 371, 186, 898, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, {413, 182, 403, 903, 3, 1}, ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, {414, 182, 412, 907, 3, 1}, ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, {413, 374, 405, 911, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, {416, 0, 415, 916, 4, 1}, ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, {418, 0, 417, 921, 4, 1}, ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, {416, 5, 419, 926, 5, 1}, ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, {420, 0, 415, 932, 4, 1}, ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, {421, 0, 417, 937, 4, 1}, ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, {420, 5, 419, 942, 5, 1}, ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, {423, 0, 422, 948, 3, 1}, ct__frontend_clamp, 1},
+    {&ct__op.clamp_, {425, 0, 424, 952, 3, 1}, ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, {423, 5, 426, 956, 4, 1}, ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, {423, 182, 427, 961, 3, 1}, ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, {425, 182, 428, 965, 3, 1}, ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, {423, 374, 429, 969, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, {430, 0, 197, 974, 2, 1}, ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, {431, 0, 198, 977, 2, 1}, ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, {430, 5, 307, 980, 3, 1}, ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, {430, 182, 192, 984, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, {431, 182, 194, 987, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, {430, 374, 196, 990, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, {432, 0, 197, 994, 2, 1}, ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, {433, 0, 198, 997, 2, 1}, ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, {432, 5, 307, 1000, 3, 1}, ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, {432, 182, 192, 1004, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, {433, 182, 194, 1007, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, {432, 374, 196, 1010, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
+    {&ct__op.sum, {434, 0, 212, 1014, 2, 1}, ct__frontend_sum, 0},
+    {&ct__op.sum_out, {434, 5, 435, 1017, 3, 1}, ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, {434, 437, 436, 1021, 4, 1}, ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, {434, 439, 438, 1026, 5, 1}, ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, {173, 0, 212, 1032, 2, 1}, ct__frontend_mean, 0},
+    {&ct__op.mean_dim, {173, 22, 436, 1035, 4, 1}, ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, {173, 5, 438, 1040, 5, 1}, ct__frontend_mean_out, 0},
+    {&ct__op.prod, {440, 0, 212, 1046, 2, 1}, ct__frontend_prod, 0},
+    {&ct__op.prod_out, {440, 5, 435, 1049, 3, 1}, ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, {440, 442, 441, 1053, 4, 1}, ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, {440, 444, 443, 1058, 5, 1}, ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, {445, 0, 222, 1064, 3, 1}, ct__frontend_amax, 0},
+    {&ct__op.amax_out, {445, 5, 446, 1068, 4, 1}, ct__frontend_amax_out, 0},
+    {&ct__op.amin, {447, 0, 222, 1073, 3, 1}, ct__frontend_amin, 0},
+    {&ct__op.amin_out, {447, 5, 446, 1077, 4, 1}, ct__frontend_amin_out, 0},
+    {&ct__op.max, {64, 0, 205, 1082, 1, 1}, ct__frontend_max, 0},
+    {&ct__op.min, {63, 0, 205, 1084, 1, 1}, ct__frontend_min, 0},
+    {&ct__op.var_correction, {136, 67, 448, 1086, 4, 1}, ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, {136, 450, 449, 1091, 5, 1}, ct__frontend_var_correction_out, 0},
+    {&ct__op.var, {136, 0, 451, 1097, 2, 1}, ct__frontend_var, 0},
+    {&ct__op.var_dim, {136, 22, 452, 1100, 4, 1}, ct__frontend_var_dim, 0},
+    {&ct__op.var_out, {136, 5, 453, 1105, 5, 1}, ct__frontend_var_out, 0},
+    {&ct__op.std_correction, {174, 67, 448, 1111, 4, 1}, ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, {174, 450, 449, 1116, 5, 1}, ct__frontend_std_correction_out, 0},
+    {&ct__op.std, {174, 0, 451, 1122, 2, 1}, ct__frontend_std, 0},
+    {&ct__op.std_dim, {174, 22, 452, 1125, 4, 1}, ct__frontend_std_dim, 0},
+    {&ct__op.std_out, {174, 5, 453, 1130, 5, 1}, ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, {455, 0, 454, 1136, 5, 1}, ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, {455, 5, 456, 1142, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, {457, 188, 197, 1149, 2, 1}, ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, {457, 459, 458, 1152, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, {457, 371, 307, 1157, 3, 1}, ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, {457, 5, 460, 1161, 5, 1}, ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, {461, 0, 222, 1167, 3, 1}, ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, {461, 5, 446, 1171, 4, 1}, ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, {462, 0, 205, 1176, 1, 1}, ct__frontend_all, 0},
+    {&ct__op.all_all_out, {462, 463, 261, 1178, 2, 1}, ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, {462, 22, 464, 1181, 3, 1}, ct__frontend_all_dim, 0},
+    {&ct__op.all_out, {462, 5, 465, 1185, 4, 1}, ct__frontend_all_out, 0},
+    {&ct__op.any, {466, 0, 205, 1190, 1, 1}, ct__frontend_any, 0},
+    {&ct__op.any_all_out, {466, 463, 261, 1192, 2, 1}, ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, {466, 22, 464, 1195, 3, 1}, ct__frontend_any_dim, 0},
+    {&ct__op.any_out, {466, 5, 465, 1199, 4, 1}, ct__frontend_any_out, 0},
+    {&ct__op.cumsum, {468, 0, 467, 1204, 3, 1}, ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, {470, 0, 469, 1208, 3, 1}, ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, {468, 5, 471, 1212, 4, 1}, ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, {472, 0, 467, 1217, 3, 1}, ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, {473, 0, 469, 1221, 3, 1}, ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, {472, 5, 471, 1225, 4, 1}, ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, {64, 22, 474, 1230, 3, 2}, ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, {64, 476, 475, 1235, 5, 2}, ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, {63, 22, 474, 1242, 3, 2}, ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, {63, 477, 475, 1247, 5, 2}, ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, {479, 0, 478, 1254, 3, 1}, ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, {479, 5, 480, 1258, 4, 1}, ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, {481, 0, 478, 1263, 3, 1}, ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, {481, 5, 480, 1267, 4, 1}, ct__frontend_argmin_out, 0},
+    {&ct__op.sort, {482, 0, 474, 1272, 3, 2}, ct__frontend_sort, 0},
+    {&ct__op.sort_values, {482, 73, 475, 1277, 5, 2}, ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, {482, 78, 483, 1284, 4, 2}, ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, {482, 485, 484, 1290, 6, 2}, ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, {487, 0, 486, 1298, 5, 2}, ct__frontend_topk, 0},
+    {&ct__op.topk_values, {487, 73, 488, 1305, 7, 2}, ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, {490, 0, 489, 1314, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, {492, 0, 491, 1320, 4, 1}, ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, {493, 0, 436, 1325, 4, 1}, ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, {493, 5, 438, 1330, 5, 1}, ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, {494, 0, 436, 1336, 4, 1}, ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, {494, 5, 438, 1341, 5, 1}, ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, {495, 437, 214, 1347, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {495, 497, 496, 1350, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, {495, 0, 498, 1354, 2, 1}, ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, {495, 5, 499, 1357, 3, 1}, ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, {500, 0, 225, 1361, 2, 1}, ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, {500, 5, 344, 1364, 3, 1}, ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, {502, 0, 501, 1368, 2, 2}, ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, {502, 5, 503, 1372, 4, 2}, ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, {504, 0, 501, 1378, 2, 2}, ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, {504, 5, 503, 1382, 4, 2}, ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, {506, 0, 505, 1388, 4, 2}, ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, {506, 73, 507, 1394, 6, 2}, ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, {508, 0, 205, 1402, 1, 1}, ct__frontend_median, 0},
+    {&ct__op.median_out, {508, 5, 261, 1404, 2, 1}, ct__frontend_median_out, 0},
+    {&ct__op.median_dim, {508, 22, 474, 1407, 3, 2}, ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, {508, 509, 475, 1412, 5, 2}, ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, {510, 0, 205, 1419, 1, 1}, ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, {510, 5, 261, 1421, 2, 1}, ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, {510, 22, 474, 1424, 3, 2}, ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, {510, 509, 475, 1429, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, {511, 0, 464, 1436, 3, 1}, ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, {511, 78, 512, 1440, 4, 1}, ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, {513, 0, 205, 1445, 1, 1}, ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, {515, 67, 514, 1447, 4, 2}, ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, {516, 67, 514, 1453, 4, 2}, ct__frontend_std_mean_correction, 0},
+    {&ct__op.var_mean, {515, 0, 517, 1459, 2, 2}, ct__frontend_var_mean, 0},
+    {&ct__op.var_mean_dim, {515, 22, 518, 1463, 4, 2}, ct__frontend_var_mean_dim, 0},
+    {&ct__op.std_mean, {516, 0, 517, 1469, 2, 2}, ct__frontend_std_mean, 0},
+    {&ct__op.std_mean_dim, {516, 22, 518, 1473, 4, 2}, ct__frontend_std_mean_dim, 0},
+    {&ct__op.max_other, {64, 2, 192, 1479, 2, 1}, ct__frontend_max_other, 0},
+    {&ct__op.max_out, {64, 5, 196, 1482, 3, 1}, ct__frontend_max_out, 0},
+    {&ct__op.min_other, {63, 2, 192, 1486, 2, 1}, ct__frontend_min_other, 0},
+    {&ct__op.min_out, {63, 5, 196, 1489, 3, 1}, ct__frontend_min_out, 0},
+    {&ct__op.aminmax, {520, 0, 519, 1493, 3, 2}, ct__frontend_aminmax, 0},
+    {&ct__op.dot, {521, 0, 192, 1498, 2, 1}, ct__frontend_dot, 0},
+    {&ct__op.dot_out, {521, 5, 196, 1501, 3, 1}, ct__frontend_dot_out, 0},
+    {&ct__op.mv, {522, 0, 192, 1505, 2, 1}, ct__frontend_mv, 0},
+    {&ct__op.mv_out, {522, 5, 196, 1508, 3, 1}, ct__frontend_mv_out, 0},
+    {&ct__op.mm, {523, 0, 192, 1512, 2, 1}, ct__frontend_mm, 0},
+    {&ct__op.mm_out, {523, 5, 196, 1515, 3, 1}, ct__frontend_mm_out, 0},
+    {&ct__op.bmm, {524, 0, 192, 1519, 2, 1}, ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, {524, 5, 196, 1522, 3, 1}, ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, {526, 0, 525, 1526, 5, 1}, ct__frontend_addmm, 0},
+    {&ct__op.addmm_, {528, 0, 527, 1532, 5, 1}, ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, {526, 5, 529, 1538, 6, 1}, ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, {530, 0, 525, 1545, 5, 1}, ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, {531, 0, 527, 1551, 5, 1}, ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, {530, 5, 529, 1557, 6, 1}, ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, {532, 0, 192, 1564, 2, 1}, ct__frontend_outer, 0},
+    {&ct__op.outer_out, {532, 5, 196, 1567, 3, 1}, ct__frontend_outer_out, 0},
+    {&ct__op.matmul, {533, 0, 192, 1571, 2, 1}, ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, {533, 5, 196, 1574, 3, 1}, ct__frontend_matmul_out, 0},
+    {&ct__op.linear, {535, 0, 534, 1578, 3, 1}, ct__frontend_linear, 0},
+    {&ct__op.linear_out, {535, 5, 536, 1582, 4, 1}, ct__frontend_linear_out, 0},
+    {&ct__op.cat, {538, 0, 537, 1587, 2, 1}, ct__frontend_cat, 0},
+    {&ct__op.cat_out, {538, 5, 539, 1590, 3, 1}, ct__frontend_cat_out, 0},
+    {&ct__op.stack, {540, 0, 537, 1594, 2, 1}, ct__frontend_stack, 0},
+    {&ct__op.stack_out, {540, 5, 539, 1597, 3, 1}, ct__frontend_stack_out, 0},
+    {&ct__op.flip, {541, 0, 214, 1601, 2, 1}, ct__frontend_flip, 0},
+    {&ct__op.flip_out, {541, 5, 496, 1604, 3, 1}, ct__frontend_flip_out, 0},
+    {&ct__op.roll, {543, 0, 542, 1608, 3, 1}, ct__frontend_roll, 0},
+    {&ct__op.roll_out, {543, 5, 544, 1612, 4, 1}, ct__frontend_roll_out, 0},
+    {&ct__op.repeat, {545, 0, 214, 1617, 2, 1}, ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, {545, 5, 496, 1620, 3, 1}, ct__frontend_repeat_out, 0},
+    {&ct__op.tile, {546, 0, 214, 1624, 2, 1}, ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, {548, 0, 547, 1627, 3, 1}, ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, {548, 5, 549, 1631, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, {550, 0, 214, 1636, 2, 1}, ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, {550, 5, 496, 1639, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, {552, 0, 551, 1643, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, {553, 0, 214, 1647, 2, 1}, ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, {553, 5, 496, 1650, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, {554, 0, 551, 1654, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, {555, 0, 214, 1658, 2, 1}, ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, {555, 5, 496, 1661, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, {556, 0, 551, 1665, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, {557, 0, 214, 1669, 2, 1}, ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, {557, 5, 496, 1672, 3, 1}, ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, {558, 0, 551, 1676, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, {559, 0, 214, 1680, 2, 1}, ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, {559, 5, 496, 1683, 3, 1}, ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, {560, 0, 551, 1687, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, {561, 0, 214, 1691, 2, 1}, ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, {561, 5, 496, 1694, 3, 1}, ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, {562, 0, 551, 1698, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, {563, 0, 225, 1702, 2, 1}, ct__frontend_tril, 0},
+    {&ct__op.tril_, {564, 0, 343, 1705, 2, 1}, ct__frontend_tril_, 0},
+    {&ct__op.tril_out, {563, 5, 344, 1708, 3, 1}, ct__frontend_tril_out, 0},
+    {&ct__op.triu, {565, 0, 225, 1712, 2, 1}, ct__frontend_triu, 0},
+    {&ct__op.triu_, {566, 0, 343, 1715, 2, 1}, ct__frontend_triu_, 0},
+    {&ct__op.triu_out, {565, 5, 344, 1718, 3, 1}, ct__frontend_triu_out, 0},
+    {&ct__op.gather, {567, 0, 491, 1722, 4, 1}, ct__frontend_gather, 0},
+    {&ct__op.gather_out, {567, 5, 568, 1727, 5, 1}, ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, {570, 8, 569, 1733, 4, 1}, ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, {572, 8, 571, 1738, 4, 1}, ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, {570, 574, 573, 1743, 5, 1}, ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, {570, 11, 575, 1749, 4, 1}, ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, {572, 11, 576, 1754, 4, 1}, ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, {570, 578, 577, 1759, 5, 1}, ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, {579, 0, 569, 1765, 4, 1}, ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, {580, 0, 571, 1770, 4, 1}, ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, {579, 5, 573, 1775, 5, 1}, ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, {570, 99, 581, 1781, 5, 1}, ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, {572, 99, 582, 1787, 5, 1}, ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, {570, 584, 583, 1793, 6, 1}, ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, {570, 586, 585, 1800, 5, 1}, ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, {572, 586, 587, 1806, 5, 1}, ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, {590, 589, 588, 1812, 6, 1}, ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, {592, 589, 591, 1819, 6, 1}, ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, {590, 594, 593, 1826, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, {596, 0, 595, 1834, 3, 1}, ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, {596, 5, 597, 1838, 4, 1}, ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, {599, 0, 598, 1843, 5, 1}, ct__frontend_index_add, 0},
+    {&ct__op.index_add_, {601, 0, 600, 1849, 5, 1}, ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, {599, 5, 602, 1855, 6, 1}, ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, {603, 0, 569, 1862, 4, 1}, ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, {604, 0, 571, 1867, 4, 1}, ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, {603, 5, 573, 1872, 5, 1}, ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, {606, 605, 575, 1878, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, {607, 605, 576, 1883, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, {606, 608, 569, 1888, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, {607, 608, 571, 1893, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, {606, 609, 573, 1898, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, {606, 610, 577, 1904, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, {27, 182, 611, 1910, 2, 1}, ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, {27, 374, 612, 1913, 3, 1}, ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, {614, 0, 613, 1917, 4, 1}, ct__frontend_index_put, 2},
+    {&ct__op.index_put_, {616, 0, 615, 1922, 4, 1}, ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, {614, 5, 617, 1927, 5, 1}, ct__frontend_index_put_out, 2},
+    {&ct__op.one_hot, {618, 0, 225, 1933, 2, 1}, ct__frontend_one_hot, 0},
+    {&ct__op.embedding, {620, 0, 619, 1936, 5, 1}, ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, {620, 5, 621, 1942, 6, 1}, ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, {623, 0, 622, 1949, 5, 1}, ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, {625, 182, 624, 1955, 3, 1}, NULL, 0},
+    {&ct__op.split_with_sizes, {627, 0, 626, 1959, 3, 1}, NULL, 0},
+    {&ct__op.split_sizes, {625, 82, 626, 1963, 3, 1}, NULL, 0},
+    {&ct__op.chunk, {628, 0, 624, 1967, 3, 1}, NULL, 0},
+    {&ct__op.unbind_int, {630, 218, 629, 1971, 2, 1}, NULL, 0},
+    {&ct__op.pad, {95, 0, 631, 1974, 4, 1}, ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, {633, 0, 632, 1979, 3, 1}, ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, {633, 5, 634, 1983, 4, 1}, ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, {635, 218, 467, 1988, 3, 1}, ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, {635, 444, 471, 1992, 4, 1}, ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, {636, 218, 467, 1997, 3, 1}, ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, {636, 444, 471, 2001, 4, 1}, ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.softmin, {637, 0, 467, 2006, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {638, 0, 225, 2010, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {638, 5, 344, 2013, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {640, 0, 639, 2017, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {640, 5, 641, 2023, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {642, 0, 639, 2030, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {644, 0, 643, 2036, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {646, 0, 645, 2044, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {648, 0, 647, 2051, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {648, 5, 649, 2055, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {650, 0, 647, 2060, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {652, 0, 651, 2064, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {652, 5, 653, 2069, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {655, 0, 654, 2075, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {657, 0, 656, 2080, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {657, 5, 658, 2085, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {660, 0, 659, 2091, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.huber_loss, {661, 0, 651, 2097, 4, 1}, ct__frontend_huber_loss, 0},
+    {&ct__op.huber_loss_out, {661, 5, 653, 2102, 5, 1}, ct__frontend_huber_loss_out, 0},
+    {&ct__op.soft_margin_loss, {662, 0, 647, 2108, 3, 1}, ct__frontend_soft_margin_loss, 0},
+    {&ct__op.soft_margin_loss_out, {662, 5, 649, 2112, 4, 1}, ct__frontend_soft_margin_loss_out, 0},
+    {&ct__op.margin_ranking_loss, {664, 0, 663, 2117, 5, 1}, ct__frontend_margin_ranking_loss, 0},
+    {&ct__op.hinge_embedding_loss, {666, 0, 665, 2123, 4, 1}, ct__frontend_hinge_embedding_loss, 0},
+    {&ct__op.multilabel_soft_margin_loss, {667, 0, 656, 2128, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0},
+    {&ct__op.multi_margin_loss, {669, 0, 668, 2133, 6, 1}, ct__frontend_multi_margin_loss, 0},
+    {&ct__op.multi_margin_loss_out, {669, 5, 670, 2140, 7, 1}, ct__frontend_multi_margin_loss_out, 0},
+    {&ct__op.triplet_margin_loss, {672, 0, 671, 2148, 8, 1}, ct__frontend_triplet_margin_loss, 0},
+    {&ct__op.cosine_embedding_loss, {673, 0, 663, 2157, 5, 1}, ct__frontend_cosine_embedding_loss, 0},
+    {&ct__op.poisson_nll_loss, {675, 0, 674, 2163, 6, 1}, ct__frontend_poisson_nll_loss, 0},
+    {&ct__op.gaussian_nll_loss, {677, 0, 676, 2170, 6, 1}, ct__frontend_gaussian_nll_loss, 0},
+    {&ct__op.cosine_similarity, {678, 0, 651, 2177, 4, 1}, ct__frontend_cosine_similarity, 0},
+    {&ct__op.pairwise_distance, {680, 0, 679, 2182, 5, 1}, ct__frontend_pairwise_distance, 0},
+    {&ct__op.cdist, {682, 0, 681, 2188, 4, 1}, ct__frontend_cdist, 0},
+    {&ct__op.layer_norm, {684, 0, 683, 2193, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {686, 0, 685, 2200, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {688, 0, 687, 2207, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {690, 0, 689, 2217, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {692, 0, 691, 2222, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {694, 0, 693, 2230, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {694, 5, 695, 2240, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {697, 0, 696, 2251, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {698, 0, 696, 2259, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {700, 0, 699, 2267, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {700, 96, 701, 2275, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {702, 0, 699, 2283, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {702, 96, 701, 2291, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {704, 90, 703, 2299, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {705, 0, 214, 2308, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {705, 5, 496, 2311, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {706, 0, 214, 2315, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {707, 0, 192, 2318, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {709, 0, 708, 2321, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {709, 165, 710, 2330, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {711, 0, 708, 2340, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {713, 0, 712, 2349, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {715, 0, 714, 2357, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {717, 0, 716, 2364, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {717, 5, 718, 2372, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {720, 0, 719, 2381, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {720, 165, 721, 2390, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {723, 0, 722, 2400, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {725, 0, 724, 2406, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {727, 0, 726, 2413, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {728, 0, 726, 2418, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {730, 170, 729, 2423, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {730, 171, 731, 2428, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {730, 0, 732, 2432, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {735, 734, 733, 2435, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {737, 0, 736, 2439, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {737, 72, 738, 2442, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {740, 739, 738, 2446, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {740, 742, 741, 2450, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {740, 363, 743, 2454, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {745, 0, 744, 2458, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {746, 0, 744, 2462, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {748, 0, 747, 2466, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {749, 0, 747, 2471, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {751, 175, 750, 2476, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {753, 0, 752, 2483, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {755, 0, 754, 2488, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {755, 178, 756, 2492, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {758, 0, 757, 2497, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {748, 760, 759, 2503, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {749, 760, 759, 2507, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {751, 762, 761, 2511, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {753, 760, 763, 2517, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {755, 5, 764, 2521, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {755, 766, 765, 2524, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {758, 5, 767, 2528, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {769, 0, 768, 2533, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {771, 0, 770, 2539, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {773, 0, 772, 2543, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -68219,9 +69562,26 @@ static const char *const ct__generated_strings[] = {
     "1.0",
     "log_target",
     "pos_weight",
+    "delta",
+    "input1",
+    "input2",
+    "margin",
+    "anchor",
+    "positive",
+    "negative",
+    "2.0",
+    "1e-06",
+    "eps",
+    "swap",
+    "log_input",
+    "full",
+    "var",
+    "x1",
+    "x2",
+    "1e-08",
+    "compute_mode",
     "normalized_shape",
     "1e-05",
-    "eps",
     "cudnn_enable",
     "num_groups",
     "cudnn_enabled",
@@ -68330,7 +69690,6 @@ static const char *const ct__generated_strings[] = {
     "zeros",
     "ones",
     "I,S,D,V->T",
-    "full",
     "S,D,V->T",
     "scalar_tensor",
     "S,S,S,D,V->T",
@@ -68529,7 +69888,6 @@ static const char *const ct__generated_strings[] = {
     "T,I,b,Tw->Tw",
     "amin",
     "T,I,S?,b->T",
-    "var",
     "T,I,S?,b,Tw->Tw",
     "correction_out",
     "T,b->T",
@@ -68742,6 +70100,28 @@ static const char *const ct__generated_strings[] = {
     "T,T,T?,i,Tw->Tw",
     "T,T,T?,T?,i->T",
     "binary_cross_entropy_with_logits",
+    "huber_loss",
+    "soft_margin_loss",
+    "T,T,T,f,i->T",
+    "margin_ranking_loss",
+    "T,T,f,i->T",
+    "hinge_embedding_loss",
+    "multilabel_soft_margin_loss",
+    "T,T,S,S,T?,i->T",
+    "multi_margin_loss",
+    "T,T,S,S,T?,i,Tw->Tw",
+    "T,T,T,f,f,f,b,i->T",
+    "triplet_margin_loss",
+    "cosine_embedding_loss",
+    "T,T,b,b,f,i->T",
+    "poisson_nll_loss",
+    "T,T,T,b,f,i->T",
+    "gaussian_nll_loss",
+    "cosine_similarity",
+    "T,T,f,f,b->T",
+    "pairwise_distance",
+    "T,T,f,i?->T",
+    "cdist",
     "T,I,T?,T?,f,b->T",
     "layer_norm",
     "T,i,T?,T?,f,b->T",
@@ -70309,6 +71689,28 @@ static const struct {
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {&ct__op.huber_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_huber_loss), "composite"},
+    {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__k_huber_loss_out), "reference"},
+    {&ct__op.huber_loss_out, CT_KEY_META, CT_FN(ct__k_huber_loss_out), "reference"},
+    {&ct__op.huber_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_huber_loss_out), "autograd"},
+    {&ct__op.soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_soft_margin_loss), "composite"},
+    {&ct__op.soft_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_soft_margin_loss_out), "reference"},
+    {&ct__op.soft_margin_loss_out, CT_KEY_META, CT_FN(ct__k_soft_margin_loss_out), "reference"},
+    {&ct__op.soft_margin_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_soft_margin_loss_out), "autograd"},
+    {&ct__op.margin_ranking_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_margin_ranking_loss), "composite"},
+    {&ct__op.hinge_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_hinge_embedding_loss), "composite"},
+    {&ct__op.multilabel_soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multilabel_soft_margin_loss), "composite"},
+    {&ct__op.multi_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multi_margin_loss), "composite"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_multi_margin_loss_out), "reference"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_META, CT_FN(ct__k_multi_margin_loss_out), "reference"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_multi_margin_loss_out), "autograd"},
+    {&ct__op.triplet_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_triplet_margin_loss), "composite"},
+    {&ct__op.cosine_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cosine_embedding_loss), "composite"},
+    {&ct__op.poisson_nll_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_poisson_nll_loss), "composite"},
+    {&ct__op.gaussian_nll_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gaussian_nll_loss), "composite"},
+    {&ct__op.cosine_similarity, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cosine_similarity), "composite"},
+    {&ct__op.pairwise_distance, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pairwise_distance), "composite"},
+    {&ct__op.cdist, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cdist), "composite"},
     {&ct__op.layer_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
     {&ct__op.group_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {&ct__op.batch_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},

@@ -280,4 +280,183 @@ cs.error("glu", torch.tensor(1.0, dtype=D), code="CT_ERR_INVALID")    # 0-dim
 for dt in (torch.int64, torch.int32, torch.uint8, torch.bool):
     cs.error("glu", torch.ones(2, 4, dtype=dt), code="CT_ERR_DTYPE")
 
+# ---- more losses and distances (appended: the cases above keep their inputs) ----
+RED = ["none", "mean", "sum"]
+
+
+def pm1(*shape):  # targets of -1 and 1
+    return torch.where(torch.rand(*shape, generator=g) < 0.5, -1.0, 1.0).to(D)
+
+
+for red in (0, 1, 2):
+    cs.add("huber_loss", rn(3, 4) * 2, rn(3, 4), red)
+    cs.add("soft_margin_loss", rn(3, 4), pm1(3, 4), red)
+    cs.add("margin_ranking_loss", rn(5), rn(5), pm1(5), 0.3, red)
+    cs.add("hinge_embedding_loss", rn(2, 4), pm1(2, 4), 1.0, red)
+    cs.add("multilabel_soft_margin_loss", rn(3, 4), rn(3, 4, grad=False, lo=0, hi=1).round(), rn(4, grad=False, lo=0.5, hi=2), red,
+           ref=lambda x, t, w, r: F.multilabel_soft_margin_loss(x, t, w, reduction=RED[r]))
+    cs.add("multi_margin_loss", rn(4, 5), idx(4, n=5), 1, 1, None, red)
+    cs.add("multi_margin_loss", rn(4, 5), idx(4, n=5), 2, 0.7, rn(5, grad=False, lo=0.5, hi=2), red)
+    cs.add("triplet_margin_loss", rn(4, 3), rn(4, 3), rn(4, 3), 1.0, 2.0, 1e-6, False, red)
+    cs.add("cosine_embedding_loss", rn(4, 3), rn(4, 3), pm1(4), 0.2, red)
+    cs.add("poisson_nll_loss", rn(3, 4), rn(3, 4, grad=False, lo=0, hi=4).round(), True, False, 1e-8, red)
+    cs.add("gaussian_nll_loss", rn(3, 4), rn(3, 4), rn(3, 4, lo=0.1, hi=2), False, 1e-6, red,
+           ref=lambda x, t, v, f, e, r: F.gaussian_nll_loss(x, t, v, full=f, eps=e, reduction=RED[r]))
+# huber_loss: delta, broadcasting (both ways), self's dtype, zero-size, out=
+cs.add("huber_loss", rn(2, 3) * 2, rn(3), 0, 0.5)
+cs.add("huber_loss", rn(3, grad=False), rn(2, 3), 0, 2.0)
+cs.add("huber_loss", rn(4, 3).t() * 2, rn(3, 4), 1, 1.5)
+cs.add("huber_loss", rn(3, 4, dtype=S, grad=False), rn(3, 4, grad=False), 0)          # result in self's dtype
+cs.add("huber_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S), 1)
+cs.add("huber_loss", rn(3, 4, dtype=H), rn(3, 4, dtype=H), 0)
+cs.add("huber_loss", rn(0, 3), rn(0, 3), 2)
+cs.add("huber_loss", torch.tensor([-1.0, 1.0, 0.0, 2.5], dtype=D), torch.zeros(4, dtype=D), 0)   # |d| == delta, d == 0
+cs.add("huber_loss.out", rn(3, 4, grad=False), rn(3, 4, grad=False), 0, 0.5, out=torch.empty(0, dtype=D), opcheck=False)
+cs.add("huber_loss.out", rn(3, 4, grad=False), rn(3, 4, grad=False), out=torch.empty((), dtype=D), opcheck=False)
+cs.error("huber_loss", rn(3), rn(3), 1, 0.0, code="CT_ERR_INVALID")
+cs.error("huber_loss", rn(3), rn(3), 1, -1.0, code="CT_ERR_INVALID")
+cs.error("huber_loss", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("huber_loss", rn(3), rn(4), code="CT_ERR_SHAPE")
+cs.error("huber_loss", rn(3), rn(3), 3, code="CT_ERR_INVALID", torch_raises=False)      # aten takes it as none
+# soft_margin_loss: target broadcast to self (not self to target), self's dtype
+cs.add("soft_margin_loss", rn(2, 3), pm1(3), 0)
+cs.add("soft_margin_loss", rn(3, 2).t(), rn(2, 3, grad=False), 1)
+cs.add("soft_margin_loss", rn(3, 4, dtype=S), pm1(3, 4), 0)                            # float result
+cs.add("soft_margin_loss", rn(3) * 50, pm1(3), 0)                                      # large margins
+cs.add("soft_margin_loss", rn(0, 2), pm1(0, 2), 2)
+cs.add("soft_margin_loss.out", rn(3, 4, grad=False), pm1(3, 4), 0, out=torch.empty(0, dtype=D), opcheck=False)
+cs.error("soft_margin_loss", rn(3), pm1(2, 3), 0, code="CT_ERR_SHAPE")
+cs.error("soft_margin_loss", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")
+# margin_ranking_loss / hinge_embedding_loss: broadcasting, integers, the target's other values
+cs.add("margin_ranking_loss", rn(2, 3), rn(3), pm1(2, 1).requires_grad_(), 0.0, 0)
+cs.add("margin_ranking_loss", rn(3, dtype=S), rn(3, dtype=S), pm1(3).float(), 0.5, 1)
+cs.add("margin_ranking_loss", torch.tensor([1, 4, 2]), torch.tensor([3, 1, 2]), torch.tensor([1, 1, -1]), 0.0, 2)
+cs.add("margin_ranking_loss", rn(0), rn(0), pm1(0), 0.0, 2)
+cs.add("hinge_embedding_loss", rn(2, 3), torch.tensor([1.0, -1.0, 0.0], dtype=D), 0.5, 0)  # 0: both terms
+cs.add("hinge_embedding_loss", rn(3, 1), pm1(3, 4), 1.0, 2)
+cs.add("hinge_embedding_loss", rn(3, 4, dtype=S), pm1(3, 4).float(), 2.0, 1)
+cs.add("hinge_embedding_loss", rn(0, 4), pm1(0, 4), 1.0, 1, gradcheck=False)             # empty mean: nan
+cs.error("hinge_embedding_loss", rn(3), pm1(2), code="CT_ERR_SHAPE")
+cs.error("margin_ranking_loss", rn(3), rn(3), pm1(2), code="CT_ERR_SHAPE")
+# multilabel_soft_margin_loss (F's)
+mlsm = lambda x, t, w=None, r=1: F.multilabel_soft_margin_loss(x, t, w, reduction=RED[r])  # noqa: E731
+cs.add("multilabel_soft_margin_loss", rn(5), rn(5, lo=0, hi=1), ref=mlsm)                # 1-D: one sample; soft targets
+cs.add("multilabel_soft_margin_loss", rn(2, 3, 4), rn(4, grad=False, lo=0, hi=1).round(), None, 0, ref=mlsm)
+cs.add("multilabel_soft_margin_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S, grad=False, lo=0, hi=1).round(), ref=mlsm)
+cs.add("multilabel_soft_margin_loss", rn(2, 0), rn(2, 0), None, 0, ref=mlsm)              # 0 classes: 0 / 0
+cs.error("multilabel_soft_margin_loss", rn(()), rn(()), code="CT_ERR_INDEX", ref=mlsm)
+cs.error("multilabel_soft_margin_loss", rn(2, 3), rn(2, 3), rn(2, grad=False), code="CT_ERR_SHAPE", ref=mlsm)
+cs.error("multilabel_soft_margin_loss", torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), code="CT_ERR_DTYPE",
+         ref=mlsm)
+# multi_margin_loss: 1-D and 0-dim inputs, margins in the hinge's kink region, out=
+cs.add("multi_margin_loss", rn(5), torch.tensor([2]), 1, 1, None, 0)                     # (1,) result
+cs.add("multi_margin_loss", rn(5), torch.tensor(3), 2, 1, None, 0)                       # 0-dim result
+cs.add("multi_margin_loss", rn(()), torch.tensor(0), 1, 1, None, 0)
+cs.add("multi_margin_loss", rn(5, 4).t(), idx(4, n=5), 1, 0.2, rn(5, grad=False, lo=0.5, hi=2), 1)
+cs.add("multi_margin_loss", rn(3, 4, dtype=S), idx(3, n=4), 2, 1, rn(4, dtype=S, grad=False, lo=0.5, hi=2), 2)
+cs.add("multi_margin_loss", rn(0, 3), idx(0, n=3), 1, 1, None, 0)
+cs.add("multi_margin_loss.out", rn(4, 5, grad=False), idx(4, n=5), out=torch.empty(0, dtype=D), opcheck=False)
+cs.add("multi_margin_loss.out", rn(4, 5, grad=False), idx(4, n=5), 2, 1, None, 0, out=torch.empty(0, dtype=D), opcheck=False)
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 3]), code="CT_ERR_INDEX")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, -1]), code="CT_ERR_INDEX")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 1, 2]), code="CT_ERR_SHAPE")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([[0], [1]]), code="CT_ERR_SHAPE")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 1], dtype=torch.int32), code="CT_ERR_DTYPE")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 1]), 3, code="CT_ERR_INVALID")
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 1]), 1, 1, rn(2, grad=False), code="CT_ERR_SHAPE",
+         torch_raises=False)  # aten 1.13 does not check the weight's size (it reads weight[target])
+cs.error("multi_margin_loss", rn(2, 3), torch.tensor([0, 1]), 1, 1, rn(3, dtype=S, grad=False), code="CT_ERR_DTYPE")
+cs.error("multi_margin_loss", rn(2, 0), torch.tensor([0, 1]), code="CT_ERR_SHAPE")
+cs.error("multi_margin_loss", rn(2, 3, 4), torch.tensor([0, 1]), code="CT_ERR_SHAPE")
+cs.error("multi_margin_loss", torch.ones(2, 3, dtype=torch.long), torch.tensor([0, 1]), code="CT_ERR_DTYPE")
+# triplet_margin_loss: p, swap, 1-D, broadcasting
+cs.add("triplet_margin_loss", rn(4, 3), rn(4, 3), rn(4, 3), 0.5, 1.0, 1e-6, True, 1)
+cs.add("triplet_margin_loss", rn(4, 3), rn(4, 3), rn(4, 3), 2.0, 3.0, 1e-6, True, 0)
+cs.add("triplet_margin_loss", rn(5), rn(5), rn(5), 1.0, 2.0, 1e-6, False, 0)
+cs.add("triplet_margin_loss", rn(2, 3, dtype=S), rn(2, 3, dtype=S), rn(2, 3, dtype=S))
+cs.add("triplet_margin_loss", rn(4, 3), rn(1, 3), rn(4, 3), 1.0, 2.0, 1e-6, False, 2)
+cs.error("triplet_margin_loss", rn(2, 3), rn(2, 3), rn(3), code="CT_ERR_SHAPE")
+# cosine_embedding_loss: 1-D inputs with a 0-dim target, other target values, broadcasting, integers
+cs.add("cosine_embedding_loss", rn(5), rn(5), torch.tensor(-1.0, dtype=D), -0.5, 0)
+cs.add("cosine_embedding_loss", rn(3, 4), rn(1, 4), torch.tensor([1.0, 0.0, -1.0], dtype=D), 0.0, 0)
+cs.add("cosine_embedding_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S), torch.tensor([1, -1, 1]), 0.1, 1)
+cs.add("cosine_embedding_loss", torch.tensor([[1, 2], [3, 0]]), torch.tensor([[2, 2], [0, 1]]), torch.tensor([1, -1]), 0.0, 0)
+cs.error("cosine_embedding_loss", rn(2, 3), rn(2, 3), pm1(2, 2), code="CT_ERR_SHAPE")
+cs.error("cosine_embedding_loss", rn(2, 3), rn(2, 3), pm1(()), code="CT_ERR_SHAPE")
+cs.error("cosine_embedding_loss", rn(3), rn(3), pm1(2), code="CT_ERR_SHAPE")
+cs.error("cosine_embedding_loss", rn(2, 3), rn(2, 3), pm1(3), code="CT_ERR_SHAPE")
+# poisson_nll_loss: log_input False (eps), full (Stirling's term where target > 1), broadcasting, integers
+cs.add("poisson_nll_loss", rn(3, 4, lo=0.1, hi=3), rn(3, 4, grad=False, lo=0, hi=5).round(), False, False, 1e-8, 1)
+cs.add("poisson_nll_loss", rn(3, 4), rn(3, 4, lo=1.5, hi=5), True, True, 1e-8, 0)
+cs.add("poisson_nll_loss", rn(3, 4, lo=0.1, hi=3), rn(4, grad=False, lo=0, hi=5).round(), False, True, 1e-3, 2)
+cs.add("poisson_nll_loss", rn(3, dtype=S), rn(3, dtype=S, lo=0, hi=3), True, False, 1e-8, 1)
+cs.add("poisson_nll_loss", torch.tensor([1, 2, 3]), torch.tensor([0, 2, 5]), False, True, 1e-8, 0)
+cs.add("poisson_nll_loss", rn(0, 2), rn(0, 2), True, False, 1e-8, 2)
+# gaussian_nll_loss (F's): var one dim short or with a last dim of 1, clamped at eps, full
+gnll = lambda x, t, v, full=False, eps=1e-6, r=1: F.gaussian_nll_loss(x, t, v, full=full, eps=eps, reduction=RED[r])  # noqa: E731
+cs.add("gaussian_nll_loss", rn(3, 4), rn(3, 4), rn(3, lo=0.1, hi=2), True, 1e-6, 0, ref=gnll)
+cs.add("gaussian_nll_loss", rn(3, 4), rn(4), rn(3, 1, lo=0.1, hi=2), False, 1e-6, 2, ref=gnll)
+cs.add("gaussian_nll_loss", rn(2, 3), rn(2, 3), torch.tensor([[0.0, 1e-3, 0.5]] * 2, dtype=D).requires_grad_(), False, 1e-2, 0,
+       ref=gnll)                                                                              # clamped: the gradient passes
+cs.add("gaussian_nll_loss", rn(3, dtype=S), rn(3, dtype=S), rn(3, dtype=S, lo=0.1, hi=2), ref=gnll)
+cs.add("gaussian_nll_loss", rn(0, 2), rn(0, 2), rn(0, 2, lo=0.1, hi=1), False, 1e-6, 2, ref=gnll)
+cs.add("gaussian_nll_loss", rn(()), rn(()), rn(1, lo=0.1, hi=1), False, 1e-6, 0, ref=gnll)   # 0-dim input, var (1,)
+cs.error("gaussian_nll_loss", rn(2, 3), rn(2, 3), rn(2, 3, lo=-2, hi=-1), code="CT_ERR_INVALID", ref=gnll)
+cs.error("gaussian_nll_loss", rn(2, 3), rn(2, 3), rn(2, 2, lo=0.1, hi=1), code="CT_ERR_SHAPE", ref=gnll)
+cs.error("gaussian_nll_loss", rn(2, 3), rn(2, 3), rn(3, lo=0.1, hi=1), code="CT_ERR_SHAPE", ref=gnll)
+cs.error("gaussian_nll_loss", torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long),
+         code="CT_ERR_DTYPE", ref=gnll)
+
+# ---- distances ----
+cs.add("cosine_similarity", rn(3, 4), rn(3, 4))
+cs.add("cosine_similarity", rn(3, 4), rn(4), 1, 1e-8)                   # broadcasting
+cs.add("cosine_similarity", rn(2, 3, 4), rn(2, 1, 4), -1, 1e-8)
+cs.add("cosine_similarity", rn(4, 3).t(), rn(3, 4), 0, 1e-8)
+cs.add("cosine_similarity", rn(3, 2) * 1e-9, rn(3, 2), 1, 1e-8)          # the norm clamped at eps
+cs.add("cosine_similarity", torch.zeros(2, 3, dtype=D, requires_grad=True), rn(2, 3), 1, 1e-8)
+cs.add("cosine_similarity", rn(3, 4, dtype=S), rn(3, 4, dtype=S))
+cs.add("cosine_similarity", torch.tensor([[1, 2], [0, 3]]), rn(2, 2, grad=False))    # integers cast to the common dtype
+cs.add("cosine_similarity", rn(()), rn(()), 0, 1e-8)
+cs.add("cosine_similarity", rn(2, 0), rn(2, 0), 1, 1e-8, gradcheck=False)
+cs.error("cosine_similarity", torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("cosine_similarity", rn(2, 3), rn(4, 3), code="CT_ERR_SHAPE")
+cs.error("cosine_similarity", rn(2, 3), rn(2, 3), 2, code="CT_ERR_INDEX")
+cs.add("pairwise_distance", rn(4, 3), rn(4, 3))
+cs.add("pairwise_distance", rn(4, 3), rn(3), 1.0, 1e-6, True)
+cs.add("pairwise_distance", rn(2, 4, 3), rn(2, 4, 3), 3.0)
+cs.add("pairwise_distance", rn(4, 3), rn(4, 3), float("inf"))
+cs.add("pairwise_distance", rn(4, 3), rn(4, 3), 0.5, 1e-3)
+cs.add("pairwise_distance", rn(5), rn(5), 2.0, 0.0)
+cs.add("pairwise_distance", rn(()), rn(()))
+cs.add("pairwise_distance", rn(3, 4, dtype=S), rn(3, 4, dtype=S))
+cs.add("pairwise_distance", torch.tensor([[1, 2, 3]]), torch.tensor([[1, 0, 3]]))  # integers: + eps makes them float
+cs.add("pairwise_distance", rn(0, 3), rn(0, 3))
+cs.error("pairwise_distance", rn(3), rn(4), code="CT_ERR_SHAPE")
+cs.add("cdist", rn(4, 3), rn(5, 3))
+cs.add("cdist", rn(4, 3), rn(5, 3), 1.0)
+cs.add("cdist", rn(4, 3), rn(5, 3), 0.5)
+cs.add("cdist", rn(4, 3), rn(5, 3), 3.0)
+cs.add("cdist", rn(4, 3), rn(5, 3), float("inf"))
+cs.add("cdist", rn(4, 3), rn(5, 3), 0.0, gradcheck=False)
+cs.add("cdist", rn(2, 4, 3), rn(1, 5, 3), 2.0)                          # batch dims broadcast
+cs.add("cdist", rn(3, 4).t(), rn(5, 3), 2.0, 2)                         # compute_mode 2: never the matrix product
+cs.add("cdist", rn(4, 3), rn(5, 3), 2.0, 1)                             # compute_mode 1: the matrix product
+cs.add("cdist", rn(30, 3), rn(6, 3))                                    # more than 25 rows: the matrix product
+cs.add("cdist", rn(2, 30, 2), rn(3, 2), 2.0, 0)
+x = rn(3, 2)
+cs.add("cdist", x, torch.cat([x.detach(), rn(2, 2, grad=False)]), 2.0, 1, gradcheck=False)   # zero distances: subgradient 0
+cs.add("cdist", x, torch.cat([x.detach(), rn(2, 2, grad=False)]), 2.0, 2, gradcheck=False)
+cs.add("cdist", rn(4, 3, dtype=S), rn(5, 3, dtype=S))
+cs.add("cdist", rn(0, 3), rn(5, 3))
+cs.add("cdist", rn(2, 0), rn(4, 0))
+cs.error("cdist", rn(3), rn(2, 3), code="CT_ERR_RANK")
+cs.error("cdist", rn(2, 3), rn(3), code="CT_ERR_RANK")
+cs.error("cdist", rn(2, 3), rn(2, 4), code="CT_ERR_SHAPE")
+cs.error("cdist", rn(2, 3), rn(2, 3), -1.0, code="CT_ERR_INVALID")
+cs.error("cdist", rn(2, 3), rn(2, 3), 2.0, 3, code="CT_ERR_INVALID")
+cs.error("cdist", torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long), code="CT_ERR_DTYPE")
+cs.error("cdist", rn(2, 3), rn(2, 3, dtype=S), code="CT_ERR_DTYPE")
+cs.error("cdist", rn(2, 2, 3), rn(3, 2, 3), code="CT_ERR_SHAPE")
+cs.add("multi_margin_loss", rn(3, 4), idx(3, n=4), 2.5, 1, None, 0)   # p truncated to an int (aten's p.toInt())
+
 cs.write()

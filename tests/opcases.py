@@ -28,7 +28,8 @@ ctorch must return the same dtypes and shapes and values within the
 tolerance of each dtype (below), then pass ct_opcheck on the same arguments.
 
 error(...) records arguments PyTorch rejects (it must raise here, unless
-torch_raises=False for a restriction of ctorch's own); ctorch must fail,
+torch_raises=False for a restriction of ctorch's own; ref= as for add, for
+ops with no aten overload); ctorch must fail,
 with `code` when given ("CT_ERR_SHAPE", ...), and leak nothing.
 
 Options of add: atol=, rtol= (override the dtype's), opcheck= (default: the
@@ -263,13 +264,13 @@ class Cases:
                     toks += ["gi", str(i)] + _result_tokens("v", gr.detach().to(table[i].dtype))[1:]
         self.cases.append((label, toks))
 
-    def error(self, op, *args, code=None, torch_raises=True, name=None, **kwargs):
+    def error(self, op, *args, code=None, torch_raises=True, ref=None, name=None, **kwargs):
         label, _ = self._label(op, name)
         table = []
         arg_toks = self._encode_args(args, kwargs, table)
         if torch_raises:
             try:
-                (_aten(op))(*args, **kwargs)
+                (ref or _aten(op))(*args, **kwargs)
             except (RuntimeError, IndexError, ValueError, TypeError) as e:
                 del e
             else:

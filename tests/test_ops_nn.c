@@ -218,3 +218,69 @@ TEST(nn_out_variants) {
     CHECK_ERR(ct_softmax_out(out, x, 0, CT_F64), CT_ERR_DTYPE, "expected out tensor to have dtype");
   }
 }
+
+/* second order of the composite losses and distances (their gradients come
+ * from the ops they call: gradgradcheck differentiates those gradients) */
+TEST(nn_losses_gradgradcheck) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F64, -2, 2, 41), *y = nn_t(CT_DIMS(3, 4), CT_F64, -2, 2, 42);
+    ct_tensor *z = nn_t(CT_DIMS(3, 4), CT_F64, -2, 2, 43), *v = nn_t(CT_DIMS(3, 4), CT_F64, 0.1, 2, 44);
+    ct_tensor *pm = ct_sign(nn_t(CT_DIMS(3, 4), CT_F64, -1, 1, 45)), *p3 = ct_sign(nn_t(CT_DIMS(3), CT_F64, -1, 1, 46));
+    ct_tensor *tg = nn_long(CT_DIMS(3), (const int64_t[]){1, 3, 0}), *w4 = nn_t(CT_DIMS(4), CT_F64, 0.5, 1.5, 47);
+    ct_tensor *cnt = nn_t(CT_DIMS(3, 4), CT_F64, 1.5, 4, 48), *x2 = nn_t(CT_DIMS(5, 4), CT_F64, -2, 2, 49);
+    nn_opcheck("huber_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(1), ct_value_double(0.7)), 1);
+    nn_opcheck("soft_margin_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(pm), ct_value_int(2)), 1);
+    nn_opcheck("margin_ranking_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_tensor(pm), ct_value_double(0.2),
+                                              ct_value_int(1)), 1);
+    nn_opcheck("hinge_embedding_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(pm), ct_value_double(1.0), ct_value_int(0)), 1);
+    nn_opcheck("multilabel_soft_margin_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(v), ct_value_tensor(w4), ct_value_int(1)), 1);
+    nn_opcheck("multi_margin_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(tg), ct_value_scalar(ct_int(2)), ct_value_scalar(ct_float(0.9)),
+                                            ct_value_tensor(w4), ct_value_int(1)), 1);
+    nn_opcheck("triplet_margin_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_tensor(z), ct_value_double(1.0),
+                                              ct_value_double(3.0), ct_value_double(1e-6), ct_value_bool(true), ct_value_int(2)), 1);
+    nn_opcheck("cosine_embedding_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_tensor(p3), ct_value_double(-0.5),
+                                                ct_value_int(0)), 1);
+    nn_opcheck("poisson_nll_loss", NN_ARGS(ct_value_tensor(v), ct_value_tensor(cnt), ct_value_bool(false), ct_value_bool(true),
+                                           ct_value_double(1e-8), ct_value_int(1)), 1);
+    nn_opcheck("gaussian_nll_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_tensor(v), ct_value_bool(true),
+                                            ct_value_double(1e-6), ct_value_int(2)), 1);
+    nn_opcheck("cosine_similarity", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_int(1), ct_value_double(1e-8)), 1);
+    nn_opcheck("pairwise_distance", NN_ARGS(ct_value_tensor(x), ct_value_tensor(y), ct_value_double(3.0), ct_value_double(1e-6),
+                                            ct_value_bool(false)), 1);
+    nn_opcheck("cdist", NN_ARGS(ct_value_tensor(x), ct_value_tensor(x2), ct_value_double(2.0), ct_value_int(CT_INT_NONE)), 1);
+    nn_opcheck("cdist", NN_ARGS(ct_value_tensor(x), ct_value_tensor(x2), ct_value_double(2.0), ct_value_int(1)), 1);
+    nn_opcheck("cdist", NN_ARGS(ct_value_tensor(x), ct_value_tensor(x2), ct_value_double(1.5), ct_value_int(CT_INT_NONE)), 1);
+  }
+}
+
+/* on the meta device the composites give shapes and dtypes (no data checks) */
+TEST(nn_losses_meta) {
+  CT_SCOPE {
+    ct_tensor *x = ct_empty_opts(CT_DIMS(5, 4), ct_opts(CT_F32, CT_META)), *t = ct_empty_opts(CT_DIMS(5), ct_opts(CT_I64, CT_META));
+    ct_tensor *x2 = ct_empty_opts(CT_DIMS(2, 30, 4), ct_opts(CT_F32, CT_META)), *v = ct_empty_opts(CT_DIMS(5), ct_opts(CT_F32, CT_META));
+    ct_tensor *mm = ct_multi_margin_loss(x, t, ct_int(1), ct_int(1), NULL, 0), *cd = ct_cdist(x2, x, 2.0, CT_INT_NONE);
+    ct_tensor *g = ct_gaussian_nll_loss(x, x, v, false, 1e-6, 0), *cs = ct_cosine_similarity(x, x, 1, 1e-8);
+    CHECK(mm && mm->ndim == 1 && mm->sizes[0] == 5 && mm->device.type == CT_DEVICE_META);
+    CHECK(cd && cd->ndim == 3 && cd->sizes[0] == 2 && cd->sizes[1] == 30 && cd->sizes[2] == 5 && cd->device.type == CT_DEVICE_META);
+    CHECK(g && g->ndim == 2 && g->sizes[1] == 4 && g->device.type == CT_DEVICE_META);
+    CHECK(cs && cs->ndim == 1 && cs->sizes[0] == 5 && cs->dtype == CT_F32);
+  }
+}
+
+TEST(nn_losses_errors_direct) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(2, 3), CT_F32, -1, 1, 51), *t = nn_long(CT_DIMS(2), (const int64_t[]){0, 5});
+    CHECK_ERR(ct_multi_margin_loss(x, t, ct_int(1), ct_int(1), NULL, 1), CT_ERR_INDEX, "target out of range");
+    CHECK_ERR(ct_multi_margin_loss(x, t, ct_int(3), ct_int(1), NULL, 1), CT_ERR_INVALID, "only p == 1 and p == 2 supported");
+    CHECK_ERR(ct_multi_margin_loss(x, t, ct_float(NAN), ct_int(1), NULL, 1), CT_ERR_INVALID, "only p == 1 and p == 2 supported");
+    CHECK_ERR(ct_huber_loss(x, x, 1, 0.0), CT_ERR_INVALID, "huber_loss does not support non-positive values for delta.");
+    CHECK_ERR(ct_soft_margin_loss(ct_ones(CT_DIMS(3), CT_F32), x, 0), CT_ERR_SHAPE,
+              "output with shape [3] doesn't match the broadcast shape [2, 3]");
+    CHECK_ERR(ct_cdist(x, ct_ones(CT_DIMS(2, 4), CT_F32), 2.0, CT_INT_NONE), CT_ERR_SHAPE,
+              "X1 and X2 must have the same number of columns. X1: 3 X2: 4");
+    CHECK_ERR(ct_cosine_embedding_loss(x, x, ct_ones(CT_DIMS(3), CT_F32), 0.0, 1), CT_ERR_SHAPE, "must match");
+    CHECK_ERR(ct_gaussian_nll_loss(x, x, ct_full(CT_DIMS(2, 3), ct_float(-1), CT_F32), false, 1e-6, 1), CT_ERR_INVALID,
+              "var has negative entry/entries");
+    CHECK_ERR(ct_triplet_margin_loss(x, x, x, 1.0, 2.0, 1e-6, false, 5), CT_ERR_INVALID, "reduction");
+  }
+}

@@ -14832,6 +14832,39 @@ static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct
   return r;
 }
 
+/* ---- huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("huber_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_huber_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, delta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("soft_margin_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_soft_margin_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("multi_margin_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_multi_margin_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, p, margin, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor ---- */
 typedef struct ct__node_convolution {
   ct_node base;

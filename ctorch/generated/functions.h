@@ -1354,6 +1354,51 @@ CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
  * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor
+ * |d| < delta ? d^2 / 2 : delta (|d| - delta / 2), d = self - target broadcast; self's dtype; delta > 0 */
+CTDEF ct_tensor *ct_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta);
+/* huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_huber_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta);
+/* soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * log(1 + exp(-target self)) in self's shape and dtype (target broadcasts to self) */
+CTDEF ct_tensor *ct_soft_margin_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_soft_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor
+ * max(0, -target (input1 - input2) + margin), broadcasting */
+CTDEF ct_tensor *ct_margin_ranking_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction);
+/* hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> Tensor
+ * (target != 1 ? max(0, margin - self) : 0) + (target != -1 ? self : 0), broadcasting */
+CTDEF ct_tensor *ct_hinge_embedding_loss(ct_tensor *self, ct_tensor *target, double margin, int64_t reduction);
+/* multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * no aten op (F.multilabel_soft_margin_loss): -(t log_sigmoid(x) + (1 - t) log_sigmoid(-x)) (times weight), averaged over the last dim */
+CTDEF ct_tensor *ct_multilabel_soft_margin_loss(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor
+ * self (C) or (N, C), int64 target (N); sum over i != y of max(0, margin - x[y] + x[i])^p (times weight[y]) / C; p 1 or 2 */
+CTDEF ct_tensor *ct_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction);
+/* multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_multi_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction);
+/* triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor
+ * max(0, margin + d(a, p) - d(a, n)), d pairwise_distance (swap: d(a, n) = min(d(a, n), d(p, n))) */
+CTDEF ct_tensor *ct_triplet_margin_loss(ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction);
+/* cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor
+ * target 1: 1 - cos, target -1: max(0, cos - margin); (N, D) inputs with target (N), or (D) with 0-dim target */
+CTDEF ct_tensor *ct_cosine_embedding_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction);
+/* poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+ * log_input ? exp(x) - t x : x - t log(x + eps); full adds Stirling's t log t - t + log(2 pi t) / 2 where t > 1 */
+CTDEF ct_tensor *ct_poisson_nll_loss(ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction);
+/* gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-06, int reduction=1) -> Tensor
+ * no aten op (F.gaussian_nll_loss): (log(v) + (x - t)^2 / v) / 2 (+ log(2 pi) / 2 with full), v = var clamped at eps (the gradient passes the clamp); var >= 0 */
+CTDEF ct_tensor *ct_gaussian_nll_loss(ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction);
+/* cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+ * sum(x1 / sqrt(max(|x1|^2, eps^2)) * x2 / sqrt(max(|x2|^2, eps^2)), dim), broadcasting (the gradient passes the clamps, as aten) */
+CTDEF ct_tensor *ct_cosine_similarity(ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps);
+/* pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False) -> Tensor
+ * norm(x1 - x2 + eps, p) over the last dim, broadcasting */
+CTDEF ct_tensor *ct_pairwise_distance(ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim);
+/* cdist(Tensor x1, Tensor x2, float p=2.0, int? compute_mode=None) -> Tensor
+ * p-norm distances between the rows of x1 (B.., R1, M) and x2 (B.., R2, M); p = 2 with more than 25 rows (compute_mode None or 0) or compute_mode 1 uses the matrix product |a|^2 + |b|^2 - 2 a.b */
+CTDEF ct_tensor *ct_cdist(ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode);
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
@@ -3166,6 +3211,54 @@ typedef ct_status ct_kernel_binary_cross_entropy_out(ct_keyset, ct_tensor *, ct_
 typedef ct_tensor *ct_kernel_binary_cross_entropy_with_logits(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_binary_cross_entropy_with_logits "binary_cross_entropy_with_logits"
 #define CT__OPSIG_binary_cross_entropy_with_logits "T,T,T?,T?,i->T"
+typedef ct_tensor *ct_kernel_huber_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
+#define CT__OPNAME_huber_loss "huber_loss"
+#define CT__OPSIG_huber_loss "T,T,i,f->T"
+typedef ct_status ct_kernel_huber_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
+#define CT__OPNAME_huber_loss_out "huber_loss.out"
+#define CT__OPSIG_huber_loss_out "T,T,i,f,Tw->Tw"
+typedef ct_tensor *ct_kernel_soft_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_soft_margin_loss "soft_margin_loss"
+#define CT__OPSIG_soft_margin_loss "T,T,i->T"
+typedef ct_status ct_kernel_soft_margin_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_soft_margin_loss_out "soft_margin_loss.out"
+#define CT__OPSIG_soft_margin_loss_out "T,T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_margin_ranking_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_margin_ranking_loss "margin_ranking_loss"
+#define CT__OPSIG_margin_ranking_loss "T,T,T,f,i->T"
+typedef ct_tensor *ct_kernel_hinge_embedding_loss(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_hinge_embedding_loss "hinge_embedding_loss"
+#define CT__OPSIG_hinge_embedding_loss "T,T,f,i->T"
+typedef ct_tensor *ct_kernel_multilabel_soft_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_multilabel_soft_margin_loss "multilabel_soft_margin_loss"
+#define CT__OPSIG_multilabel_soft_margin_loss "T,T,T?,i->T"
+typedef ct_tensor *ct_kernel_multi_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t );
+#define CT__OPNAME_multi_margin_loss "multi_margin_loss"
+#define CT__OPSIG_multi_margin_loss "T,T,S,S,T?,i->T"
+typedef ct_status ct_kernel_multi_margin_loss_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_multi_margin_loss_out "multi_margin_loss.out"
+#define CT__OPSIG_multi_margin_loss_out "T,T,S,S,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_triplet_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t );
+#define CT__OPNAME_triplet_margin_loss "triplet_margin_loss"
+#define CT__OPSIG_triplet_margin_loss "T,T,T,f,f,f,b,i->T"
+typedef ct_tensor *ct_kernel_cosine_embedding_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_cosine_embedding_loss "cosine_embedding_loss"
+#define CT__OPSIG_cosine_embedding_loss "T,T,T,f,i->T"
+typedef ct_tensor *ct_kernel_poisson_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , double , int64_t );
+#define CT__OPNAME_poisson_nll_loss "poisson_nll_loss"
+#define CT__OPSIG_poisson_nll_loss "T,T,b,b,f,i->T"
+typedef ct_tensor *ct_kernel_gaussian_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t );
+#define CT__OPNAME_gaussian_nll_loss "gaussian_nll_loss"
+#define CT__OPSIG_gaussian_nll_loss "T,T,T,b,f,i->T"
+typedef ct_tensor *ct_kernel_cosine_similarity(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
+#define CT__OPNAME_cosine_similarity "cosine_similarity"
+#define CT__OPSIG_cosine_similarity "T,T,i,f->T"
+typedef ct_tensor *ct_kernel_pairwise_distance(ct_keyset, ct_tensor *, ct_tensor *, double , double , bool );
+#define CT__OPNAME_pairwise_distance "pairwise_distance"
+#define CT__OPSIG_pairwise_distance "T,T,f,f,b->T"
+typedef ct_tensor *ct_kernel_cdist(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t );
+#define CT__OPNAME_cdist "cdist"
+#define CT__OPSIG_cdist "T,T,f,i?->T"
 typedef ct_tensor *ct_kernel_layer_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool );
 #define CT__OPNAME_layer_norm "layer_norm"
 #define CT__OPSIG_layer_norm "T,I,T?,T?,f,b->T"
@@ -3892,6 +3985,22 @@ static struct {
   ct_op *binary_cross_entropy;
   ct_op *binary_cross_entropy_out;
   ct_op *binary_cross_entropy_with_logits;
+  ct_op *huber_loss;
+  ct_op *huber_loss_out;
+  ct_op *soft_margin_loss;
+  ct_op *soft_margin_loss_out;
+  ct_op *margin_ranking_loss;
+  ct_op *hinge_embedding_loss;
+  ct_op *multilabel_soft_margin_loss;
+  ct_op *multi_margin_loss;
+  ct_op *multi_margin_loss_out;
+  ct_op *triplet_margin_loss;
+  ct_op *cosine_embedding_loss;
+  ct_op *poisson_nll_loss;
+  ct_op *gaussian_nll_loss;
+  ct_op *cosine_similarity;
+  ct_op *pairwise_distance;
+  ct_op *cdist;
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
@@ -14127,6 +14236,342 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  const ct_op *ct__o = ct__op.huber_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))ct__k->unboxed)(ks, self, target, reduction, delta);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(delta);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.huber_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, delta, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_double(delta);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *ct__o = ct__op.soft_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.soft_margin_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_int(reduction);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.margin_ranking_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, input1, input2, target, margin, reduction);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(input1);
+    ct__v[1] = ct_value_tensor(input2);
+    ct__v[2] = ct_value_tensor(target);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.hinge_embedding_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, self, target, margin, reduction);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_double(margin);
+    ct__v[3] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *ct__o = ct__op.multilabel_soft_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, input, target, weight, reduction);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(weight);
+    ct__v[3] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  const ct_op *ct__o = ct__op.multi_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, target, p, margin, weight, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_scalar(p);
+    ct__v[3] = ct_value_scalar(margin);
+    ct__v[4] = ct_value_tensor(weight);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.multi_margin_loss_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, target, p, margin, weight, reduction, out);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_scalar(p);
+    ct__v[3] = ct_value_scalar(margin);
+    ct__v[4] = ct_value_tensor(weight);
+    ct__v[5] = ct_value_int(reduction);
+    ct__v[6] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
+  const ct_op *ct__o = ct__op.triplet_margin_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t ))ct__k->unboxed)(ks, anchor, positive, negative, margin, p, eps, swap, reduction);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(anchor);
+    ct__v[1] = ct_value_tensor(positive);
+    ct__v[2] = ct_value_tensor(negative);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_double(p);
+    ct__v[5] = ct_value_double(eps);
+    ct__v[6] = ct_value_bool(swap);
+    ct__v[7] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  const ct_op *ct__o = ct__op.cosine_embedding_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, input1, input2, target, margin, reduction);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(input1);
+    ct__v[1] = ct_value_tensor(input2);
+    ct__v[2] = ct_value_tensor(target);
+    ct__v[3] = ct_value_double(margin);
+    ct__v[4] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor */
+static ct_tensor *ct__dispatch_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
+  const ct_op *ct__o = ct__op.poisson_nll_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , double , int64_t ))ct__k->unboxed)(ks, input, target, log_input, full, eps, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_bool(log_input);
+    ct__v[3] = ct_value_bool(full);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-06, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
+  const ct_op *ct__o = ct__op.gaussian_nll_loss;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t ))ct__k->unboxed)(ks, input, target, var, full, eps, reduction);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(input);
+    ct__v[1] = ct_value_tensor(target);
+    ct__v[2] = ct_value_tensor(var);
+    ct__v[3] = ct_value_bool(full);
+    ct__v[4] = ct_value_double(eps);
+    ct__v[5] = ct_value_int(reduction);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor */
+static ct_tensor *ct__dispatch_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  const ct_op *ct__o = ct__op.cosine_similarity;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))ct__k->unboxed)(ks, x1, x2, dim, eps);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_int(dim);
+    ct__v[3] = ct_value_double(eps);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  const ct_op *ct__o = ct__op.pairwise_distance;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , double , bool ))ct__k->unboxed)(ks, x1, x2, p, eps, keepdim);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_double(p);
+    ct__v[3] = ct_value_double(eps);
+    ct__v[4] = ct_value_bool(keepdim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cdist(Tensor x1, Tensor x2, float p=2.0, int? compute_mode=None) -> Tensor */
+static ct_tensor *ct__dispatch_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  const ct_op *ct__o = ct__op.cdist;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , int64_t ))ct__k->unboxed)(ks, x1, x2, p, compute_mode);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(x1);
+    ct__v[1] = ct_value_tensor(x2);
+    ct__v[2] = ct_value_double(p);
+    ct__v[3] = compute_mode == CT_INT_NONE ? ct_value_none() : ct_value_int(compute_mode);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   const ct_op *ct__o = ct__op.layer_norm;
@@ -21924,6 +22369,209 @@ CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor 
   if (pos_weight) ct__keys |= pos_weight->keys;
   if (CT_UNLIKELY(pos_weight && !ct__device_joins(&ct__dev, pos_weight, 1, "binary_cross_entropy_with_logits", "pos_weight"))) return (ct_tensor *)NULL;
   return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(ct__keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("huber_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "huber_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("huber_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "huber_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_huber_loss(ct__call_keys(ct__keys), self, target, reduction, delta));
+}
+CTDEF ct_status ct_huber_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("huber_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "huber_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("huber_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "huber_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("huber_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "huber_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_huber_loss_out(ct__call_keys(ct__keys), self, target, reduction, delta, out);
+}
+CTDEF ct_tensor *ct_soft_margin_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("soft_margin_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "soft_margin_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("soft_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "soft_margin_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_soft_margin_loss(ct__call_keys(ct__keys), self, target, reduction));
+}
+CTDEF ct_status ct_soft_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("soft_margin_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "soft_margin_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("soft_margin_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "soft_margin_loss.out", "target"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("soft_margin_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "soft_margin_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_soft_margin_loss_out(ct__call_keys(ct__keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_margin_ranking_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input1)) return ct__fail_null("margin_ranking_loss", "input1"), (ct_tensor *)NULL;
+  ct__keys |= input1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input1, 1, "margin_ranking_loss", "input1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!input2)) return ct__fail_null("margin_ranking_loss", "input2"), (ct_tensor *)NULL;
+  ct__keys |= input2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input2, 1, "margin_ranking_loss", "input2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("margin_ranking_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "margin_ranking_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_margin_ranking_loss(ct__call_keys(ct__keys), input1, input2, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_hinge_embedding_loss(ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hinge_embedding_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "hinge_embedding_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("hinge_embedding_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "hinge_embedding_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hinge_embedding_loss(ct__call_keys(ct__keys), self, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_multilabel_soft_margin_loss(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("multilabel_soft_margin_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "multilabel_soft_margin_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multilabel_soft_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multilabel_soft_margin_loss", "target"))) return (ct_tensor *)NULL;
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multilabel_soft_margin_loss", "weight"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_multilabel_soft_margin_loss(ct__call_keys(ct__keys), input, target, weight, reduction));
+}
+CTDEF ct_tensor *ct_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("multi_margin_loss", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "multi_margin_loss", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multi_margin_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multi_margin_loss", "target"))) return (ct_tensor *)NULL;
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multi_margin_loss", "weight"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_multi_margin_loss(ct__call_keys(ct__keys), self, target, p, margin, weight, reduction));
+}
+CTDEF ct_status ct_multi_margin_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("multi_margin_loss.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "multi_margin_loss.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!target)) return ct__fail_null("multi_margin_loss.out", "target"), ct_last_error();
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "multi_margin_loss.out", "target"))) return ct_last_error();
+  if (weight) ct__keys |= weight->keys;
+  if (CT_UNLIKELY(weight && !ct__device_joins(&ct__dev, weight, 1, "multi_margin_loss.out", "weight"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("multi_margin_loss.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "multi_margin_loss.out", "out"))) return ct_last_error();
+  return ct__dispatch_multi_margin_loss_out(ct__call_keys(ct__keys), self, target, p, margin, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_triplet_margin_loss(ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!anchor)) return ct__fail_null("triplet_margin_loss", "anchor"), (ct_tensor *)NULL;
+  ct__keys |= anchor->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, anchor, 1, "triplet_margin_loss", "anchor"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!positive)) return ct__fail_null("triplet_margin_loss", "positive"), (ct_tensor *)NULL;
+  ct__keys |= positive->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, positive, 1, "triplet_margin_loss", "positive"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!negative)) return ct__fail_null("triplet_margin_loss", "negative"), (ct_tensor *)NULL;
+  ct__keys |= negative->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, negative, 1, "triplet_margin_loss", "negative"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_triplet_margin_loss(ct__call_keys(ct__keys), anchor, positive, negative, margin, p, eps, swap, reduction));
+}
+CTDEF ct_tensor *ct_cosine_embedding_loss(ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input1)) return ct__fail_null("cosine_embedding_loss", "input1"), (ct_tensor *)NULL;
+  ct__keys |= input1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input1, 1, "cosine_embedding_loss", "input1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!input2)) return ct__fail_null("cosine_embedding_loss", "input2"), (ct_tensor *)NULL;
+  ct__keys |= input2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input2, 1, "cosine_embedding_loss", "input2"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cosine_embedding_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "cosine_embedding_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cosine_embedding_loss(ct__call_keys(ct__keys), input1, input2, target, margin, reduction));
+}
+CTDEF ct_tensor *ct_poisson_nll_loss(ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("poisson_nll_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "poisson_nll_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("poisson_nll_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "poisson_nll_loss", "target"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_poisson_nll_loss(ct__call_keys(ct__keys), input, target, log_input, full, eps, reduction));
+}
+CTDEF ct_tensor *ct_gaussian_nll_loss(ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("gaussian_nll_loss", "input"), (ct_tensor *)NULL;
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "gaussian_nll_loss", "input"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("gaussian_nll_loss", "target"), (ct_tensor *)NULL;
+  ct__keys |= target->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, target, 1, "gaussian_nll_loss", "target"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!var)) return ct__fail_null("gaussian_nll_loss", "var"), (ct_tensor *)NULL;
+  ct__keys |= var->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, var, 1, "gaussian_nll_loss", "var"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_gaussian_nll_loss(ct__call_keys(ct__keys), input, target, var, full, eps, reduction));
+}
+CTDEF ct_tensor *ct_cosine_similarity(ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("cosine_similarity", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "cosine_similarity", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("cosine_similarity", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "cosine_similarity", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cosine_similarity(ct__call_keys(ct__keys), x1, x2, dim, eps));
+}
+CTDEF ct_tensor *ct_pairwise_distance(ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("pairwise_distance", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "pairwise_distance", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("pairwise_distance", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "pairwise_distance", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_pairwise_distance(ct__call_keys(ct__keys), x1, x2, p, eps, keepdim));
+}
+CTDEF ct_tensor *ct_cdist(ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!x1)) return ct__fail_null("cdist", "x1"), (ct_tensor *)NULL;
+  ct__keys |= x1->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x1, 1, "cdist", "x1"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!x2)) return ct__fail_null("cdist", "x2"), (ct_tensor *)NULL;
+  ct__keys |= x2->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, x2, 1, "cdist", "x2"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cdist(ct__call_keys(ct__keys), x1, x2, p, compute_mode));
 }
 CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   ct_int_list normalized_shape_l;

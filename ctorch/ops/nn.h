@@ -1,4 +1,4 @@
-/* ctorch/ops/nn.h - reference kernels: softmax family, losses, normalisation, dropout.
+/* ctorch/ops/nn.h - reference kernels: softmax family, losses, distances, normalisation, dropout.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/nn.spec and their derivatives in
@@ -1080,6 +1080,373 @@ static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
 static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("glu");
   return ct__nn_into_out("glu", ct__k_glu(ks, self, dim), out);
+}
+
+/* ================= more losses and distances: composites =================
+ * As aten writes them (Loss.cpp, LossMultiMargin.cpp, Distance.cpp) or, for
+ * multilabel_soft_margin_loss and gaussian_nll_loss (no aten op), as
+ * torch.nn.functional does, over ct ops: gradients and double backward come
+ * from the ops they call. aten's explicit kernels (huber_loss,
+ * soft_margin_loss, multi_margin_loss, _cdist_forward, _euclidean_dist)
+ * have the same values and gradients (subgradient 0 at kinks and at zero
+ * distances). Reductions are checked (aten treats an unknown int as none). */
+
+/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype ---- */
+static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  static const char *op = "huber_loss";
+  ct_dtype rt = ct__result_type(self, target);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta."), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(rt),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *a = ct__nn_abs(ct_sub(self, target));
+    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
+    ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
+    r = ct_keep(ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction));
+  }
+  return r;
+}
+static ct_status ct__k_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  return ct__nn_into_out("huber_loss", ct__k_huber_loss(ks, self, target, reduction, delta), out);
+}
+
+/* ---- soft_margin_loss: log(1 + exp(-self * target)) into self's shape and dtype (aten's neg_out, mul_, exp_, add_, log_) ---- */
+static ct_tensor *ct__k_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  static const char *op = "soft_margin_loss";
+  ct_tensor *r = NULL;
+  int64_t shape[CT_MAX_DIMS];
+  int n;
+  (void)ks;
+  if ((n = ct_broadcast_shapes(op, self->ndim, self->sizes, target->ndim, target->sizes, shape)) < 0) return NULL;
+  if (n != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)n) != 0) {
+    char b1[160], b2[160];
+    return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s", ct__nn_shape(self, b1, sizeof b1),
+                   ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type Float can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *u = ct_to_dtype(ct_mul(ct_neg(self), target), (ct_dtype)self->dtype);
+    r = ct_keep(ct__nn_reduce(ct_log(ct_add_scalar(ct_exp(u), ct_int(1))), reduction));
+  }
+  return r;
+}
+static ct_status ct__k_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("soft_margin_loss", ct__k_soft_margin_loss(ks, self, target, reduction), out);
+}
+
+/* ---- margin_ranking_loss: clamp_min(-target (input1 - input2) + margin, 0) ---- */
+static ct_tensor *ct__k_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin,
+                                            int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("margin_ranking_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = ct_add_scalar(ct_mul(ct_neg(target), ct_sub(input1, input2)), ct_float(margin));
+    r = ct_keep(ct__nn_reduce(ct_clamp_min(l, ct_int(0)), reduction));
+  }
+  return r;
+}
+
+/* ---- hinge_embedding_loss: where(target != 1, clamp_min(margin - self, 0), 0) + where(target != -1, self, 0) ---- */
+static ct_tensor *ct__k_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("hinge_embedding_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *zeros = ct_zeros_like(self);
+    ct_tensor *mc = ct_clamp_min(ct_add_scalar(ct_neg(self), ct_float(margin)), ct_int(0));
+    ct_tensor *l = ct_add(ct_where(ct_ne_scalar(target, ct_int(1)), mc, zeros), ct_where(ct_ne_scalar(target, ct_int(-1)), self, zeros));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- multilabel_soft_margin_loss (F's): classes along the last dim ---- */
+static ct_tensor *ct__k_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight,
+                                                    int64_t reduction) {
+  static const char *op = "multilabel_soft_margin_loss";
+  ct_tensor *r = NULL;
+  int64_t cdim;
+  (void)ks;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (input->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as -1 but tensor has no dimensions"), (ct_tensor *)NULL;
+  cdim = input->ndim - 1;
+  CT_SCOPE {
+    ct_tensor *pos = ct_mul(target, ct_log_sigmoid(input));
+    ct_tensor *neg = ct_mul(ct_add_scalar(ct_neg(target), ct_int(1)), ct_log_sigmoid(ct_neg(input)));
+    ct_tensor *l = ct_neg(ct_add(pos, neg));
+    if (weight) l = ct_mul(l, weight);
+    l = ct_div_scalar(ct_sum_dim(l, 1, &cdim, false), ct_int(input->sizes[cdim]));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- multi_margin_loss: aten's checks in its order, then per row
+ * sum_{i != y} h(margin - x[y] + x[i]) w[y] / C, h(z) = max(z, 0)^p ---- */
+static ct_tensor *ct__k_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin,
+                                          ct_tensor *weight, int64_t reduction) {
+  static const char *op = "multi_margin_loss";
+  ct_tensor *r = NULL;
+  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
+  int64_t p = pd >= 1 && pd < 3 ? (int64_t)pd : 0, nframe, dim, one = 1;
+  char b1[160];
+  (void)ks;
+  if (p != 1 && p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported"), (ct_tensor *)NULL;
+  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+                   ct__nn_shape(self, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  nframe = self->ndim <= 1 ? 1 : self->sizes[0];
+  dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
+  if (!(target->ndim <= 1 && target->numel == nframe))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1)), (ct_tensor *)NULL;
+  if (weight && !(weight->ndim <= 1 && weight->numel == dim))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1)), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return NULL;
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype)), (ct_tensor *)NULL;
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
+                   ct__dtype_torch_name((ct_dtype)weight->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(target) && target->numel) { /* aten: "target out of range" while it walks the rows */
+    ct_tensor *t = ct__nn_i64(op, target);
+    int64_t i, bad = 0;
+    if (!t) return NULL;
+    for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
+    ct_release(t);
+    if (bad) return ct_fail(CT_ERR_INDEX, op, "target out of range"), (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    int64_t sh[2] = {nframe, dim}, tsh[2] = {nframe, 1}, csh[2] = {1, dim}, fd = 1;
+    ct_tensor *x = ct_reshape(self, 2, sh), *t = ct_reshape(target, 2, tsh);
+    ct_tensor *cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
+    ct_tensor *h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
+    ct_tensor *l;
+    if (p == 2) h = ct_mul(h, h);
+    h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
+    l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
+    if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
+    if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+static ct_status ct__k_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
+                                             ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("multi_margin_loss", ct__k_multi_margin_loss(ks, self, target, p, margin, weight, reduction), out);
+}
+
+/* ---- distances ---- */
+/* pairwise_distance: norm(x1 - x2 + eps, p) over the last dim of the broadcast */
+static ct_tensor *ct__k_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+  ct_tensor *r = NULL;
+  int64_t inner = (x1->ndim > x2->ndim ? x1->ndim : x2->ndim) - 1;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_norm_dim(ct_add_scalar(ct_sub(x1, x2), ct_float(eps)), ct_float(p), 1, &inner, keepdim)); }
+  return r;
+}
+/* cosine_similarity as aten 1.13: each input divided by sqrt of its squared
+ * norm clamped at eps^2 (the clamp under no_grad: its gradient passes
+ * through), then the products summed */
+static ct_tensor *ct__nn_clamp_min_nograd(ct_tensor *v, double eps) {
+  return ct_add(ct_detach(ct_clamp_min(v, ct_float(eps))), ct_sub(v, ct_detach(v)));
+}
+static ct_tensor *ct__k_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+  static const char *op = "cosine_similarity";
+  ct_dtype dt = ct__result_type(x1, x2);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct_dtype_is_floating(dt))
+    return ct_fail(CT_ERR_DTYPE, op, "expected common dtype to be floating point, yet common dtype is %s", ct__dtype_torch_name(dt)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t shape[CT_MAX_DIMS];
+    int n = ct_broadcast_shapes(op, x1->ndim, x1->sizes, x2->ndim, x2->sizes, shape);
+    ct_tensor *a = ct_dtype_is_floating((ct_dtype)x1->dtype) ? x1 : ct_to_dtype(x1, dt);
+    ct_tensor *b = ct_dtype_is_floating((ct_dtype)x2->dtype) ? x2 : ct_to_dtype(x2, dt);
+    if (n >= 0) {
+      ct_tensor *n1, *n2;
+      a = ct_expand(a, n, shape), b = ct_expand(b, n, shape);
+      n1 = ct_sqrt(ct__nn_clamp_min_nograd(ct_sum_dim(ct_mul(a, a), 1, &dim, true), eps * eps));
+      n2 = ct_sqrt(ct__nn_clamp_min_nograd(ct_sum_dim(ct_mul(b, b), 1, &dim, true), eps * eps));
+      r = ct_keep(ct_sum_dim(ct_mul(ct_div(a, n1), ct_div(b, n2)), 1, &dim, false));
+    }
+  }
+  return r;
+}
+/* cdist: the direct path (_cdist_forward: the p-norm of the row differences;
+ * its subgradients are linalg_vector_norm's, 0 at zero distance) or, for
+ * p = 2 with compute_mode 1 or (None/0 and more than 25 rows), the matrix
+ * product of aten's _euclidean_dist with its gradient (0 at zero distance) */
+static ct_tensor *ct__nn_euclidean_dist(ct_tensor *x1, ct_tensor *x2) {
+  int64_t last = -1;
+  ct_tensor *n1 = ct_sum_dim(ct_mul(x1, x1), 1, &last, true), *n2 = ct_sum_dim(ct_mul(x2, x2), 1, &last, true);
+  ct_tensor *a[3], *b[3], *m, *s, *z;
+  a[0] = ct_mul_scalar(x1, ct_int(-2)), a[1] = n1, a[2] = n1 ? ct_ones_like(n1) : NULL;
+  b[0] = x2, b[1] = n2 ? ct_ones_like(n2) : NULL, b[2] = n2;
+  m = ct_matmul(ct_cat(3, a, -1), ct_transpose(ct_cat(3, b, -1), -2, -1));
+  s = ct_clamp_min(m, ct_int(0));
+  z = s ? ct_to_dtype(ct_eq_scalar(s, ct_int(0)), (ct_dtype)s->dtype) : NULL; /* constant */
+  return ct_mul(ct_sqrt(ct_add(s, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+static ct_tensor *ct__k_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+  static const char *op = "cdist";
+  ct_tensor *r = NULL;
+  int64_t r1, r2, mode = compute_mode == CT_INT_NONE ? 0 : compute_mode;
+  (void)ks;
+  if (x1->ndim < 2) return ct_fail(CT_ERR_RANK, op, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim), (ct_tensor *)NULL;
+  if (x2->ndim < 2) return ct_fail(CT_ERR_RANK, op, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim), (ct_tensor *)NULL;
+  if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+    return ct_fail(CT_ERR_SHAPE, op, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld", (long long)x1->sizes[x1->ndim - 1],
+                   (long long)x2->sizes[x2->ndim - 1]),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)x1->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "cdist only supports floating-point dtypes, X1 got: %s", ct__dtype_torch_name((ct_dtype)x1->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)x2->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "cdist only supports floating-point dtypes, X2 got: %s", ct__dtype_torch_name((ct_dtype)x2->dtype)),
+           (ct_tensor *)NULL;
+  if (!(p >= 0)) return ct_fail(CT_ERR_INVALID, op, "cdist only supports non-negative p values"), (ct_tensor *)NULL;
+  if (mode < 0 || mode > 2) return ct_fail(CT_ERR_INVALID, op, "possible modes: 0, 1, 2, but was: %lld", (long long)mode), (ct_tensor *)NULL;
+  if (x1->dtype != x2->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)x1->dtype),
+                   ct__dtype_torch_name((ct_dtype)x2->dtype)),
+           (ct_tensor *)NULL;
+  r1 = x1->sizes[x1->ndim - 2], r2 = x2->sizes[x2->ndim - 2];
+  CT_SCOPE {
+    int64_t last = -1;
+    if (x1->numel && x2->numel && p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25)))) {
+      int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], batch[CT_MAX_DIMS];
+      int nb = ct_broadcast_shapes(op, x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, batch);
+      if (nb >= 0) { /* the batch dims broadcast first, as aten's cdist_impl */
+        memcpy(b1, batch, sizeof(int64_t) * (size_t)nb), memcpy(b2, batch, sizeof(int64_t) * (size_t)nb);
+        b1[nb] = r1, b2[nb] = r2, b1[nb + 1] = b2[nb + 1] = x1->sizes[x1->ndim - 1];
+        r = ct_keep(ct__nn_euclidean_dist(ct_expand(x1, nb + 2, b1), ct_expand(x2, nb + 2, b2)));
+      }
+    } else {
+      ct_tensor *d = ct_sub(ct_unsqueeze(x1, -2), ct_unsqueeze(x2, -3));
+      r = ct_keep(ct_linalg_vector_norm(d, ct_float(p), 1, &last, false));
+    }
+  }
+  return r;
+}
+
+/* ---- triplet_margin_loss ---- */
+static ct_tensor *ct__k_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin,
+                                            double p, double eps, bool swap, int64_t reduction) {
+  static const char *op = "triplet_margin_loss";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (anchor->ndim != positive->ndim || positive->ndim != negative->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "All inputs should have same dimension but got %dD, %dD and %dD inputs.", anchor->ndim, positive->ndim,
+                   negative->ndim),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *dp = ct_pairwise_distance(anchor, positive, p, eps, false), *dn = ct_pairwise_distance(anchor, negative, p, eps, false);
+    if (swap) dn = ct_minimum(dn, ct_pairwise_distance(positive, negative, p, eps, false));
+    r = ct_keep(ct__nn_reduce(ct_clamp_min(ct_sub(ct_add_scalar(dp, ct_float(margin)), dn), ct_int(0)), reduction));
+  }
+  return r;
+}
+
+/* ---- cosine_embedding_loss (aten: EPSILON 1e-12 added to the squared magnitudes) ---- */
+static ct_tensor *ct__k_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin,
+                                              int64_t reduction) {
+  static const char *op = "cosine_embedding_loss";
+  ct_tensor *r = NULL;
+  int64_t td = target->ndim;
+  char b1[160], b2[160];
+  (void)ks;
+  if (td != 0 && td != 1) return ct_fail(CT_ERR_SHAPE, op, "0D or 1D target tensor expected, multi-target not supported"), (ct_tensor *)NULL;
+  if (td == 1 && !(input1->ndim == 2 && input2->ndim == 2))
+    return ct_fail(CT_ERR_SHAPE, op, "1D target tensor expects 2D input tensors, but found inputs with sizes %s and %s.",
+                   ct__nn_shape(input1, b1, sizeof b1), ct__nn_shape(input2, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (td == 0 && !(input1->ndim == 1 && input2->ndim == 1))
+    return ct_fail(CT_ERR_SHAPE, op, "0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.",
+                   ct__nn_shape(input1, b1, sizeof b1), ct__nn_shape(input2, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *prod = ct_sum_dim(ct_mul(input1, input2), 1, &td, false);
+    ct_tensor *m1 = ct_add_scalar(ct_sum_dim(ct_mul(input1, input1), 1, &td, false), ct_float(1e-12));
+    ct_tensor *m2 = ct_add_scalar(ct_sum_dim(ct_mul(input2, input2), 1, &td, false), ct_float(1e-12));
+    ct_tensor *cosv = ct_div(prod, ct_sqrt(ct_mul(m1, m2))), *zeros = cosv ? ct_zeros_like(cosv) : NULL;
+    ct_tensor *pos = ct_add_scalar(ct_neg(cosv), ct_int(1));
+    ct_tensor *neg = ct_clamp_min(ct_sub_scalar(cosv, ct_float(margin)), ct_int(0));
+    ct_tensor *l = ct_add(ct_where(ct_eq_scalar(target, ct_int(1)), pos, zeros), ct_where(ct_eq_scalar(target, ct_int(-1)), neg, zeros));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- poisson_nll_loss (aten's composite) ---- */
+static ct_tensor *ct__k_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps,
+                                         int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("poisson_nll_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = log_input ? ct_sub(ct_exp(input), ct_mul(target, input))
+                             : ct_sub(input, ct_mul(target, ct_log(ct_add_scalar(input, ct_float(eps)))));
+    if (full) {
+      ct_tensor *st = ct_add(ct_sub(ct_mul(target, ct_log(target)), target),
+                             ct_mul_scalar(ct_log(ct_mul_scalar(target, ct_float(2 * 3.14159265358979323846))), ct_float(0.5)));
+      l = ct_add(l, ct_masked_fill(st, ct_le_scalar(target, ct_int(1)), ct_int(0)));
+    }
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ---- gaussian_nll_loss (F's): var (input's shape, or one dim short, or last dim 1) clamped at eps without cutting the gradient ---- */
+static ct_tensor *ct__k_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps,
+                                          int64_t reduction) {
+  static const char *op = "gaussian_nll_loss";
+  ct_tensor *r = NULL;
+  int unsq = 0;
+  (void)ks;
+  if (!ct_same_shape(var, input)) { /* F's input.size()[:-1] == var.size(), or == var.size()[:-1] with var.size(-1) == 1 */
+    int pn = input->ndim > 0 ? input->ndim - 1 : 0;
+    size_t pb = sizeof(int64_t) * (size_t)pn;
+    if (var->ndim == pn && !memcmp(var->sizes, input->sizes, pb))
+      unsq = 1;
+    else if (!(var->ndim == pn + 1 && !memcmp(var->sizes, input->sizes, pb) && var->sizes[pn] == 1))
+      return ct_fail(CT_ERR_SHAPE, op, "var is of incorrect size"), (ct_tensor *)NULL;
+  }
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)var->dtype)) /* F's var.clamp_(min=eps) */
+    return ct_fail(CT_ERR_DTYPE, op, "result type Float can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)var->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(var) && var->numel) {
+    ct_tensor *v = ct__nn_f64(op, var);
+    int64_t i, bad = 0;
+    if (!v) return NULL;
+    for (i = 0; i < v->numel; i++) bad |= ct__nn_cdata(v)[i] < 0;
+    ct_release(v);
+    if (bad) return ct_fail(CT_ERR_INVALID, op, "var has negative entry/entries"), (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    ct_tensor *v = ct__nn_clamp_min_nograd(unsq ? ct_unsqueeze(var, -1) : var, eps), *d = ct_sub(input, target);
+    ct_tensor *l = ct_mul_scalar(ct_add(ct_log(v), ct_div(ct_mul(d, d), v)), ct_float(0.5));
+    if (full) l = ct_add_scalar(l, ct_float(0.5 * log(2 * 3.14159265358979323846)));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
 }
 
 CT_EXTERN_C_END
