@@ -352,6 +352,70 @@ static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* i,T->T */
+static ct_status ct__adapt_iT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,T,Tw->Tw */
+static ct_status ct__adapt_iTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?->T */
+static ct_status ct__adapt_Tfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f?->Tw */
+static ct_status ct__adapt_Twfo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,Tw->Tw */
+static ct_status ct__adapt_TfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,S,S,Tw->Tw */
 static ct_status ct__adapt_TSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -435,17 +499,6 @@ static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
   ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* Tw,i->Tw */
-static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
-  ct_stack_drop(s, 2);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
@@ -2355,6 +2408,12 @@ static const struct {
     {"S,S,S,Tw->Tw", ct__adapt_SSSTw_Tw},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"i,T->T", ct__adapt_iT_T},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"i,T,Tw->Tw", ct__adapt_iTTw_Tw},
+    {"T,f?->T", ct__adapt_Tfo_T},
+    {"Tw,f?->Tw", ct__adapt_Twfo_Tw},
+    {"T,f?,Tw->Tw", ct__adapt_TfoTw_Tw},
     {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
     {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
     {"T,S,S,S->T", ct__adapt_TSSS_T},
@@ -2363,7 +2422,6 @@ static const struct {
     {"T,s->T", ct__adapt_Ts_T},
     {"Tw,s->Tw", ct__adapt_Tws_Tw},
     {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
-    {"Tw,i->Tw", ct__adapt_Twi_Tw},
     {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
@@ -3023,6 +3081,326 @@ static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asin(const ct_value *a, ct_tensor **r) {
+  *r = ct_asin(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_asin_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asin_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acos(const ct_value *a, ct_tensor **r) {
+  *r = ct_acos(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_acos_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acos_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acos_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinh(const ct_value *a, ct_tensor **r) {
+  *r = ct_sinh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sinh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cosh(const ct_value *a, ct_tensor **r) {
+  *r = ct_cosh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cosh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cosh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cosh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asinh(const ct_value *a, ct_tensor **r) {
+  *r = ct_asinh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_asinh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asinh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asinh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acosh(const ct_value *a, ct_tensor **r) {
+  *r = ct_acosh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_acosh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acosh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acosh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_atanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log10(const ct_value *a, ct_tensor **r) {
+  *r = ct_log10(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log10_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log10_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log10_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log10_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfc(const ct_value *a, ct_tensor **r) {
+  *r = ct_erfc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erfc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfinv(const ct_value *a, ct_tensor **r) {
+  *r = ct_erfinv(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erfinv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfinv_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfinv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfinv_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lgamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_lgamma(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lgamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lgamma_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lgamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lgamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_digamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_digamma(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_digamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_digamma_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_digamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_digamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_polygamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_polygamma(a[0].v.i, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_polygamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_polygamma_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_polygamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_polygamma_out(ct__unbox_tensor(&a[2]), a[0].v.i, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_i0(const ct_value *a, ct_tensor **r) {
+  *r = ct_i0(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_i0_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_i0_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_i0_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_i0_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinc(const ct_value *a, ct_tensor **r) {
+  *r = ct_sinc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sinc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_deg2rad(const ct_value *a, ct_tensor **r) {
+  *r = ct_deg2rad(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_deg2rad_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_deg2rad_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_deg2rad_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_deg2rad_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rad2deg(const ct_value *a, ct_tensor **r) {
+  *r = ct_rad2deg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rad2deg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rad2deg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rad2deg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rad2deg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logit(const ct_value *a, ct_tensor **r) {
+  *r = ct_logit(ct__unbox_tensor(&a[0]), a[1].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logit_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logit_(ct__unbox_tensor(&a[0]), a[1].v.d);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logit_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logit_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.d);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_frac(const ct_value *a, ct_tensor **r) {
+  *r = ct_frac(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_frac_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_frac_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_frac_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_frac_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isnan(const ct_value *a, ct_tensor **r) {
+  *r = ct_isnan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isnan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isnan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isinf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isinf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isinf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isfinite(const ct_value *a, ct_tensor **r) {
+  *r = ct_isfinite(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isposinf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isposinf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isposinf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isposinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isneginf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isneginf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isneginf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isneginf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
@@ -3930,6 +4308,186 @@ static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r
 }
 static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hypot(const ct_value *a, ct_tensor **r) {
+  *r = ct_hypot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hypot_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hypot_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hypot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hypot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_copysign(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copysign__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_copysign_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copysign__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nextafter(const ct_value *a, ct_tensor **r) {
+  *r = ct_nextafter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nextafter_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nextafter_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nextafter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nextafter_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmax(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmin(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_heaviside(const ct_value *a, ct_tensor **r) {
+  *r = ct_heaviside(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_heaviside_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_heaviside_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_heaviside_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_heaviside_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_OutTensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Scalar_Other(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy__Scalar_Other(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_OutScalar_Other(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Scalar_Self(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy_OutScalar_Self(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logaddexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logaddexp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logaddexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logaddexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logaddexp2(const ct_value *a, ct_tensor **r) {
+  *r = ct_logaddexp2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logaddexp2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logaddexp2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
@@ -5612,6 +6170,243 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* asin */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* asin_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asin.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acos */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* acos_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acos.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atan */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* atan_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atan.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* sinh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cosh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cosh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cosh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asinh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* asinh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asinh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acosh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* acosh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acosh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atanh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* atanh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atanh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* log10 */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* log10_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* log10.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfc */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* erfc_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfc.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfinv */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* erfinv_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfinv.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lgamma */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* lgamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lgamma.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* digamma */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* digamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* digamma.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* polygamma */
+    {39, 0, 2, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* polygamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {39, 0, 2, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* polygamma.out */
+    {39, 0, 2, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* i0 */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* i0_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* i0.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinc */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* sinc_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinc.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* deg2rad */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* deg2rad_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* deg2rad.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* rad2deg */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rad2deg_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* rad2deg.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logit */
+    {1, 0, 1, 0, 0, 0},
+    {40, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logit_ */
+    {1, 0, 1, 2, 97, 0},
+    {40, 12, 3, 1, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logit.out */
+    {1, 0, 1, 0, 0, 0},
+    {40, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* frac */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* frac_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* frac.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isnan */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isnan.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isinf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isinf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isfinite */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isposinf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isposinf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isneginf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isneginf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* sigmoid */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -5634,18 +6429,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardtanh */
     {1, 0, 1, 0, 0, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardtanh_ */
     {1, 0, 1, 2, 97, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* hardtanh.out */
     {1, 0, 1, 0, 0, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* relu6 */
@@ -5656,47 +6451,47 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu */
     {1, 0, 1, 0, 0, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* leaky_relu_ */
     {1, 0, 1, 2, 97, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu.out */
     {1, 0, 1, 0, 0, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* elu_ */
     {1, 0, 1, 2, 97, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu.out */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gelu_ */
     {1, 0, 1, 2, 97, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu.out */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* silu */
@@ -5711,13 +6506,13 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* softplus */
     {1, 0, 1, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {7, 48, 5, 0, 0, 0},
+    {49, 3, 5, 0, 0, 0},
+    {7, 50, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softplus.out */
     {1, 0, 1, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {7, 48, 5, 0, 0, 0},
+    {49, 3, 5, 0, 0, 0},
+    {7, 50, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mish */
@@ -5758,15 +6553,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* celu */
     {1, 0, 1, 0, 0, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* celu_ */
     {1, 0, 1, 2, 97, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* celu.out */
     {1, 0, 1, 0, 0, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* log_sigmoid */
@@ -5778,20 +6573,20 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardshrink */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softshrink */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* threshold */
@@ -5848,15 +6643,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* round.decimals */
     {1, 0, 1, 0, 0, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* round_.decimals */
     {1, 0, 1, 2, 97, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* round.decimals_out */
     {1, 0, 1, 0, 0, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* trunc */
@@ -5871,48 +6666,48 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num */
     {1, 0, 1, 0, 0, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nan_to_num_ */
     {1, 0, 1, 2, 97, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num.out */
     {1, 0, 1, 0, 0, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Tensor_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Tensor_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.out_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Scalar_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Scalar_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 5, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* floor_divide */
     {1, 0, 1, 0, 0, 0},
@@ -5937,37 +6732,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* remainder.Tensor */
@@ -6268,215 +7063,386 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.self */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.self_out */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.ScalarSelf */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.ScalarOther */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.Scalar */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Scalar */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Tensor */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcmul_ */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul.out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcdiv_ */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv.out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_ */
     {1, 0, 1, 2, 97, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.out */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_ */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_ */
     {1, 0, 1, 2, 97, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.out */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hypot */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hypot_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hypot.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* copysign_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* copysign_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* nextafter */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* nextafter_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* nextafter.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* fmax */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* fmax.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* fmin */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* fmin.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* heaviside */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* heaviside_ */
+    {1, 0, 1, 2, 97, 0},
+    {67, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* heaviside.out */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.OutTensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Scalar_Other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy_.Scalar_Other */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.OutScalar_Other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Scalar_Self */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy.OutScalar_Self */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logaddexp */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logaddexp.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logaddexp2 */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logaddexp2.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {59, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Scalar */
+    {1, 0, 5, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power.Scalar_out */
+    {1, 0, 5, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sum */
@@ -6491,13 +7457,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* sum.dim_IntList */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* sum.IntList_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -6508,13 +7474,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* mean.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -6530,36 +7496,36 @@ static const ct__arg_def ct__generated_args[] = {
     /* prod.dim_int */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* prod.int_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amax */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amax.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amin */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amin.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max */
@@ -6571,109 +7537,109 @@ static const ct__arg_def ct__generated_args[] = {
     /* var.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* var */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_vector_norm */
     {1, 0, 1, 0, 0, 0},
-    {71, 70, 5, 0, 0, 0},
+    {74, 73, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_vector_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {71, 70, 5, 0, 0, 0},
+    {74, 73, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {72, 70, 5, 0, 0, 0},
+    {75, 73, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.ScalarOpt_dim */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 5, 1, 0, 0},
+    {75, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {72, 70, 5, 0, 0, 0},
+    {75, 73, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.out */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 5, 1, 0, 0},
+    {75, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* logsumexp */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logsumexp.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* all */
@@ -6686,12 +7652,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* all.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* all.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* any */
@@ -6704,12 +7670,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* any.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* any.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumsum */
@@ -6747,137 +7713,137 @@ static const ct__arg_def ct__generated_args[] = {
     /* max.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* max.dim_max */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {64, 0, 1, 6, 97, 0},
-    {75, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {66, 0, 1, 6, 97, 0},
+    {77, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* min.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* min.dim_min */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {63, 0, 1, 6, 97, 0},
-    {76, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {65, 0, 1, 6, 97, 0},
+    {78, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* argmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* argmin */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {79, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* sort.values */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {79, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* sort.stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 5, 0, 0},
+    {80, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {79, 9, 4, 4, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* sort.values_stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 5, 0, 0},
+    {80, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {79, 9, 4, 4, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* topk */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {80, 68, 4, 0, 0, 0},
-    {81, 68, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {82, 71, 4, 0, 0, 0},
+    {83, 71, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* topk.values */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {80, 68, 4, 0, 0, 0},
-    {81, 68, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {82, 71, 4, 0, 0, 0},
+    {83, 71, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* value_selecting_reduction_backward */
     {6, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {82, 0, 7, 0, 0, 0},
-    {65, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {84, 0, 7, 0, 0, 0},
+    {68, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _rd_gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {65, 0, 4, 0, 0, 0},
+    {68, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nanmean */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nanmean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -6911,43 +7877,43 @@ static const ct__arg_def ct__generated_args[] = {
     /* cummax */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* cummax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* cummin */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* cummin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* kthvalue */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* kthvalue.values */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* median */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -6958,17 +7924,17 @@ static const ct__arg_def ct__generated_args[] = {
     /* median.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* median.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* nanmedian */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -6979,27 +7945,27 @@ static const ct__arg_def ct__generated_args[] = {
     /* nanmedian.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* nanmedian.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* argsort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
+    {79, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argsort.stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 4, 0, 0},
+    {80, 0, 4, 4, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
+    {79, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* msort */
     {1, 0, 1, 0, 0, 0},
@@ -7007,110 +7973,110 @@ static const ct__arg_def ct__generated_args[] = {
     /* var_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* aminmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
-    {63, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {68, 9, 4, 4, 0, 0},
+    {65, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     /* dot */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dot.out */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mv */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mv.out */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mm */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mm.out */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bmm */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bmm.out */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addmm_ */
     {1, 0, 1, 2, 97, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm.out */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* baddbmm_ */
     {1, 0, 1, 2, 97, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm.out */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* outer */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {91, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* outer.out */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {91, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* matmul */
@@ -7123,31 +8089,31 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linear */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linear.out */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cat */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cat.out */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* stack */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* stack.out */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7162,22 +8128,22 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* roll */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 1},
-    {20, 66, 7, 0, 0, 1},
+    {95, 0, 7, 0, 0, 1},
+    {20, 69, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     /* roll.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 1},
-    {20, 66, 7, 0, 0, 1},
+    {95, 0, 7, 0, 0, 1},
+    {20, 69, 7, 0, 0, 1},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat */
     {1, 0, 1, 0, 0, 0},
-    {94, 0, 7, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat.out */
     {1, 0, 1, 0, 0, 0},
-    {94, 0, 7, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* tile */
@@ -7186,136 +8152,136 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd.out */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* tril */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* tril_ */
     {1, 0, 1, 2, 97, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* tril.out */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* triu_ */
     {1, 0, 1, 2, 97, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu.out */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 9, 4, 4, 0, 0},
+    {100, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gather.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 9, 4, 4, 0, 0},
+    {100, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src */
@@ -7380,21 +8346,21 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_reduce */
@@ -7402,38 +8368,38 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value_reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_reduce_.two */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_select */
@@ -7451,21 +8417,21 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_add_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_add.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7473,19 +8439,19 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_copy_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_copy.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Scalar */
@@ -7528,71 +8494,71 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* index.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_put_ */
     {1, 0, 1, 2, 97, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put.out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* one_hot */
     {1, 0, 1, 0, 0, 0},
-    {103, 25, 2, 0, 0, 0},
+    {105, 25, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding */
-    {60, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {104, 25, 2, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
-    {106, 9, 4, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {106, 25, 2, 0, 0, 0},
+    {107, 9, 4, 0, 0, 0},
+    {108, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding.out */
-    {60, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {104, 25, 2, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
-    {106, 9, 4, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {106, 25, 2, 0, 0, 0},
+    {107, 9, 4, 0, 0, 0},
+    {108, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* embedding_dense_backward */
     {6, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {107, 0, 2, 0, 0, 0},
-    {104, 0, 2, 0, 0, 0},
-    {105, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {109, 0, 2, 0, 0, 0},
+    {106, 0, 2, 0, 0, 0},
+    {107, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* split.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {108, 0, 2, 0, 0, 0},
+    {110, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
-    {109, 0, 7, 0, 0, 0},
+    {111, 0, 7, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
     {1, 0, 1, 0, 97, 0},
-    {110, 0, 2, 0, 0, 0},
+    {112, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* unbind.int */
@@ -7601,18 +8567,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 8, 0, 0, 0},
     /* pad */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
-    {112, 111, 9, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
+    {114, 113, 9, 0, 0, 0},
     {11, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim.out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7654,239 +8620,239 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss_nd */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 0, 1, 1, 0, 0},
-    {114, 0, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 0, 1, 1, 0, 0},
     {116, 0, 2, 0, 0, 0},
-    {117, 0, 1, 0, 0, 0},
+    {118, 0, 2, 0, 0, 0},
+    {119, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross_entropy_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
-    {119, 118, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
+    {121, 120, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {47, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {49, 122, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {47, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {49, 122, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* kl_div */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {121, 9, 4, 4, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {123, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* binary_cross_entropy_with_logits */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {122, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {124, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* layer_norm */
-    {90, 0, 1, 0, 0, 0},
-    {123, 0, 7, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {91, 12, 1, 1, 0, 0},
-    {125, 124, 3, 0, 0, 0},
-    {126, 68, 4, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {125, 0, 7, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {93, 12, 1, 1, 0, 0},
+    {40, 126, 3, 0, 0, 0},
+    {127, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
-    {90, 0, 1, 0, 0, 0},
-    {127, 0, 2, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {91, 12, 1, 1, 0, 0},
-    {125, 124, 3, 0, 0, 0},
-    {128, 68, 4, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {128, 0, 2, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {93, 12, 1, 1, 0, 0},
+    {40, 126, 3, 0, 0, 0},
+    {129, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 1, 0, 0},
-    {91, 0, 1, 1, 0, 0},
-    {129, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 1, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {130, 0, 1, 1, 0, 0},
-    {131, 0, 4, 0, 0, 0},
-    {132, 0, 3, 0, 0, 0},
-    {125, 0, 3, 0, 0, 0},
-    {128, 0, 4, 0, 0, 0},
+    {131, 0, 1, 1, 0, 0},
+    {132, 0, 4, 0, 0, 0},
+    {133, 0, 3, 0, 0, 0},
+    {40, 0, 3, 0, 0, 0},
+    {129, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
-    {90, 0, 1, 0, 0, 0},
-    {123, 0, 7, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {125, 12, 3, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {125, 0, 7, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {40, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {133, 0, 1, 0, 0, 0},
     {134, 0, 1, 0, 0, 0},
+    {135, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {135, 12, 1, 1, 0, 0},
-    {136, 118, 3, 0, 0, 0},
-    {137, 9, 4, 0, 0, 0},
-    {43, 12, 3, 5, 0, 0},
+    {136, 12, 1, 1, 0, 0},
+    {137, 120, 3, 0, 0, 0},
+    {138, 9, 4, 0, 0, 0},
+    {45, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {139, 0, 4, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {139, 0, 7, 0, 0, 0},
+    {140, 0, 4, 0, 0, 0},
+    {141, 0, 7, 0, 0, 0},
+    {142, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {139, 0, 4, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {139, 0, 7, 0, 0, 0},
+    {140, 0, 4, 0, 0, 0},
+    {141, 0, 7, 0, 0, 0},
+    {142, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {142, 0, 7, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {143, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {139, 0, 7, 0, 0, 0},
+    {142, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
-    {90, 0, 1, 0, 0, 0},
-    {143, 0, 7, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {144, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
-    {141, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {139, 0, 7, 0, 0, 0},
+    {142, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {96, 23, 7, 0, 0, 1},
-    {138, 3, 7, 0, 0, 1},
-    {141, 3, 2, 0, 0, 0},
+    {98, 23, 7, 0, 0, 1},
+    {139, 3, 7, 0, 0, 1},
+    {142, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {96, 144, 9, 0, 0, 0},
-    {138, 3, 7, 0, 0, 1},
-    {141, 3, 2, 0, 0, 0},
+    {98, 145, 9, 0, 0, 0},
+    {139, 3, 7, 0, 0, 1},
+    {142, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
+    {98, 23, 7, 0, 0, 2},
+    {139, 3, 7, 0, 0, 2},
+    {142, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 144, 9, 0, 0, 0},
-    {138, 3, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
+    {98, 145, 9, 0, 0, 0},
+    {139, 3, 7, 0, 0, 2},
+    {142, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {140, 23, 7, 0, 0, 2},
-    {141, 3, 2, 0, 0, 0},
-    {138, 3, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {141, 23, 7, 0, 0, 2},
+    {142, 3, 2, 0, 0, 0},
+    {139, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
+    {146, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -7895,205 +8861,205 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {139, 0, 7, 0, 0, 2},
+    {148, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {148, 0, 1, 6, 97, 0},
+    {98, 0, 7, 0, 0, 2},
+    {139, 0, 7, 0, 0, 2},
+    {148, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {149, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {149, 0, 1, 0, 0, 0},
+    {150, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {139, 0, 7, 0, 0, 2},
+    {148, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {150, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {147, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {139, 3, 7, 0, 0, 2},
+    {148, 9, 4, 0, 0, 0},
+    {151, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {138, 3, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
+    {147, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {139, 3, 7, 0, 0, 2},
+    {148, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {151, 68, 4, 0, 0, 0},
-    {152, 12, 2, 1, 0, 0},
+    {147, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {148, 9, 4, 0, 0, 0},
+    {152, 71, 4, 0, 0, 0},
+    {153, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {147, 9, 4, 0, 0, 0},
-    {151, 68, 4, 0, 0, 0},
-    {152, 12, 2, 1, 0, 0},
+    {147, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {148, 9, 4, 0, 0, 0},
+    {152, 71, 4, 0, 0, 0},
+    {153, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {151, 0, 4, 0, 0, 0},
-    {152, 0, 2, 1, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {148, 0, 4, 0, 0, 0},
+    {152, 0, 4, 0, 0, 0},
+    {153, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {147, 0, 4, 0, 0, 0},
-    {151, 0, 4, 0, 0, 0},
-    {152, 0, 2, 1, 0, 0},
-    {148, 0, 1, 6, 97, 0},
+    {98, 0, 7, 0, 0, 2},
+    {148, 0, 4, 0, 0, 0},
+    {152, 0, 4, 0, 0, 0},
+    {153, 0, 2, 1, 0, 0},
+    {149, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {146, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
+    {139, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {145, 0, 7, 0, 0, 2},
     {146, 0, 7, 0, 0, 2},
-    {138, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
+    {147, 0, 7, 0, 0, 2},
+    {139, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {153, 23, 3, 0, 0, 0},
-    {154, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {154, 23, 3, 0, 0, 0},
+    {155, 3, 3, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {156, 23, 3, 0, 0, 0},
-    {157, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {157, 23, 3, 0, 0, 0},
+    {158, 3, 3, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {153, 0, 2, 0, 0, 0},
-    {154, 0, 2, 1, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {154, 0, 2, 0, 0, 0},
+    {155, 0, 2, 1, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {154, 0, 2, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {155, 0, 2, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
-    {72, 50, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {75, 52, 3, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {75, 0, 3, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {156, 0, 1, 0, 0, 0},
-    {157, 3, 3, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {157, 0, 1, 0, 0, 0},
+    {158, 3, 3, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {156, 0, 3, 0, 0, 0},
-    {157, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {157, 0, 3, 0, 0, 0},
+    {158, 0, 1, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {156, 0, 1, 0, 0, 0},
     {157, 0, 1, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {158, 0, 1, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {158, 0, 2, 0, 0, 0},
     {159, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
-    {160, 0, 2, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {39, 0, 2, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye */
-    {160, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
-    {160, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {161, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
@@ -8107,32 +9073,32 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {156, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {156, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {158, 0, 2, 0, 0, 0},
     {159, 0, 2, 0, 0, 0},
+    {160, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {156, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
-    {160, 0, 2, 0, 0, 0},
-    {155, 0, 10, 5, 0, 0},
+    {39, 0, 2, 0, 0, 0},
+    {156, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
-    {160, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
-    {160, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {161, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -8143,22 +9109,22 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
-    {90, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {75, 0, 3, 0, 0, 0},
     {163, 0, 4, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
-    {150, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {156, 12, 10, 5, 0, 0},
+    {151, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
-    {43, 0, 3, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {45, 0, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dropout */
-    {90, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {75, 0, 3, 0, 0, 0},
     {163, 0, 4, 0, 0, 0},
-    {155, 12, 10, 5, 0, 0},
+    {156, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
@@ -8198,8 +9164,8 @@ static const struct {
     {&ct__op._to_copy, {192, 0, 191, 89, 4, 1}, ct__frontend__to_copy, 0},
     {&ct__op._pin_memory, {194, 0, 193, 94, 2, 1}, ct__frontend__pin_memory, 0},
     {&ct__op.pin_memory, {36, 0, 193, 97, 2, 1}, ct__frontend_pin_memory, 0},
-    {&ct__op.to_dtype, {154, 13, 195, 100, 2, 1}, ct__frontend_to_dtype, 0},
-    {&ct__op.to_device, {154, 14, 196, 103, 5, 1}, ct__frontend_to_device, 0},
+    {&ct__op.to_dtype, {155, 13, 195, 100, 2, 1}, ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, {155, 14, 196, 103, 5, 1}, ct__frontend_to_device, 0},
     {&ct__op.view, {198, 0, 197, 109, 2, 1}, ct__frontend_view, 0},
     {&ct__op.reshape, {199, 0, 197, 112, 2, 1}, ct__frontend_reshape, 0},
     {&ct__op.transpose_int, {202, 201, 200, 115, 3, 1}, ct__frontend_transpose_int, 0},
@@ -8280,483 +9246,591 @@ static const struct {
     {&ct__op.erf, {277, 0, 188, 331, 1, 1}, ct__frontend_erf, 1},
     {&ct__op.erf_, {278, 0, 242, 333, 1, 1}, ct__frontend_erf_, 1},
     {&ct__op.erf_out, {277, 5, 244, 335, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.sigmoid, {279, 0, 188, 338, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {280, 0, 242, 340, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {279, 5, 244, 342, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {281, 0, 188, 345, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {282, 0, 242, 347, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {281, 5, 244, 349, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {283, 0, 170, 352, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {284, 0, 172, 356, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {283, 5, 285, 360, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {286, 0, 188, 365, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {287, 0, 242, 367, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {288, 0, 180, 369, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {289, 0, 181, 372, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {288, 5, 290, 375, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {292, 0, 291, 379, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {294, 0, 293, 384, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {292, 5, 295, 389, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {297, 0, 296, 395, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {299, 0, 298, 398, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {297, 5, 300, 401, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {301, 0, 188, 405, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {302, 0, 242, 407, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {301, 5, 244, 409, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {303, 0, 170, 412, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {303, 5, 285, 416, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {304, 0, 188, 421, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {305, 0, 242, 423, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {304, 5, 244, 425, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.hardswish, {306, 0, 188, 428, 1, 1}, ct__frontend_hardswish, 1},
-    {&ct__op.hardswish_, {307, 0, 242, 430, 1, 1}, ct__frontend_hardswish_, 1},
-    {&ct__op.hardswish_out, {306, 5, 244, 432, 2, 1}, ct__frontend_hardswish_out, 1},
-    {&ct__op.hardsigmoid, {308, 0, 188, 435, 1, 1}, ct__frontend_hardsigmoid, 1},
-    {&ct__op.hardsigmoid_, {309, 0, 242, 437, 1, 1}, ct__frontend_hardsigmoid_, 1},
-    {&ct__op.hardsigmoid_out, {308, 5, 244, 439, 2, 1}, ct__frontend_hardsigmoid_out, 1},
-    {&ct__op.selu, {310, 0, 188, 442, 1, 1}, ct__frontend_selu, 1},
-    {&ct__op.selu_, {311, 0, 242, 444, 1, 1}, ct__frontend_selu_, 1},
-    {&ct__op.celu, {312, 0, 180, 446, 2, 1}, ct__frontend_celu, 1},
-    {&ct__op.celu_, {313, 0, 181, 449, 2, 1}, ct__frontend_celu_, 1},
-    {&ct__op.celu_out, {312, 5, 290, 452, 3, 1}, ct__frontend_celu_out, 1},
-    {&ct__op.log_sigmoid, {314, 0, 188, 456, 1, 1}, ct__frontend_log_sigmoid, 1},
-    {&ct__op.log_sigmoid_out, {314, 5, 244, 458, 2, 1}, ct__frontend_log_sigmoid_out, 1},
-    {&ct__op.hardshrink, {315, 0, 180, 461, 2, 1}, ct__frontend_hardshrink, 1},
-    {&ct__op.hardshrink_out, {315, 5, 290, 464, 3, 1}, ct__frontend_hardshrink_out, 1},
-    {&ct__op.softshrink, {316, 0, 180, 468, 2, 1}, ct__frontend_softshrink, 1},
-    {&ct__op.softshrink_out, {316, 5, 290, 471, 3, 1}, ct__frontend_softshrink_out, 1},
-    {&ct__op.threshold, {7, 0, 170, 475, 3, 1}, ct__frontend_threshold, 1},
-    {&ct__op.threshold_, {317, 0, 172, 479, 3, 1}, ct__frontend_threshold_, 1},
-    {&ct__op.threshold_out, {7, 5, 285, 483, 4, 1}, ct__frontend_threshold_out, 1},
-    {&ct__op.softsign, {318, 0, 188, 488, 1, 1}, ct__frontend_softsign, 1},
-    {&ct__op.tanhshrink, {319, 0, 188, 490, 1, 1}, ct__frontend_tanhshrink, 1},
-    {&ct__op.floor, {320, 0, 188, 492, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {321, 0, 242, 494, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {320, 5, 244, 496, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {322, 0, 188, 499, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {323, 0, 242, 501, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {322, 5, 244, 503, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {324, 0, 188, 506, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {325, 0, 242, 508, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {324, 5, 244, 510, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {324, 52, 208, 513, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {325, 52, 326, 516, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {324, 328, 327, 519, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {329, 0, 188, 523, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {330, 0, 242, 525, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {329, 5, 244, 527, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {332, 0, 331, 530, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {334, 0, 333, 535, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {332, 5, 335, 540, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {182, 337, 336, 546, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {183, 337, 338, 550, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {182, 340, 339, 554, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {182, 342, 341, 559, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {183, 342, 343, 563, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {344, 0, 175, 567, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {345, 165, 177, 570, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {344, 5, 179, 573, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {344, 171, 180, 577, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {345, 171, 181, 580, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {347, 346, 175, 583, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {348, 165, 177, 586, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {347, 349, 179, 589, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {347, 350, 180, 593, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {348, 171, 181, 596, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {347, 351, 290, 599, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {347, 171, 352, 603, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {347, 354, 353, 606, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {355, 165, 175, 610, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {356, 165, 177, 613, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {355, 357, 179, 616, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {355, 171, 180, 620, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {356, 171, 181, 623, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {355, 354, 290, 626, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {355, 358, 352, 630, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {355, 359, 353, 633, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {360, 165, 175, 637, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {361, 165, 177, 640, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {360, 357, 179, 643, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {360, 171, 180, 647, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {361, 171, 181, 650, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {360, 354, 290, 653, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {362, 0, 175, 657, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {362, 5, 179, 660, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {363, 0, 175, 664, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {363, 5, 179, 667, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {364, 0, 175, 671, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {365, 0, 177, 674, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {364, 5, 179, 677, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {366, 165, 175, 681, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {367, 165, 177, 684, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {366, 357, 179, 687, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {366, 171, 180, 691, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {367, 171, 181, 694, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {366, 354, 290, 697, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {368, 165, 175, 701, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {369, 165, 177, 704, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {368, 357, 179, 707, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {368, 171, 180, 711, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {369, 171, 181, 714, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {368, 354, 290, 717, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {370, 165, 175, 721, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {371, 165, 177, 724, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {370, 357, 179, 727, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {370, 171, 180, 731, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {371, 171, 181, 734, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {370, 354, 290, 737, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {372, 165, 175, 741, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {373, 165, 177, 744, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {372, 357, 179, 747, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {372, 171, 180, 751, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {373, 171, 181, 754, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {372, 354, 290, 757, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {374, 165, 175, 761, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {375, 165, 177, 764, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {374, 357, 179, 767, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {374, 171, 180, 771, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {375, 171, 181, 774, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {374, 354, 290, 777, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {376, 165, 175, 781, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {377, 165, 177, 784, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {376, 357, 179, 787, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {376, 171, 180, 791, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {377, 171, 181, 794, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {376, 354, 290, 797, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {378, 0, 175, 801, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {379, 0, 177, 804, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {378, 5, 179, 807, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {380, 0, 175, 811, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {381, 0, 177, 814, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {380, 5, 179, 817, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {382, 0, 175, 821, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {383, 0, 177, 824, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {382, 5, 179, 827, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {384, 0, 188, 831, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {385, 0, 242, 833, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {384, 5, 244, 835, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {387, 1, 386, 838, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {387, 389, 388, 842, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {387, 391, 390, 847, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {387, 392, 164, 851, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {387, 171, 170, 855, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {393, 171, 164, 859, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {394, 171, 167, 863, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {393, 354, 169, 867, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {393, 165, 386, 872, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {394, 165, 395, 876, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {393, 357, 388, 880, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {396, 171, 164, 885, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {397, 171, 167, 889, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {396, 354, 169, 893, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {396, 165, 386, 898, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {397, 165, 395, 902, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {396, 357, 388, 906, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {399, 0, 398, 911, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {401, 0, 400, 916, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {399, 5, 402, 921, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {403, 0, 398, 927, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {404, 0, 400, 932, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {403, 5, 402, 937, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {406, 0, 405, 943, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {408, 0, 407, 947, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {406, 5, 409, 951, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {406, 165, 410, 956, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {408, 165, 411, 960, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {406, 357, 412, 964, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {413, 0, 180, 969, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {414, 0, 181, 972, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {413, 5, 290, 975, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {413, 165, 175, 979, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {414, 165, 177, 982, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {413, 357, 179, 985, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {415, 0, 180, 989, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {416, 0, 181, 992, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {415, 5, 290, 995, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {415, 165, 175, 999, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {416, 165, 177, 1002, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {415, 357, 179, 1005, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.sum, {417, 0, 195, 1009, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {417, 5, 418, 1012, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {417, 420, 419, 1016, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {417, 422, 421, 1021, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {156, 0, 195, 1027, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {156, 22, 419, 1030, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {156, 5, 421, 1035, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {423, 0, 195, 1041, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {423, 5, 418, 1044, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {423, 425, 424, 1048, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {423, 427, 426, 1053, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {428, 0, 205, 1059, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {428, 5, 429, 1063, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {430, 0, 205, 1068, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {430, 5, 429, 1072, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {64, 0, 188, 1077, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {63, 0, 188, 1079, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {432, 67, 431, 1081, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {432, 434, 433, 1086, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {432, 0, 435, 1092, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {432, 22, 436, 1095, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {432, 5, 437, 1100, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {157, 67, 431, 1106, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {157, 434, 433, 1111, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {157, 0, 435, 1117, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {157, 22, 436, 1120, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {157, 5, 437, 1125, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {439, 0, 438, 1131, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {439, 5, 440, 1137, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {441, 171, 180, 1144, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {441, 443, 442, 1147, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {441, 354, 290, 1152, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {441, 5, 444, 1156, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {445, 0, 205, 1162, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {445, 5, 429, 1166, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {446, 0, 188, 1171, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {446, 447, 244, 1173, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {446, 22, 448, 1176, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {446, 5, 449, 1180, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {450, 0, 188, 1185, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {450, 447, 244, 1187, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {450, 22, 448, 1190, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {450, 5, 449, 1194, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {452, 0, 451, 1199, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {454, 0, 453, 1203, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {452, 5, 455, 1207, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {456, 0, 451, 1212, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {457, 0, 453, 1216, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {456, 5, 455, 1220, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {64, 22, 458, 1225, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {64, 460, 459, 1230, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {63, 22, 458, 1237, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {63, 461, 459, 1242, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {463, 0, 462, 1249, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {463, 5, 464, 1253, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {465, 0, 462, 1258, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {465, 5, 464, 1262, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {466, 0, 458, 1267, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {466, 73, 459, 1272, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {466, 78, 467, 1279, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {466, 469, 468, 1285, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {471, 0, 470, 1293, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {471, 73, 472, 1300, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {474, 0, 473, 1309, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {476, 0, 475, 1315, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {477, 0, 419, 1320, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {477, 5, 421, 1325, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {478, 0, 419, 1331, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {478, 5, 421, 1336, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {479, 420, 197, 1342, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {479, 481, 480, 1345, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {479, 0, 482, 1349, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {479, 5, 483, 1352, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {484, 0, 208, 1356, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {484, 5, 327, 1359, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {486, 0, 485, 1363, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {486, 5, 487, 1367, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {488, 0, 485, 1373, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {488, 5, 487, 1377, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {490, 0, 489, 1383, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {490, 73, 491, 1389, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {492, 0, 188, 1397, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {492, 5, 244, 1399, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {492, 22, 458, 1402, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {492, 493, 459, 1407, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {494, 0, 188, 1414, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {494, 5, 244, 1416, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {494, 22, 458, 1419, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {494, 493, 459, 1424, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {495, 0, 448, 1431, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {495, 78, 496, 1435, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {497, 0, 188, 1440, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {499, 67, 498, 1442, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {500, 67, 498, 1448, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.aminmax, {502, 0, 501, 1454, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {503, 0, 175, 1459, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {503, 5, 179, 1462, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {504, 0, 175, 1466, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {504, 5, 179, 1469, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {505, 0, 175, 1473, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {505, 5, 179, 1476, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {506, 0, 175, 1480, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {506, 5, 179, 1483, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {508, 0, 507, 1487, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {510, 0, 509, 1493, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {508, 5, 511, 1499, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {512, 0, 507, 1506, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {513, 0, 509, 1512, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {512, 5, 511, 1518, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {514, 0, 175, 1525, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {514, 5, 179, 1528, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {515, 0, 175, 1532, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {515, 5, 179, 1535, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {517, 0, 516, 1539, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {517, 5, 518, 1543, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.cat, {520, 0, 519, 1548, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {520, 5, 521, 1551, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {522, 0, 519, 1555, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {522, 5, 521, 1558, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {523, 0, 197, 1562, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {523, 5, 480, 1565, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {525, 0, 524, 1569, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {525, 5, 526, 1573, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {527, 0, 197, 1578, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {527, 5, 480, 1581, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {528, 0, 197, 1585, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {530, 0, 529, 1588, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {530, 5, 531, 1592, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {532, 0, 197, 1597, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {532, 5, 480, 1600, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {534, 0, 533, 1604, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {535, 0, 197, 1608, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {535, 5, 480, 1611, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {536, 0, 533, 1615, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {537, 0, 197, 1619, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {537, 5, 480, 1622, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {538, 0, 533, 1626, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {539, 0, 197, 1630, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {539, 5, 480, 1633, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {540, 0, 533, 1637, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {541, 0, 197, 1641, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {541, 5, 480, 1644, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {542, 0, 533, 1648, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {543, 0, 197, 1652, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {543, 5, 480, 1655, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {544, 0, 533, 1659, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {545, 0, 208, 1663, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {546, 0, 326, 1666, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {545, 5, 327, 1669, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {547, 0, 208, 1673, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {548, 0, 326, 1676, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {547, 5, 327, 1679, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {549, 0, 475, 1683, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {549, 5, 550, 1688, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {552, 8, 551, 1694, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {554, 8, 553, 1699, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {552, 556, 555, 1704, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {552, 11, 557, 1710, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {554, 11, 558, 1715, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {552, 560, 559, 1720, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {561, 0, 551, 1726, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {562, 0, 553, 1731, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {561, 5, 555, 1736, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {552, 99, 563, 1742, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {554, 99, 564, 1748, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {552, 566, 565, 1754, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {552, 568, 567, 1761, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {554, 568, 569, 1767, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {572, 571, 570, 1773, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {574, 571, 573, 1780, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {572, 576, 575, 1787, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {578, 0, 577, 1795, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {578, 5, 579, 1799, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {581, 0, 580, 1804, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {583, 0, 582, 1810, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {581, 5, 584, 1816, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {585, 0, 551, 1823, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {586, 0, 553, 1828, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {585, 5, 555, 1833, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {588, 587, 557, 1839, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {589, 587, 558, 1844, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {588, 590, 551, 1849, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {589, 590, 553, 1854, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {588, 591, 555, 1859, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {588, 592, 559, 1865, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {27, 165, 593, 1871, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {27, 357, 594, 1874, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {596, 0, 595, 1878, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {598, 0, 597, 1883, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {596, 5, 599, 1888, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {600, 0, 208, 1894, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {602, 0, 601, 1897, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {602, 5, 603, 1903, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {605, 0, 604, 1910, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {607, 165, 606, 1916, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {609, 0, 608, 1920, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {610, 0, 606, 1924, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {612, 201, 611, 1928, 2, 1}, NULL, 0},
-    {&ct__op.pad, {95, 0, 613, 1931, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {615, 0, 614, 1936, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {615, 5, 616, 1940, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {617, 201, 451, 1945, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {617, 427, 455, 1949, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {618, 201, 451, 1954, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {618, 427, 455, 1958, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.softmin, {619, 0, 451, 1963, 3, 1}, ct__frontend_softmin, 0},
-    {&ct__op.glu, {620, 0, 208, 1967, 2, 1}, ct__frontend_glu, 0},
-    {&ct__op.glu_out, {620, 5, 327, 1970, 3, 1}, ct__frontend_glu_out, 0},
-    {&ct__op.nll_loss, {622, 0, 621, 1974, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {622, 5, 623, 1980, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {624, 0, 621, 1987, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {626, 0, 625, 1993, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {628, 0, 627, 2001, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {630, 0, 629, 2008, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {630, 5, 631, 2012, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {632, 0, 629, 2017, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {634, 0, 633, 2021, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {634, 5, 635, 2026, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {637, 0, 636, 2032, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {639, 0, 638, 2037, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {639, 5, 640, 2042, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {642, 0, 641, 2048, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.layer_norm, {644, 0, 643, 2054, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {646, 0, 645, 2061, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {648, 0, 647, 2068, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {650, 0, 649, 2078, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {652, 0, 651, 2083, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {654, 0, 653, 2091, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {654, 5, 655, 2101, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {657, 0, 656, 2112, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {658, 0, 656, 2120, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {660, 0, 659, 2128, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {660, 96, 661, 2136, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {662, 0, 659, 2144, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {662, 96, 661, 2152, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {664, 90, 663, 2160, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {665, 0, 197, 2169, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {665, 5, 480, 2172, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {666, 0, 197, 2176, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {667, 0, 175, 2179, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {669, 0, 668, 2182, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {669, 148, 670, 2191, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {671, 0, 668, 2201, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {673, 0, 672, 2210, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {675, 0, 674, 2218, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {677, 0, 676, 2225, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {677, 5, 678, 2233, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {680, 0, 679, 2242, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {680, 148, 681, 2251, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {683, 0, 682, 2261, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {685, 0, 684, 2267, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {687, 0, 686, 2274, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {688, 0, 686, 2279, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {690, 153, 689, 2284, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {690, 154, 691, 2289, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {690, 0, 692, 2293, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {695, 694, 693, 2296, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {697, 0, 696, 2300, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {697, 72, 698, 2303, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {700, 699, 698, 2307, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {700, 702, 701, 2311, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {700, 346, 703, 2315, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {705, 0, 704, 2319, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {706, 0, 704, 2323, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {708, 0, 707, 2327, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {709, 0, 707, 2332, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {711, 158, 710, 2337, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {713, 0, 712, 2344, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {715, 0, 714, 2349, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {715, 161, 716, 2353, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {718, 0, 717, 2358, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {708, 720, 719, 2364, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {709, 720, 719, 2368, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {711, 722, 721, 2372, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {713, 720, 723, 2378, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {715, 5, 724, 2382, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {715, 726, 725, 2385, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {718, 5, 727, 2389, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {729, 0, 728, 2394, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {731, 0, 730, 2400, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {733, 0, 732, 2404, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.asin, {279, 0, 188, 338, 1, 1}, ct__frontend_asin, 1},
+    {&ct__op.asin_, {280, 0, 242, 340, 1, 1}, ct__frontend_asin_, 1},
+    {&ct__op.asin_out, {279, 5, 244, 342, 2, 1}, ct__frontend_asin_out, 1},
+    {&ct__op.acos, {281, 0, 188, 345, 1, 1}, ct__frontend_acos, 1},
+    {&ct__op.acos_, {282, 0, 242, 347, 1, 1}, ct__frontend_acos_, 1},
+    {&ct__op.acos_out, {281, 5, 244, 349, 2, 1}, ct__frontend_acos_out, 1},
+    {&ct__op.atan, {283, 0, 188, 352, 1, 1}, ct__frontend_atan, 1},
+    {&ct__op.atan_, {284, 0, 242, 354, 1, 1}, ct__frontend_atan_, 1},
+    {&ct__op.atan_out, {283, 5, 244, 356, 2, 1}, ct__frontend_atan_out, 1},
+    {&ct__op.sinh, {285, 0, 188, 359, 1, 1}, ct__frontend_sinh, 1},
+    {&ct__op.sinh_, {286, 0, 242, 361, 1, 1}, ct__frontend_sinh_, 1},
+    {&ct__op.sinh_out, {285, 5, 244, 363, 2, 1}, ct__frontend_sinh_out, 1},
+    {&ct__op.cosh, {287, 0, 188, 366, 1, 1}, ct__frontend_cosh, 1},
+    {&ct__op.cosh_, {288, 0, 242, 368, 1, 1}, ct__frontend_cosh_, 1},
+    {&ct__op.cosh_out, {287, 5, 244, 370, 2, 1}, ct__frontend_cosh_out, 1},
+    {&ct__op.asinh, {289, 0, 188, 373, 1, 1}, ct__frontend_asinh, 1},
+    {&ct__op.asinh_, {290, 0, 242, 375, 1, 1}, ct__frontend_asinh_, 1},
+    {&ct__op.asinh_out, {289, 5, 244, 377, 2, 1}, ct__frontend_asinh_out, 1},
+    {&ct__op.acosh, {291, 0, 188, 380, 1, 1}, ct__frontend_acosh, 1},
+    {&ct__op.acosh_, {292, 0, 242, 382, 1, 1}, ct__frontend_acosh_, 1},
+    {&ct__op.acosh_out, {291, 5, 244, 384, 2, 1}, ct__frontend_acosh_out, 1},
+    {&ct__op.atanh, {293, 0, 188, 387, 1, 1}, ct__frontend_atanh, 1},
+    {&ct__op.atanh_, {294, 0, 242, 389, 1, 1}, ct__frontend_atanh_, 1},
+    {&ct__op.atanh_out, {293, 5, 244, 391, 2, 1}, ct__frontend_atanh_out, 1},
+    {&ct__op.log10, {295, 0, 188, 394, 1, 1}, ct__frontend_log10, 1},
+    {&ct__op.log10_, {296, 0, 242, 396, 1, 1}, ct__frontend_log10_, 1},
+    {&ct__op.log10_out, {295, 5, 244, 398, 2, 1}, ct__frontend_log10_out, 1},
+    {&ct__op.erfc, {297, 0, 188, 401, 1, 1}, ct__frontend_erfc, 1},
+    {&ct__op.erfc_, {298, 0, 242, 403, 1, 1}, ct__frontend_erfc_, 1},
+    {&ct__op.erfc_out, {297, 5, 244, 405, 2, 1}, ct__frontend_erfc_out, 1},
+    {&ct__op.erfinv, {299, 0, 188, 408, 1, 1}, ct__frontend_erfinv, 1},
+    {&ct__op.erfinv_, {300, 0, 242, 410, 1, 1}, ct__frontend_erfinv_, 1},
+    {&ct__op.erfinv_out, {299, 5, 244, 412, 2, 1}, ct__frontend_erfinv_out, 1},
+    {&ct__op.lgamma, {301, 0, 188, 415, 1, 1}, ct__frontend_lgamma, 1},
+    {&ct__op.lgamma_, {302, 0, 242, 417, 1, 1}, ct__frontend_lgamma_, 1},
+    {&ct__op.lgamma_out, {301, 5, 244, 419, 2, 1}, ct__frontend_lgamma_out, 1},
+    {&ct__op.digamma, {303, 0, 188, 422, 1, 1}, ct__frontend_digamma, 1},
+    {&ct__op.digamma_, {304, 0, 242, 424, 1, 1}, ct__frontend_digamma_, 1},
+    {&ct__op.digamma_out, {303, 5, 244, 426, 2, 1}, ct__frontend_digamma_out, 1},
+    {&ct__op.polygamma, {306, 0, 305, 429, 2, 1}, ct__frontend_polygamma, 1},
+    {&ct__op.polygamma_, {308, 0, 307, 432, 2, 1}, ct__frontend_polygamma_, 1},
+    {&ct__op.polygamma_out, {306, 5, 309, 435, 3, 1}, ct__frontend_polygamma_out, 1},
+    {&ct__op.i0, {310, 0, 188, 439, 1, 1}, ct__frontend_i0, 1},
+    {&ct__op.i0_, {311, 0, 242, 441, 1, 1}, ct__frontend_i0_, 1},
+    {&ct__op.i0_out, {310, 5, 244, 443, 2, 1}, ct__frontend_i0_out, 1},
+    {&ct__op.sinc, {312, 0, 188, 446, 1, 1}, ct__frontend_sinc, 1},
+    {&ct__op.sinc_, {313, 0, 242, 448, 1, 1}, ct__frontend_sinc_, 1},
+    {&ct__op.sinc_out, {312, 5, 244, 450, 2, 1}, ct__frontend_sinc_out, 1},
+    {&ct__op.deg2rad, {314, 0, 188, 453, 1, 1}, ct__frontend_deg2rad, 1},
+    {&ct__op.deg2rad_, {315, 0, 242, 455, 1, 1}, ct__frontend_deg2rad_, 1},
+    {&ct__op.deg2rad_out, {314, 5, 244, 457, 2, 1}, ct__frontend_deg2rad_out, 1},
+    {&ct__op.rad2deg, {316, 0, 188, 460, 1, 1}, ct__frontend_rad2deg, 1},
+    {&ct__op.rad2deg_, {317, 0, 242, 462, 1, 1}, ct__frontend_rad2deg_, 1},
+    {&ct__op.rad2deg_out, {316, 5, 244, 464, 2, 1}, ct__frontend_rad2deg_out, 1},
+    {&ct__op.logit, {319, 0, 318, 467, 2, 1}, ct__frontend_logit, 1},
+    {&ct__op.logit_, {321, 0, 320, 470, 2, 1}, ct__frontend_logit_, 1},
+    {&ct__op.logit_out, {319, 5, 322, 473, 3, 1}, ct__frontend_logit_out, 1},
+    {&ct__op.frac, {323, 0, 188, 477, 1, 1}, ct__frontend_frac, 1},
+    {&ct__op.frac_, {324, 0, 242, 479, 1, 1}, ct__frontend_frac_, 1},
+    {&ct__op.frac_out, {323, 5, 244, 481, 2, 1}, ct__frontend_frac_out, 1},
+    {&ct__op.isnan, {325, 0, 188, 484, 1, 1}, ct__frontend_isnan, 1},
+    {&ct__op.isnan_out, {325, 5, 244, 486, 2, 1}, ct__frontend_isnan_out, 1},
+    {&ct__op.isinf, {326, 0, 188, 489, 1, 1}, ct__frontend_isinf, 1},
+    {&ct__op.isinf_out, {326, 5, 244, 491, 2, 1}, ct__frontend_isinf_out, 1},
+    {&ct__op.isfinite, {327, 0, 188, 494, 1, 1}, ct__frontend_isfinite, 1},
+    {&ct__op.isposinf, {328, 0, 188, 496, 1, 1}, ct__frontend_isposinf, 1},
+    {&ct__op.isposinf_out, {328, 5, 244, 498, 2, 1}, ct__frontend_isposinf_out, 1},
+    {&ct__op.isneginf, {329, 0, 188, 501, 1, 1}, ct__frontend_isneginf, 1},
+    {&ct__op.isneginf_out, {329, 5, 244, 503, 2, 1}, ct__frontend_isneginf_out, 1},
+    {&ct__op.sigmoid, {330, 0, 188, 506, 1, 1}, ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, {331, 0, 242, 508, 1, 1}, ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, {330, 5, 244, 510, 2, 1}, ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, {332, 0, 188, 513, 1, 1}, ct__frontend_relu, 1},
+    {&ct__op.relu_, {333, 0, 242, 515, 1, 1}, ct__frontend_relu_, 1},
+    {&ct__op.relu_out, {332, 5, 244, 517, 2, 1}, ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, {334, 0, 170, 520, 3, 1}, ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, {335, 0, 172, 524, 3, 1}, ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, {334, 5, 336, 528, 4, 1}, ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, {337, 0, 188, 533, 1, 1}, ct__frontend_relu6, 1},
+    {&ct__op.relu6_, {338, 0, 242, 535, 1, 1}, ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, {339, 0, 180, 537, 2, 1}, ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, {340, 0, 181, 540, 2, 1}, ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, {339, 5, 341, 543, 3, 1}, ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, {343, 0, 342, 547, 4, 1}, ct__frontend_elu, 1},
+    {&ct__op.elu_, {345, 0, 344, 552, 4, 1}, ct__frontend_elu_, 1},
+    {&ct__op.elu_out, {343, 5, 346, 557, 5, 1}, ct__frontend_elu_out, 1},
+    {&ct__op.gelu, {348, 0, 347, 563, 2, 1}, ct__frontend_gelu, 1},
+    {&ct__op.gelu_, {350, 0, 349, 566, 2, 1}, ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, {348, 5, 351, 569, 3, 1}, ct__frontend_gelu_out, 1},
+    {&ct__op.silu, {352, 0, 188, 573, 1, 1}, ct__frontend_silu, 1},
+    {&ct__op.silu_, {353, 0, 242, 575, 1, 1}, ct__frontend_silu_, 1},
+    {&ct__op.silu_out, {352, 5, 244, 577, 2, 1}, ct__frontend_silu_out, 1},
+    {&ct__op.softplus, {354, 0, 170, 580, 3, 1}, ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, {354, 5, 336, 584, 4, 1}, ct__frontend_softplus_out, 1},
+    {&ct__op.mish, {355, 0, 188, 589, 1, 1}, ct__frontend_mish, 1},
+    {&ct__op.mish_, {356, 0, 242, 591, 1, 1}, ct__frontend_mish_, 1},
+    {&ct__op.mish_out, {355, 5, 244, 593, 2, 1}, ct__frontend_mish_out, 1},
+    {&ct__op.hardswish, {357, 0, 188, 596, 1, 1}, ct__frontend_hardswish, 1},
+    {&ct__op.hardswish_, {358, 0, 242, 598, 1, 1}, ct__frontend_hardswish_, 1},
+    {&ct__op.hardswish_out, {357, 5, 244, 600, 2, 1}, ct__frontend_hardswish_out, 1},
+    {&ct__op.hardsigmoid, {359, 0, 188, 603, 1, 1}, ct__frontend_hardsigmoid, 1},
+    {&ct__op.hardsigmoid_, {360, 0, 242, 605, 1, 1}, ct__frontend_hardsigmoid_, 1},
+    {&ct__op.hardsigmoid_out, {359, 5, 244, 607, 2, 1}, ct__frontend_hardsigmoid_out, 1},
+    {&ct__op.selu, {361, 0, 188, 610, 1, 1}, ct__frontend_selu, 1},
+    {&ct__op.selu_, {362, 0, 242, 612, 1, 1}, ct__frontend_selu_, 1},
+    {&ct__op.celu, {363, 0, 180, 614, 2, 1}, ct__frontend_celu, 1},
+    {&ct__op.celu_, {364, 0, 181, 617, 2, 1}, ct__frontend_celu_, 1},
+    {&ct__op.celu_out, {363, 5, 341, 620, 3, 1}, ct__frontend_celu_out, 1},
+    {&ct__op.log_sigmoid, {365, 0, 188, 624, 1, 1}, ct__frontend_log_sigmoid, 1},
+    {&ct__op.log_sigmoid_out, {365, 5, 244, 626, 2, 1}, ct__frontend_log_sigmoid_out, 1},
+    {&ct__op.hardshrink, {366, 0, 180, 629, 2, 1}, ct__frontend_hardshrink, 1},
+    {&ct__op.hardshrink_out, {366, 5, 341, 632, 3, 1}, ct__frontend_hardshrink_out, 1},
+    {&ct__op.softshrink, {367, 0, 180, 636, 2, 1}, ct__frontend_softshrink, 1},
+    {&ct__op.softshrink_out, {367, 5, 341, 639, 3, 1}, ct__frontend_softshrink_out, 1},
+    {&ct__op.threshold, {7, 0, 170, 643, 3, 1}, ct__frontend_threshold, 1},
+    {&ct__op.threshold_, {368, 0, 172, 647, 3, 1}, ct__frontend_threshold_, 1},
+    {&ct__op.threshold_out, {7, 5, 336, 651, 4, 1}, ct__frontend_threshold_out, 1},
+    {&ct__op.softsign, {369, 0, 188, 656, 1, 1}, ct__frontend_softsign, 1},
+    {&ct__op.tanhshrink, {370, 0, 188, 658, 1, 1}, ct__frontend_tanhshrink, 1},
+    {&ct__op.floor, {371, 0, 188, 660, 1, 1}, ct__frontend_floor, 1},
+    {&ct__op.floor_, {372, 0, 242, 662, 1, 1}, ct__frontend_floor_, 1},
+    {&ct__op.floor_out, {371, 5, 244, 664, 2, 1}, ct__frontend_floor_out, 1},
+    {&ct__op.ceil, {373, 0, 188, 667, 1, 1}, ct__frontend_ceil, 1},
+    {&ct__op.ceil_, {374, 0, 242, 669, 1, 1}, ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, {373, 5, 244, 671, 2, 1}, ct__frontend_ceil_out, 1},
+    {&ct__op.round, {375, 0, 188, 674, 1, 1}, ct__frontend_round, 1},
+    {&ct__op.round_, {376, 0, 242, 676, 1, 1}, ct__frontend_round_, 1},
+    {&ct__op.round_out, {375, 5, 244, 678, 2, 1}, ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, {375, 54, 208, 681, 2, 1}, ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, {376, 54, 307, 684, 2, 1}, ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, {375, 378, 377, 687, 3, 1}, ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, {379, 0, 188, 691, 1, 1}, ct__frontend_trunc, 1},
+    {&ct__op.trunc_, {380, 0, 242, 693, 1, 1}, ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, {379, 5, 244, 695, 2, 1}, ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, {382, 0, 381, 698, 4, 1}, ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, {384, 0, 383, 703, 4, 1}, ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, {382, 5, 385, 708, 5, 1}, ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, {182, 387, 386, 714, 3, 1}, ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, {183, 387, 388, 718, 3, 1}, ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, {182, 390, 389, 722, 4, 1}, ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, {182, 392, 391, 727, 3, 1}, ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, {183, 392, 393, 731, 3, 1}, ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, {394, 0, 175, 735, 2, 1}, ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, {395, 165, 177, 738, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, {394, 5, 179, 741, 3, 1}, ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, {394, 171, 180, 745, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, {395, 171, 181, 748, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, {397, 396, 175, 751, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, {398, 165, 177, 754, 2, 1}, ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, {397, 399, 179, 757, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, {397, 400, 180, 761, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, {398, 171, 181, 764, 2, 1}, ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, {397, 401, 341, 767, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, {397, 171, 402, 771, 2, 1}, ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, {397, 404, 403, 774, 3, 1}, ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, {405, 165, 175, 778, 2, 1}, ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, {406, 165, 177, 781, 2, 1}, ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, {405, 407, 179, 784, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, {405, 171, 180, 788, 2, 1}, ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, {406, 171, 181, 791, 2, 1}, ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, {405, 404, 341, 794, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, {405, 408, 402, 798, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, {405, 409, 403, 801, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, {410, 165, 175, 805, 2, 1}, ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, {411, 165, 177, 808, 2, 1}, ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, {410, 407, 179, 811, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, {410, 171, 180, 815, 2, 1}, ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, {411, 171, 181, 818, 2, 1}, ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, {410, 404, 341, 821, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, {412, 0, 175, 825, 2, 1}, ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, {412, 5, 179, 828, 3, 1}, ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, {413, 0, 175, 832, 2, 1}, ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, {413, 5, 179, 835, 3, 1}, ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, {414, 0, 175, 839, 2, 1}, ct__frontend_atan2, 1},
+    {&ct__op.atan2_, {415, 0, 177, 842, 2, 1}, ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, {414, 5, 179, 845, 3, 1}, ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, {416, 165, 175, 849, 2, 1}, ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, {417, 165, 177, 852, 2, 1}, ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, {416, 407, 179, 855, 3, 1}, ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, {416, 171, 180, 859, 2, 1}, ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, {417, 171, 181, 862, 2, 1}, ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, {416, 404, 341, 865, 3, 1}, ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, {418, 165, 175, 869, 2, 1}, ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, {419, 165, 177, 872, 2, 1}, ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, {418, 407, 179, 875, 3, 1}, ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, {418, 171, 180, 879, 2, 1}, ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, {419, 171, 181, 882, 2, 1}, ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, {418, 404, 341, 885, 3, 1}, ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, {420, 165, 175, 889, 2, 1}, ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, {421, 165, 177, 892, 2, 1}, ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, {420, 407, 179, 895, 3, 1}, ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, {420, 171, 180, 899, 2, 1}, ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, {421, 171, 181, 902, 2, 1}, ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, {420, 404, 341, 905, 3, 1}, ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, {422, 165, 175, 909, 2, 1}, ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, {423, 165, 177, 912, 2, 1}, ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, {422, 407, 179, 915, 3, 1}, ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, {422, 171, 180, 919, 2, 1}, ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, {423, 171, 181, 922, 2, 1}, ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, {422, 404, 341, 925, 3, 1}, ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, {424, 165, 175, 929, 2, 1}, ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, {425, 165, 177, 932, 2, 1}, ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, {424, 407, 179, 935, 3, 1}, ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, {424, 171, 180, 939, 2, 1}, ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, {425, 171, 181, 942, 2, 1}, ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, {424, 404, 341, 945, 3, 1}, ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, {426, 165, 175, 949, 2, 1}, ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, {427, 165, 177, 952, 2, 1}, ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, {426, 407, 179, 955, 3, 1}, ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, {426, 171, 180, 959, 2, 1}, ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, {427, 171, 181, 962, 2, 1}, ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, {426, 404, 341, 965, 3, 1}, ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, {428, 0, 175, 969, 2, 1}, ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, {429, 0, 177, 972, 2, 1}, ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, {428, 5, 179, 975, 3, 1}, ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, {430, 0, 175, 979, 2, 1}, ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, {431, 0, 177, 982, 2, 1}, ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, {430, 5, 179, 985, 3, 1}, ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, {432, 0, 175, 989, 2, 1}, ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, {433, 0, 177, 992, 2, 1}, ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, {432, 5, 179, 995, 3, 1}, ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, {434, 0, 188, 999, 1, 1}, ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, {435, 0, 242, 1001, 1, 1}, ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, {434, 5, 244, 1003, 2, 1}, ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, {437, 1, 436, 1006, 3, 1}, ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, {437, 439, 438, 1010, 4, 1}, ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, {437, 441, 440, 1015, 3, 1}, ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, {437, 442, 164, 1019, 3, 1}, ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, {437, 171, 170, 1023, 3, 1}, ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, {443, 171, 164, 1027, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, {444, 171, 167, 1031, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, {443, 404, 169, 1035, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, {443, 165, 436, 1040, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, {444, 165, 445, 1044, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, {443, 407, 438, 1048, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, {446, 171, 164, 1053, 3, 1}, ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, {447, 171, 167, 1057, 3, 1}, ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, {446, 404, 169, 1061, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, {446, 165, 436, 1066, 3, 1}, ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, {447, 165, 445, 1070, 3, 1}, ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, {446, 407, 438, 1074, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, {449, 0, 448, 1079, 4, 1}, ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, {451, 0, 450, 1084, 4, 1}, ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, {449, 5, 452, 1089, 5, 1}, ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, {453, 0, 448, 1095, 4, 1}, ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, {454, 0, 450, 1100, 4, 1}, ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, {453, 5, 452, 1105, 5, 1}, ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, {456, 0, 455, 1111, 3, 1}, ct__frontend_clamp, 1},
+    {&ct__op.clamp_, {458, 0, 457, 1115, 3, 1}, ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, {456, 5, 459, 1119, 4, 1}, ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, {456, 165, 460, 1124, 3, 1}, ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, {458, 165, 461, 1128, 3, 1}, ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, {456, 407, 462, 1132, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, {463, 0, 180, 1137, 2, 1}, ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, {464, 0, 181, 1140, 2, 1}, ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, {463, 5, 341, 1143, 3, 1}, ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, {463, 165, 175, 1147, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, {464, 165, 177, 1150, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, {463, 407, 179, 1153, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, {465, 0, 180, 1157, 2, 1}, ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, {466, 0, 181, 1160, 2, 1}, ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, {465, 5, 341, 1163, 3, 1}, ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, {465, 165, 175, 1167, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, {466, 165, 177, 1170, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, {465, 407, 179, 1173, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
+    {&ct__op.hypot, {467, 0, 175, 1177, 2, 1}, ct__frontend_hypot, 1},
+    {&ct__op.hypot_, {468, 0, 177, 1180, 2, 1}, ct__frontend_hypot_, 1},
+    {&ct__op.hypot_out, {467, 5, 179, 1183, 3, 1}, ct__frontend_hypot_out, 1},
+    {&ct__op.copysign_Tensor, {469, 165, 175, 1187, 2, 1}, ct__frontend_copysign_Tensor, 1},
+    {&ct__op.copysign__Tensor, {470, 165, 177, 1190, 2, 1}, ct__frontend_copysign__Tensor, 1},
+    {&ct__op.copysign_out, {469, 5, 179, 1193, 3, 1}, ct__frontend_copysign_out, 1},
+    {&ct__op.copysign_Scalar, {469, 171, 180, 1197, 2, 1}, ct__frontend_copysign_Scalar, 1},
+    {&ct__op.copysign__Scalar, {470, 171, 181, 1200, 2, 1}, ct__frontend_copysign__Scalar, 1},
+    {&ct__op.copysign_Scalar_out, {469, 404, 341, 1203, 3, 1}, ct__frontend_copysign_Scalar_out, 1},
+    {&ct__op.nextafter, {471, 0, 175, 1207, 2, 1}, ct__frontend_nextafter, 1},
+    {&ct__op.nextafter_, {472, 0, 177, 1210, 2, 1}, ct__frontend_nextafter_, 1},
+    {&ct__op.nextafter_out, {471, 5, 179, 1213, 3, 1}, ct__frontend_nextafter_out, 1},
+    {&ct__op.fmax, {473, 0, 175, 1217, 2, 1}, ct__frontend_fmax, 1},
+    {&ct__op.fmax_out, {473, 5, 179, 1220, 3, 1}, ct__frontend_fmax_out, 1},
+    {&ct__op.fmin, {474, 0, 175, 1224, 2, 1}, ct__frontend_fmin, 1},
+    {&ct__op.fmin_out, {474, 5, 179, 1227, 3, 1}, ct__frontend_fmin_out, 1},
+    {&ct__op.heaviside, {475, 0, 175, 1231, 2, 1}, ct__frontend_heaviside, 1},
+    {&ct__op.heaviside_, {476, 0, 177, 1234, 2, 1}, ct__frontend_heaviside_, 1},
+    {&ct__op.heaviside_out, {475, 5, 179, 1237, 3, 1}, ct__frontend_heaviside_out, 1},
+    {&ct__op.xlogy_Tensor, {477, 165, 175, 1241, 2, 1}, ct__frontend_xlogy_Tensor, 1},
+    {&ct__op.xlogy__Tensor, {478, 165, 177, 1244, 2, 1}, ct__frontend_xlogy__Tensor, 1},
+    {&ct__op.xlogy_OutTensor, {477, 479, 179, 1247, 3, 1}, ct__frontend_xlogy_OutTensor, 1},
+    {&ct__op.xlogy_Scalar_Other, {477, 480, 180, 1251, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1},
+    {&ct__op.xlogy__Scalar_Other, {478, 480, 181, 1254, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1},
+    {&ct__op.xlogy_OutScalar_Other, {477, 481, 341, 1257, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1},
+    {&ct__op.xlogy_Scalar_Self, {477, 482, 402, 1261, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1},
+    {&ct__op.xlogy_OutScalar_Self, {477, 483, 403, 1264, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1},
+    {&ct__op.logaddexp, {484, 0, 175, 1268, 2, 1}, ct__frontend_logaddexp, 1},
+    {&ct__op.logaddexp_out, {484, 5, 179, 1271, 3, 1}, ct__frontend_logaddexp_out, 1},
+    {&ct__op.logaddexp2, {485, 0, 175, 1275, 2, 1}, ct__frontend_logaddexp2, 1},
+    {&ct__op.logaddexp2_out, {485, 5, 179, 1278, 3, 1}, ct__frontend_logaddexp2_out, 1},
+    {&ct__op.float_power_Tensor_Tensor, {486, 396, 175, 1282, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1},
+    {&ct__op.float_power__Tensor, {487, 165, 177, 1285, 2, 1}, ct__frontend_float_power__Tensor, 1},
+    {&ct__op.float_power_Tensor_Tensor_out, {486, 399, 179, 1288, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1},
+    {&ct__op.float_power_Tensor_Scalar, {486, 400, 180, 1292, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1},
+    {&ct__op.float_power__Scalar, {487, 171, 181, 1295, 2, 1}, ct__frontend_float_power__Scalar, 1},
+    {&ct__op.float_power_Tensor_Scalar_out, {486, 401, 341, 1298, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1},
+    {&ct__op.float_power_Scalar, {486, 171, 402, 1302, 2, 1}, ct__frontend_float_power_Scalar, 1},
+    {&ct__op.float_power_Scalar_out, {486, 404, 403, 1305, 3, 1}, ct__frontend_float_power_Scalar_out, 1},
+    {&ct__op.sum, {488, 0, 195, 1309, 2, 1}, ct__frontend_sum, 0},
+    {&ct__op.sum_out, {488, 5, 489, 1312, 3, 1}, ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, {488, 491, 490, 1316, 4, 1}, ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, {488, 493, 492, 1321, 5, 1}, ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, {157, 0, 195, 1327, 2, 1}, ct__frontend_mean, 0},
+    {&ct__op.mean_dim, {157, 22, 490, 1330, 4, 1}, ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, {157, 5, 492, 1335, 5, 1}, ct__frontend_mean_out, 0},
+    {&ct__op.prod, {494, 0, 195, 1341, 2, 1}, ct__frontend_prod, 0},
+    {&ct__op.prod_out, {494, 5, 489, 1344, 3, 1}, ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, {494, 496, 495, 1348, 4, 1}, ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, {494, 498, 497, 1353, 5, 1}, ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, {499, 0, 205, 1359, 3, 1}, ct__frontend_amax, 0},
+    {&ct__op.amax_out, {499, 5, 500, 1363, 4, 1}, ct__frontend_amax_out, 0},
+    {&ct__op.amin, {501, 0, 205, 1368, 3, 1}, ct__frontend_amin, 0},
+    {&ct__op.amin_out, {501, 5, 500, 1372, 4, 1}, ct__frontend_amin_out, 0},
+    {&ct__op.max, {66, 0, 188, 1377, 1, 1}, ct__frontend_max, 0},
+    {&ct__op.min, {65, 0, 188, 1379, 1, 1}, ct__frontend_min, 0},
+    {&ct__op.var_correction, {503, 70, 502, 1381, 4, 1}, ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, {503, 505, 504, 1386, 5, 1}, ct__frontend_var_correction_out, 0},
+    {&ct__op.var, {503, 0, 506, 1392, 2, 1}, ct__frontend_var, 0},
+    {&ct__op.var_dim, {503, 22, 507, 1395, 4, 1}, ct__frontend_var_dim, 0},
+    {&ct__op.var_out, {503, 5, 508, 1400, 5, 1}, ct__frontend_var_out, 0},
+    {&ct__op.std_correction, {158, 70, 502, 1406, 4, 1}, ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, {158, 505, 504, 1411, 5, 1}, ct__frontend_std_correction_out, 0},
+    {&ct__op.std, {158, 0, 506, 1417, 2, 1}, ct__frontend_std, 0},
+    {&ct__op.std_dim, {158, 22, 507, 1420, 4, 1}, ct__frontend_std_dim, 0},
+    {&ct__op.std_out, {158, 5, 508, 1425, 5, 1}, ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, {510, 0, 509, 1431, 5, 1}, ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, {510, 5, 511, 1437, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, {512, 171, 180, 1444, 2, 1}, ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, {512, 514, 513, 1447, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, {512, 404, 341, 1452, 3, 1}, ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, {512, 5, 515, 1456, 5, 1}, ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, {516, 0, 205, 1462, 3, 1}, ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, {516, 5, 500, 1466, 4, 1}, ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, {517, 0, 188, 1471, 1, 1}, ct__frontend_all, 0},
+    {&ct__op.all_all_out, {517, 518, 244, 1473, 2, 1}, ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, {517, 22, 519, 1476, 3, 1}, ct__frontend_all_dim, 0},
+    {&ct__op.all_out, {517, 5, 520, 1480, 4, 1}, ct__frontend_all_out, 0},
+    {&ct__op.any, {521, 0, 188, 1485, 1, 1}, ct__frontend_any, 0},
+    {&ct__op.any_all_out, {521, 518, 244, 1487, 2, 1}, ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, {521, 22, 519, 1490, 3, 1}, ct__frontend_any_dim, 0},
+    {&ct__op.any_out, {521, 5, 520, 1494, 4, 1}, ct__frontend_any_out, 0},
+    {&ct__op.cumsum, {523, 0, 522, 1499, 3, 1}, ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, {525, 0, 524, 1503, 3, 1}, ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, {523, 5, 526, 1507, 4, 1}, ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, {527, 0, 522, 1512, 3, 1}, ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, {528, 0, 524, 1516, 3, 1}, ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, {527, 5, 526, 1520, 4, 1}, ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, {66, 22, 529, 1525, 3, 2}, ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, {66, 531, 530, 1530, 5, 2}, ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, {65, 22, 529, 1537, 3, 2}, ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, {65, 532, 530, 1542, 5, 2}, ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, {534, 0, 533, 1549, 3, 1}, ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, {534, 5, 535, 1553, 4, 1}, ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, {536, 0, 533, 1558, 3, 1}, ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, {536, 5, 535, 1562, 4, 1}, ct__frontend_argmin_out, 0},
+    {&ct__op.sort, {537, 0, 529, 1567, 3, 2}, ct__frontend_sort, 0},
+    {&ct__op.sort_values, {537, 67, 530, 1572, 5, 2}, ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, {537, 80, 538, 1579, 4, 2}, ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, {537, 540, 539, 1585, 6, 2}, ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, {542, 0, 541, 1593, 5, 2}, ct__frontend_topk, 0},
+    {&ct__op.topk_values, {542, 67, 543, 1600, 7, 2}, ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, {545, 0, 544, 1609, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, {547, 0, 546, 1615, 4, 1}, ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, {548, 0, 490, 1620, 4, 1}, ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, {548, 5, 492, 1625, 5, 1}, ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, {549, 0, 490, 1631, 4, 1}, ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, {549, 5, 492, 1636, 5, 1}, ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, {550, 491, 197, 1642, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {550, 552, 551, 1645, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, {550, 0, 553, 1649, 2, 1}, ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, {550, 5, 554, 1652, 3, 1}, ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, {555, 0, 208, 1656, 2, 1}, ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, {555, 5, 377, 1659, 3, 1}, ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, {557, 0, 556, 1663, 2, 2}, ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, {557, 5, 558, 1667, 4, 2}, ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, {559, 0, 556, 1673, 2, 2}, ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, {559, 5, 558, 1677, 4, 2}, ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, {561, 0, 560, 1683, 4, 2}, ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, {561, 67, 562, 1689, 6, 2}, ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, {563, 0, 188, 1697, 1, 1}, ct__frontend_median, 0},
+    {&ct__op.median_out, {563, 5, 244, 1699, 2, 1}, ct__frontend_median_out, 0},
+    {&ct__op.median_dim, {563, 22, 529, 1702, 3, 2}, ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, {563, 564, 530, 1707, 5, 2}, ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, {565, 0, 188, 1714, 1, 1}, ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, {565, 5, 244, 1716, 2, 1}, ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, {565, 22, 529, 1719, 3, 2}, ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, {565, 564, 530, 1724, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, {566, 0, 519, 1731, 3, 1}, ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, {566, 80, 567, 1735, 4, 1}, ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, {568, 0, 188, 1740, 1, 1}, ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, {570, 70, 569, 1742, 4, 2}, ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, {571, 70, 569, 1748, 4, 2}, ct__frontend_std_mean_correction, 0},
+    {&ct__op.aminmax, {573, 0, 572, 1754, 3, 2}, ct__frontend_aminmax, 0},
+    {&ct__op.dot, {574, 0, 175, 1759, 2, 1}, ct__frontend_dot, 0},
+    {&ct__op.dot_out, {574, 5, 179, 1762, 3, 1}, ct__frontend_dot_out, 0},
+    {&ct__op.mv, {575, 0, 175, 1766, 2, 1}, ct__frontend_mv, 0},
+    {&ct__op.mv_out, {575, 5, 179, 1769, 3, 1}, ct__frontend_mv_out, 0},
+    {&ct__op.mm, {576, 0, 175, 1773, 2, 1}, ct__frontend_mm, 0},
+    {&ct__op.mm_out, {576, 5, 179, 1776, 3, 1}, ct__frontend_mm_out, 0},
+    {&ct__op.bmm, {577, 0, 175, 1780, 2, 1}, ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, {577, 5, 179, 1783, 3, 1}, ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, {579, 0, 578, 1787, 5, 1}, ct__frontend_addmm, 0},
+    {&ct__op.addmm_, {581, 0, 580, 1793, 5, 1}, ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, {579, 5, 582, 1799, 6, 1}, ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, {583, 0, 578, 1806, 5, 1}, ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, {584, 0, 580, 1812, 5, 1}, ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, {583, 5, 582, 1818, 6, 1}, ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, {585, 0, 175, 1825, 2, 1}, ct__frontend_outer, 0},
+    {&ct__op.outer_out, {585, 5, 179, 1828, 3, 1}, ct__frontend_outer_out, 0},
+    {&ct__op.matmul, {586, 0, 175, 1832, 2, 1}, ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, {586, 5, 179, 1835, 3, 1}, ct__frontend_matmul_out, 0},
+    {&ct__op.linear, {588, 0, 587, 1839, 3, 1}, ct__frontend_linear, 0},
+    {&ct__op.linear_out, {588, 5, 589, 1843, 4, 1}, ct__frontend_linear_out, 0},
+    {&ct__op.cat, {591, 0, 590, 1848, 2, 1}, ct__frontend_cat, 0},
+    {&ct__op.cat_out, {591, 5, 592, 1851, 3, 1}, ct__frontend_cat_out, 0},
+    {&ct__op.stack, {593, 0, 590, 1855, 2, 1}, ct__frontend_stack, 0},
+    {&ct__op.stack_out, {593, 5, 592, 1858, 3, 1}, ct__frontend_stack_out, 0},
+    {&ct__op.flip, {594, 0, 197, 1862, 2, 1}, ct__frontend_flip, 0},
+    {&ct__op.flip_out, {594, 5, 551, 1865, 3, 1}, ct__frontend_flip_out, 0},
+    {&ct__op.roll, {596, 0, 595, 1869, 3, 1}, ct__frontend_roll, 0},
+    {&ct__op.roll_out, {596, 5, 597, 1873, 4, 1}, ct__frontend_roll_out, 0},
+    {&ct__op.repeat, {598, 0, 197, 1878, 2, 1}, ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, {598, 5, 551, 1881, 3, 1}, ct__frontend_repeat_out, 0},
+    {&ct__op.tile, {599, 0, 197, 1885, 2, 1}, ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, {601, 0, 600, 1888, 3, 1}, ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, {601, 5, 602, 1892, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, {603, 0, 197, 1897, 2, 1}, ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, {603, 5, 551, 1900, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, {605, 0, 604, 1904, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, {606, 0, 197, 1908, 2, 1}, ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, {606, 5, 551, 1911, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, {607, 0, 604, 1915, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, {608, 0, 197, 1919, 2, 1}, ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, {608, 5, 551, 1922, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, {609, 0, 604, 1926, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, {610, 0, 197, 1930, 2, 1}, ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, {610, 5, 551, 1933, 3, 1}, ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, {611, 0, 604, 1937, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, {612, 0, 197, 1941, 2, 1}, ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, {612, 5, 551, 1944, 3, 1}, ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, {613, 0, 604, 1948, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, {614, 0, 197, 1952, 2, 1}, ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, {614, 5, 551, 1955, 3, 1}, ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, {615, 0, 604, 1959, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, {616, 0, 208, 1963, 2, 1}, ct__frontend_tril, 0},
+    {&ct__op.tril_, {617, 0, 307, 1966, 2, 1}, ct__frontend_tril_, 0},
+    {&ct__op.tril_out, {616, 5, 377, 1969, 3, 1}, ct__frontend_tril_out, 0},
+    {&ct__op.triu, {618, 0, 208, 1973, 2, 1}, ct__frontend_triu, 0},
+    {&ct__op.triu_, {619, 0, 307, 1976, 2, 1}, ct__frontend_triu_, 0},
+    {&ct__op.triu_out, {618, 5, 377, 1979, 3, 1}, ct__frontend_triu_out, 0},
+    {&ct__op.gather, {620, 0, 546, 1983, 4, 1}, ct__frontend_gather, 0},
+    {&ct__op.gather_out, {620, 5, 621, 1988, 5, 1}, ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, {623, 8, 622, 1994, 4, 1}, ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, {625, 8, 624, 1999, 4, 1}, ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, {623, 627, 626, 2004, 5, 1}, ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, {623, 11, 628, 2010, 4, 1}, ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, {625, 11, 629, 2015, 4, 1}, ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, {623, 631, 630, 2020, 5, 1}, ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, {632, 0, 622, 2026, 4, 1}, ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, {633, 0, 624, 2031, 4, 1}, ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, {632, 5, 626, 2036, 5, 1}, ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, {623, 101, 634, 2042, 5, 1}, ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, {625, 101, 635, 2048, 5, 1}, ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, {623, 637, 636, 2054, 6, 1}, ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, {623, 639, 638, 2061, 5, 1}, ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, {625, 639, 640, 2067, 5, 1}, ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, {643, 642, 641, 2073, 6, 1}, ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, {645, 642, 644, 2080, 6, 1}, ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, {643, 647, 646, 2087, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, {649, 0, 648, 2095, 3, 1}, ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, {649, 5, 650, 2099, 4, 1}, ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, {652, 0, 651, 2104, 5, 1}, ct__frontend_index_add, 0},
+    {&ct__op.index_add_, {654, 0, 653, 2110, 5, 1}, ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, {652, 5, 655, 2116, 6, 1}, ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, {656, 0, 622, 2123, 4, 1}, ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, {657, 0, 624, 2128, 4, 1}, ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, {656, 5, 626, 2133, 5, 1}, ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, {659, 658, 628, 2139, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, {660, 658, 629, 2144, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, {659, 661, 622, 2149, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, {660, 661, 624, 2154, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, {659, 662, 626, 2159, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, {659, 663, 630, 2165, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, {27, 165, 664, 2171, 2, 1}, ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, {27, 407, 665, 2174, 3, 1}, ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, {667, 0, 666, 2178, 4, 1}, ct__frontend_index_put, 2},
+    {&ct__op.index_put_, {669, 0, 668, 2183, 4, 1}, ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, {667, 5, 670, 2188, 5, 1}, ct__frontend_index_put_out, 2},
+    {&ct__op.one_hot, {671, 0, 208, 2194, 2, 1}, ct__frontend_one_hot, 0},
+    {&ct__op.embedding, {673, 0, 672, 2197, 5, 1}, ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, {673, 5, 674, 2203, 6, 1}, ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, {676, 0, 675, 2210, 5, 1}, ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, {678, 165, 677, 2216, 3, 1}, NULL, 0},
+    {&ct__op.split_with_sizes, {680, 0, 679, 2220, 3, 1}, NULL, 0},
+    {&ct__op.chunk, {681, 0, 677, 2224, 3, 1}, NULL, 0},
+    {&ct__op.unbind_int, {683, 201, 682, 2228, 2, 1}, NULL, 0},
+    {&ct__op.pad, {97, 0, 684, 2231, 4, 1}, ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, {686, 0, 685, 2236, 3, 1}, ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, {686, 5, 687, 2240, 4, 1}, ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, {688, 201, 522, 2245, 3, 1}, ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, {688, 498, 526, 2249, 4, 1}, ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, {689, 201, 522, 2254, 3, 1}, ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, {689, 498, 526, 2258, 4, 1}, ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.softmin, {690, 0, 522, 2263, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {691, 0, 208, 2267, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {691, 5, 377, 2270, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {693, 0, 692, 2274, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {693, 5, 694, 2280, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {695, 0, 692, 2287, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {697, 0, 696, 2293, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {699, 0, 698, 2301, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {701, 0, 700, 2308, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {701, 5, 702, 2312, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {703, 0, 700, 2317, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {705, 0, 704, 2321, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {705, 5, 706, 2326, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {708, 0, 707, 2332, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {710, 0, 709, 2337, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {710, 5, 711, 2342, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {713, 0, 712, 2348, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.layer_norm, {715, 0, 714, 2354, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {717, 0, 716, 2361, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {719, 0, 718, 2368, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {721, 0, 720, 2378, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {723, 0, 722, 2383, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {725, 0, 724, 2391, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {725, 5, 726, 2401, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {728, 0, 727, 2412, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {729, 0, 727, 2420, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {731, 0, 730, 2428, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {731, 98, 732, 2436, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {733, 0, 730, 2444, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {733, 98, 732, 2452, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {735, 92, 734, 2460, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {736, 0, 197, 2469, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {736, 5, 551, 2472, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {737, 0, 197, 2476, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {738, 0, 175, 2479, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {740, 0, 739, 2482, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {740, 149, 741, 2491, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {742, 0, 739, 2501, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {744, 0, 743, 2510, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {746, 0, 745, 2518, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {748, 0, 747, 2525, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {748, 5, 749, 2533, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {751, 0, 750, 2542, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {751, 149, 752, 2551, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {754, 0, 753, 2561, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {756, 0, 755, 2567, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {758, 0, 757, 2574, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {759, 0, 757, 2579, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {761, 154, 760, 2584, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {761, 155, 762, 2589, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {761, 0, 763, 2593, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {766, 765, 764, 2596, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {768, 0, 767, 2600, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {768, 75, 769, 2603, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {771, 770, 769, 2607, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {771, 773, 772, 2611, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {771, 396, 774, 2615, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {776, 0, 775, 2619, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {777, 0, 775, 2623, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {779, 0, 778, 2627, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {780, 0, 778, 2632, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {782, 159, 781, 2637, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {784, 0, 783, 2644, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {786, 0, 785, 2649, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {786, 161, 787, 2653, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {789, 0, 788, 2658, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {779, 791, 790, 2664, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {780, 791, 790, 2668, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {782, 793, 792, 2672, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {784, 791, 794, 2678, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {786, 5, 795, 2682, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {786, 797, 796, 2685, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {789, 5, 798, 2689, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {800, 0, 799, 2694, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {802, 0, 801, 2700, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {804, 0, 803, 2704, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -8800,6 +9874,8 @@ static const char *const ct__generated_strings[] = {
     "pin_memory",
     "fill_value",
     "s",
+    "n",
+    "eps",
     "min_val",
     "max_val",
     "0.01",
@@ -8826,6 +9902,7 @@ static const char *const ct__generated_strings[] = {
     "tensor2",
     "min",
     "max",
+    "values",
     "keepdim",
     "[]",
     "correction",
@@ -8834,7 +9911,6 @@ static const char *const ct__generated_strings[] = {
     "2",
     "ord",
     "p",
-    "values",
     "indices",
     "max_values",
     "min_indices",
@@ -8886,7 +9962,6 @@ static const char *const ct__generated_strings[] = {
     "pos_weight",
     "normalized_shape",
     "1e-05",
-    "eps",
     "cudnn_enable",
     "num_groups",
     "cudnn_enabled",
@@ -8921,7 +9996,6 @@ static const char *const ct__generated_strings[] = {
     "std",
     "low",
     "high",
-    "n",
     "m",
     "steps",
     "train",
@@ -9040,6 +10114,57 @@ static const char *const ct__generated_strings[] = {
     "tanh_",
     "erf",
     "erf_",
+    "asin",
+    "asin_",
+    "acos",
+    "acos_",
+    "atan",
+    "atan_",
+    "sinh",
+    "sinh_",
+    "cosh",
+    "cosh_",
+    "asinh",
+    "asinh_",
+    "acosh",
+    "acosh_",
+    "atanh",
+    "atanh_",
+    "log10",
+    "log10_",
+    "erfc",
+    "erfc_",
+    "erfinv",
+    "erfinv_",
+    "lgamma",
+    "lgamma_",
+    "digamma",
+    "digamma_",
+    "i,T->T",
+    "polygamma",
+    "Tw,i->Tw",
+    "polygamma_",
+    "i,T,Tw->Tw",
+    "i0",
+    "i0_",
+    "sinc",
+    "sinc_",
+    "deg2rad",
+    "deg2rad_",
+    "rad2deg",
+    "rad2deg_",
+    "T,f?->T",
+    "logit",
+    "Tw,f?->Tw",
+    "logit_",
+    "T,f?,Tw->Tw",
+    "frac",
+    "frac_",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isposinf",
+    "isneginf",
     "sigmoid",
     "sigmoid_",
     "relu",
@@ -9087,7 +10212,6 @@ static const char *const ct__generated_strings[] = {
     "ceil_",
     "round",
     "round_",
-    "Tw,i->Tw",
     "T,i,Tw->Tw",
     "decimals_out",
     "trunc",
@@ -9178,6 +10302,27 @@ static const char *const ct__generated_strings[] = {
     "clamp_min_",
     "clamp_max",
     "clamp_max_",
+    "hypot",
+    "hypot_",
+    "copysign",
+    "copysign_",
+    "nextafter",
+    "nextafter_",
+    "fmax",
+    "fmin",
+    "heaviside",
+    "heaviside_",
+    "xlogy",
+    "xlogy_",
+    "OutTensor",
+    "Scalar_Other",
+    "OutScalar_Other",
+    "Scalar_Self",
+    "OutScalar_Self",
+    "logaddexp",
+    "logaddexp2",
+    "float_power",
+    "float_power_",
     "sum",
     "T,D,Tw->Tw",
     "T,I,b,D->T",
@@ -9803,6 +10948,213 @@ static const struct {
     {&ct__op.erf_out, CT_KEY_CPU, CT_FN(ct__k_erf_out), "reference"},
     {&ct__op.erf_out, CT_KEY_META, CT_FN(ct__k_erf_out), "reference"},
     {&ct__op.erf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_out), "autograd"},
+    {&ct__op.asin, CT_KEY_CPU, CT_FN(ct__k_asin), "reference"},
+    {&ct__op.asin, CT_KEY_META, CT_FN(ct__k_asin), "reference"},
+    {&ct__op.asin, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin), "autograd"},
+    {&ct__op.asin_, CT_KEY_CPU, CT_FN(ct__k_asin_), "reference"},
+    {&ct__op.asin_, CT_KEY_META, CT_FN(ct__k_asin_), "reference"},
+    {&ct__op.asin_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin_), "autograd"},
+    {&ct__op.asin_out, CT_KEY_CPU, CT_FN(ct__k_asin_out), "reference"},
+    {&ct__op.asin_out, CT_KEY_META, CT_FN(ct__k_asin_out), "reference"},
+    {&ct__op.asin_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin_out), "autograd"},
+    {&ct__op.acos, CT_KEY_CPU, CT_FN(ct__k_acos), "reference"},
+    {&ct__op.acos, CT_KEY_META, CT_FN(ct__k_acos), "reference"},
+    {&ct__op.acos, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos), "autograd"},
+    {&ct__op.acos_, CT_KEY_CPU, CT_FN(ct__k_acos_), "reference"},
+    {&ct__op.acos_, CT_KEY_META, CT_FN(ct__k_acos_), "reference"},
+    {&ct__op.acos_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos_), "autograd"},
+    {&ct__op.acos_out, CT_KEY_CPU, CT_FN(ct__k_acos_out), "reference"},
+    {&ct__op.acos_out, CT_KEY_META, CT_FN(ct__k_acos_out), "reference"},
+    {&ct__op.acos_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos_out), "autograd"},
+    {&ct__op.atan, CT_KEY_CPU, CT_FN(ct__k_atan), "reference"},
+    {&ct__op.atan, CT_KEY_META, CT_FN(ct__k_atan), "reference"},
+    {&ct__op.atan, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan), "autograd"},
+    {&ct__op.atan_, CT_KEY_CPU, CT_FN(ct__k_atan_), "reference"},
+    {&ct__op.atan_, CT_KEY_META, CT_FN(ct__k_atan_), "reference"},
+    {&ct__op.atan_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan_), "autograd"},
+    {&ct__op.atan_out, CT_KEY_CPU, CT_FN(ct__k_atan_out), "reference"},
+    {&ct__op.atan_out, CT_KEY_META, CT_FN(ct__k_atan_out), "reference"},
+    {&ct__op.atan_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan_out), "autograd"},
+    {&ct__op.sinh, CT_KEY_CPU, CT_FN(ct__k_sinh), "reference"},
+    {&ct__op.sinh, CT_KEY_META, CT_FN(ct__k_sinh), "reference"},
+    {&ct__op.sinh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh), "autograd"},
+    {&ct__op.sinh_, CT_KEY_CPU, CT_FN(ct__k_sinh_), "reference"},
+    {&ct__op.sinh_, CT_KEY_META, CT_FN(ct__k_sinh_), "reference"},
+    {&ct__op.sinh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh_), "autograd"},
+    {&ct__op.sinh_out, CT_KEY_CPU, CT_FN(ct__k_sinh_out), "reference"},
+    {&ct__op.sinh_out, CT_KEY_META, CT_FN(ct__k_sinh_out), "reference"},
+    {&ct__op.sinh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh_out), "autograd"},
+    {&ct__op.cosh, CT_KEY_CPU, CT_FN(ct__k_cosh), "reference"},
+    {&ct__op.cosh, CT_KEY_META, CT_FN(ct__k_cosh), "reference"},
+    {&ct__op.cosh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh), "autograd"},
+    {&ct__op.cosh_, CT_KEY_CPU, CT_FN(ct__k_cosh_), "reference"},
+    {&ct__op.cosh_, CT_KEY_META, CT_FN(ct__k_cosh_), "reference"},
+    {&ct__op.cosh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh_), "autograd"},
+    {&ct__op.cosh_out, CT_KEY_CPU, CT_FN(ct__k_cosh_out), "reference"},
+    {&ct__op.cosh_out, CT_KEY_META, CT_FN(ct__k_cosh_out), "reference"},
+    {&ct__op.cosh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh_out), "autograd"},
+    {&ct__op.asinh, CT_KEY_CPU, CT_FN(ct__k_asinh), "reference"},
+    {&ct__op.asinh, CT_KEY_META, CT_FN(ct__k_asinh), "reference"},
+    {&ct__op.asinh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh), "autograd"},
+    {&ct__op.asinh_, CT_KEY_CPU, CT_FN(ct__k_asinh_), "reference"},
+    {&ct__op.asinh_, CT_KEY_META, CT_FN(ct__k_asinh_), "reference"},
+    {&ct__op.asinh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh_), "autograd"},
+    {&ct__op.asinh_out, CT_KEY_CPU, CT_FN(ct__k_asinh_out), "reference"},
+    {&ct__op.asinh_out, CT_KEY_META, CT_FN(ct__k_asinh_out), "reference"},
+    {&ct__op.asinh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh_out), "autograd"},
+    {&ct__op.acosh, CT_KEY_CPU, CT_FN(ct__k_acosh), "reference"},
+    {&ct__op.acosh, CT_KEY_META, CT_FN(ct__k_acosh), "reference"},
+    {&ct__op.acosh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh), "autograd"},
+    {&ct__op.acosh_, CT_KEY_CPU, CT_FN(ct__k_acosh_), "reference"},
+    {&ct__op.acosh_, CT_KEY_META, CT_FN(ct__k_acosh_), "reference"},
+    {&ct__op.acosh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh_), "autograd"},
+    {&ct__op.acosh_out, CT_KEY_CPU, CT_FN(ct__k_acosh_out), "reference"},
+    {&ct__op.acosh_out, CT_KEY_META, CT_FN(ct__k_acosh_out), "reference"},
+    {&ct__op.acosh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh_out), "autograd"},
+    {&ct__op.atanh, CT_KEY_CPU, CT_FN(ct__k_atanh), "reference"},
+    {&ct__op.atanh, CT_KEY_META, CT_FN(ct__k_atanh), "reference"},
+    {&ct__op.atanh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh), "autograd"},
+    {&ct__op.atanh_, CT_KEY_CPU, CT_FN(ct__k_atanh_), "reference"},
+    {&ct__op.atanh_, CT_KEY_META, CT_FN(ct__k_atanh_), "reference"},
+    {&ct__op.atanh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh_), "autograd"},
+    {&ct__op.atanh_out, CT_KEY_CPU, CT_FN(ct__k_atanh_out), "reference"},
+    {&ct__op.atanh_out, CT_KEY_META, CT_FN(ct__k_atanh_out), "reference"},
+    {&ct__op.atanh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh_out), "autograd"},
+    {&ct__op.log10, CT_KEY_CPU, CT_FN(ct__k_log10), "reference"},
+    {&ct__op.log10, CT_KEY_META, CT_FN(ct__k_log10), "reference"},
+    {&ct__op.log10, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10), "autograd"},
+    {&ct__op.log10_, CT_KEY_CPU, CT_FN(ct__k_log10_), "reference"},
+    {&ct__op.log10_, CT_KEY_META, CT_FN(ct__k_log10_), "reference"},
+    {&ct__op.log10_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10_), "autograd"},
+    {&ct__op.log10_out, CT_KEY_CPU, CT_FN(ct__k_log10_out), "reference"},
+    {&ct__op.log10_out, CT_KEY_META, CT_FN(ct__k_log10_out), "reference"},
+    {&ct__op.log10_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10_out), "autograd"},
+    {&ct__op.erfc, CT_KEY_CPU, CT_FN(ct__k_erfc), "reference"},
+    {&ct__op.erfc, CT_KEY_META, CT_FN(ct__k_erfc), "reference"},
+    {&ct__op.erfc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc), "autograd"},
+    {&ct__op.erfc_, CT_KEY_CPU, CT_FN(ct__k_erfc_), "reference"},
+    {&ct__op.erfc_, CT_KEY_META, CT_FN(ct__k_erfc_), "reference"},
+    {&ct__op.erfc_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc_), "autograd"},
+    {&ct__op.erfc_out, CT_KEY_CPU, CT_FN(ct__k_erfc_out), "reference"},
+    {&ct__op.erfc_out, CT_KEY_META, CT_FN(ct__k_erfc_out), "reference"},
+    {&ct__op.erfc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc_out), "autograd"},
+    {&ct__op.erfinv, CT_KEY_CPU, CT_FN(ct__k_erfinv), "reference"},
+    {&ct__op.erfinv, CT_KEY_META, CT_FN(ct__k_erfinv), "reference"},
+    {&ct__op.erfinv, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv), "autograd"},
+    {&ct__op.erfinv_, CT_KEY_CPU, CT_FN(ct__k_erfinv_), "reference"},
+    {&ct__op.erfinv_, CT_KEY_META, CT_FN(ct__k_erfinv_), "reference"},
+    {&ct__op.erfinv_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv_), "autograd"},
+    {&ct__op.erfinv_out, CT_KEY_CPU, CT_FN(ct__k_erfinv_out), "reference"},
+    {&ct__op.erfinv_out, CT_KEY_META, CT_FN(ct__k_erfinv_out), "reference"},
+    {&ct__op.erfinv_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv_out), "autograd"},
+    {&ct__op.lgamma, CT_KEY_CPU, CT_FN(ct__k_lgamma), "reference"},
+    {&ct__op.lgamma, CT_KEY_META, CT_FN(ct__k_lgamma), "reference"},
+    {&ct__op.lgamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma), "autograd"},
+    {&ct__op.lgamma_, CT_KEY_CPU, CT_FN(ct__k_lgamma_), "reference"},
+    {&ct__op.lgamma_, CT_KEY_META, CT_FN(ct__k_lgamma_), "reference"},
+    {&ct__op.lgamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma_), "autograd"},
+    {&ct__op.lgamma_out, CT_KEY_CPU, CT_FN(ct__k_lgamma_out), "reference"},
+    {&ct__op.lgamma_out, CT_KEY_META, CT_FN(ct__k_lgamma_out), "reference"},
+    {&ct__op.lgamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma_out), "autograd"},
+    {&ct__op.digamma, CT_KEY_CPU, CT_FN(ct__k_digamma), "reference"},
+    {&ct__op.digamma, CT_KEY_META, CT_FN(ct__k_digamma), "reference"},
+    {&ct__op.digamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma), "autograd"},
+    {&ct__op.digamma_, CT_KEY_CPU, CT_FN(ct__k_digamma_), "reference"},
+    {&ct__op.digamma_, CT_KEY_META, CT_FN(ct__k_digamma_), "reference"},
+    {&ct__op.digamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma_), "autograd"},
+    {&ct__op.digamma_out, CT_KEY_CPU, CT_FN(ct__k_digamma_out), "reference"},
+    {&ct__op.digamma_out, CT_KEY_META, CT_FN(ct__k_digamma_out), "reference"},
+    {&ct__op.digamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma_out), "autograd"},
+    {&ct__op.polygamma, CT_KEY_CPU, CT_FN(ct__k_polygamma), "reference"},
+    {&ct__op.polygamma, CT_KEY_META, CT_FN(ct__k_polygamma), "reference"},
+    {&ct__op.polygamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma), "autograd"},
+    {&ct__op.polygamma_, CT_KEY_CPU, CT_FN(ct__k_polygamma_), "reference"},
+    {&ct__op.polygamma_, CT_KEY_META, CT_FN(ct__k_polygamma_), "reference"},
+    {&ct__op.polygamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma_), "autograd"},
+    {&ct__op.polygamma_out, CT_KEY_CPU, CT_FN(ct__k_polygamma_out), "reference"},
+    {&ct__op.polygamma_out, CT_KEY_META, CT_FN(ct__k_polygamma_out), "reference"},
+    {&ct__op.polygamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma_out), "autograd"},
+    {&ct__op.i0, CT_KEY_CPU, CT_FN(ct__k_i0), "reference"},
+    {&ct__op.i0, CT_KEY_META, CT_FN(ct__k_i0), "reference"},
+    {&ct__op.i0, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0), "autograd"},
+    {&ct__op.i0_, CT_KEY_CPU, CT_FN(ct__k_i0_), "reference"},
+    {&ct__op.i0_, CT_KEY_META, CT_FN(ct__k_i0_), "reference"},
+    {&ct__op.i0_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0_), "autograd"},
+    {&ct__op.i0_out, CT_KEY_CPU, CT_FN(ct__k_i0_out), "reference"},
+    {&ct__op.i0_out, CT_KEY_META, CT_FN(ct__k_i0_out), "reference"},
+    {&ct__op.i0_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0_out), "autograd"},
+    {&ct__op.sinc, CT_KEY_CPU, CT_FN(ct__k_sinc), "reference"},
+    {&ct__op.sinc, CT_KEY_META, CT_FN(ct__k_sinc), "reference"},
+    {&ct__op.sinc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc), "autograd"},
+    {&ct__op.sinc_, CT_KEY_CPU, CT_FN(ct__k_sinc_), "reference"},
+    {&ct__op.sinc_, CT_KEY_META, CT_FN(ct__k_sinc_), "reference"},
+    {&ct__op.sinc_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc_), "autograd"},
+    {&ct__op.sinc_out, CT_KEY_CPU, CT_FN(ct__k_sinc_out), "reference"},
+    {&ct__op.sinc_out, CT_KEY_META, CT_FN(ct__k_sinc_out), "reference"},
+    {&ct__op.sinc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc_out), "autograd"},
+    {&ct__op.deg2rad, CT_KEY_CPU, CT_FN(ct__k_deg2rad), "reference"},
+    {&ct__op.deg2rad, CT_KEY_META, CT_FN(ct__k_deg2rad), "reference"},
+    {&ct__op.deg2rad, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad), "autograd"},
+    {&ct__op.deg2rad_, CT_KEY_CPU, CT_FN(ct__k_deg2rad_), "reference"},
+    {&ct__op.deg2rad_, CT_KEY_META, CT_FN(ct__k_deg2rad_), "reference"},
+    {&ct__op.deg2rad_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad_), "autograd"},
+    {&ct__op.deg2rad_out, CT_KEY_CPU, CT_FN(ct__k_deg2rad_out), "reference"},
+    {&ct__op.deg2rad_out, CT_KEY_META, CT_FN(ct__k_deg2rad_out), "reference"},
+    {&ct__op.deg2rad_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad_out), "autograd"},
+    {&ct__op.rad2deg, CT_KEY_CPU, CT_FN(ct__k_rad2deg), "reference"},
+    {&ct__op.rad2deg, CT_KEY_META, CT_FN(ct__k_rad2deg), "reference"},
+    {&ct__op.rad2deg, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg), "autograd"},
+    {&ct__op.rad2deg_, CT_KEY_CPU, CT_FN(ct__k_rad2deg_), "reference"},
+    {&ct__op.rad2deg_, CT_KEY_META, CT_FN(ct__k_rad2deg_), "reference"},
+    {&ct__op.rad2deg_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg_), "autograd"},
+    {&ct__op.rad2deg_out, CT_KEY_CPU, CT_FN(ct__k_rad2deg_out), "reference"},
+    {&ct__op.rad2deg_out, CT_KEY_META, CT_FN(ct__k_rad2deg_out), "reference"},
+    {&ct__op.rad2deg_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg_out), "autograd"},
+    {&ct__op.logit, CT_KEY_CPU, CT_FN(ct__k_logit), "reference"},
+    {&ct__op.logit, CT_KEY_META, CT_FN(ct__k_logit), "reference"},
+    {&ct__op.logit, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit), "autograd"},
+    {&ct__op.logit_, CT_KEY_CPU, CT_FN(ct__k_logit_), "reference"},
+    {&ct__op.logit_, CT_KEY_META, CT_FN(ct__k_logit_), "reference"},
+    {&ct__op.logit_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit_), "autograd"},
+    {&ct__op.logit_out, CT_KEY_CPU, CT_FN(ct__k_logit_out), "reference"},
+    {&ct__op.logit_out, CT_KEY_META, CT_FN(ct__k_logit_out), "reference"},
+    {&ct__op.logit_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit_out), "autograd"},
+    {&ct__op.frac, CT_KEY_CPU, CT_FN(ct__k_frac), "reference"},
+    {&ct__op.frac, CT_KEY_META, CT_FN(ct__k_frac), "reference"},
+    {&ct__op.frac, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac), "autograd"},
+    {&ct__op.frac_, CT_KEY_CPU, CT_FN(ct__k_frac_), "reference"},
+    {&ct__op.frac_, CT_KEY_META, CT_FN(ct__k_frac_), "reference"},
+    {&ct__op.frac_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac_), "autograd"},
+    {&ct__op.frac_out, CT_KEY_CPU, CT_FN(ct__k_frac_out), "reference"},
+    {&ct__op.frac_out, CT_KEY_META, CT_FN(ct__k_frac_out), "reference"},
+    {&ct__op.frac_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac_out), "autograd"},
+    {&ct__op.isnan, CT_KEY_CPU, CT_FN(ct__k_isnan), "reference"},
+    {&ct__op.isnan, CT_KEY_META, CT_FN(ct__k_isnan), "reference"},
+    {&ct__op.isnan, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isnan), "autograd"},
+    {&ct__op.isnan_out, CT_KEY_CPU, CT_FN(ct__k_isnan_out), "reference"},
+    {&ct__op.isnan_out, CT_KEY_META, CT_FN(ct__k_isnan_out), "reference"},
+    {&ct__op.isnan_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isnan_out), "autograd"},
+    {&ct__op.isinf, CT_KEY_CPU, CT_FN(ct__k_isinf), "reference"},
+    {&ct__op.isinf, CT_KEY_META, CT_FN(ct__k_isinf), "reference"},
+    {&ct__op.isinf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isinf), "autograd"},
+    {&ct__op.isinf_out, CT_KEY_CPU, CT_FN(ct__k_isinf_out), "reference"},
+    {&ct__op.isinf_out, CT_KEY_META, CT_FN(ct__k_isinf_out), "reference"},
+    {&ct__op.isinf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isinf_out), "autograd"},
+    {&ct__op.isfinite, CT_KEY_CPU, CT_FN(ct__k_isfinite), "reference"},
+    {&ct__op.isfinite, CT_KEY_META, CT_FN(ct__k_isfinite), "reference"},
+    {&ct__op.isfinite, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isfinite), "autograd"},
+    {&ct__op.isposinf, CT_KEY_CPU, CT_FN(ct__k_isposinf), "reference"},
+    {&ct__op.isposinf, CT_KEY_META, CT_FN(ct__k_isposinf), "reference"},
+    {&ct__op.isposinf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isposinf), "autograd"},
+    {&ct__op.isposinf_out, CT_KEY_CPU, CT_FN(ct__k_isposinf_out), "reference"},
+    {&ct__op.isposinf_out, CT_KEY_META, CT_FN(ct__k_isposinf_out), "reference"},
+    {&ct__op.isposinf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isposinf_out), "autograd"},
+    {&ct__op.isneginf, CT_KEY_CPU, CT_FN(ct__k_isneginf), "reference"},
+    {&ct__op.isneginf, CT_KEY_META, CT_FN(ct__k_isneginf), "reference"},
+    {&ct__op.isneginf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isneginf), "autograd"},
+    {&ct__op.isneginf_out, CT_KEY_CPU, CT_FN(ct__k_isneginf_out), "reference"},
+    {&ct__op.isneginf_out, CT_KEY_META, CT_FN(ct__k_isneginf_out), "reference"},
+    {&ct__op.isneginf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isneginf_out), "autograd"},
     {&ct__op.sigmoid, CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
     {&ct__op.sigmoid, CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
     {&ct__op.sigmoid, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
@@ -10373,6 +11725,107 @@ static const struct {
     {&ct__op.clamp_max_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {&ct__op.clamp_max_Tensor_out, CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {&ct__op.clamp_max_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {&ct__op.hypot, CT_KEY_CPU, CT_FN(ct__bk_hypot), "reference"},
+    {&ct__op.hypot, CT_KEY_META, CT_FN(ct__bk_hypot), "reference"},
+    {&ct__op.hypot, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot), "autograd"},
+    {&ct__op.hypot_, CT_KEY_CPU, CT_FN(ct__bk_hypot_), "reference"},
+    {&ct__op.hypot_, CT_KEY_META, CT_FN(ct__bk_hypot_), "reference"},
+    {&ct__op.hypot_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot_), "autograd"},
+    {&ct__op.hypot_out, CT_KEY_CPU, CT_FN(ct__bk_hypot_out), "reference"},
+    {&ct__op.hypot_out, CT_KEY_META, CT_FN(ct__bk_hypot_out), "reference"},
+    {&ct__op.hypot_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot_out), "autograd"},
+    {&ct__op.copysign_Tensor, CT_KEY_CPU, CT_FN(ct__bk_copysign), "reference"},
+    {&ct__op.copysign_Tensor, CT_KEY_META, CT_FN(ct__bk_copysign), "reference"},
+    {&ct__op.copysign_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Tensor), "autograd"},
+    {&ct__op.copysign__Tensor, CT_KEY_CPU, CT_FN(ct__bk_copysign_), "reference"},
+    {&ct__op.copysign__Tensor, CT_KEY_META, CT_FN(ct__bk_copysign_), "reference"},
+    {&ct__op.copysign__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign__Tensor), "autograd"},
+    {&ct__op.copysign_out, CT_KEY_CPU, CT_FN(ct__bk_copysign_out), "reference"},
+    {&ct__op.copysign_out, CT_KEY_META, CT_FN(ct__bk_copysign_out), "reference"},
+    {&ct__op.copysign_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_out), "autograd"},
+    {&ct__op.copysign_Scalar, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar), "reference"},
+    {&ct__op.copysign_Scalar, CT_KEY_META, CT_FN(ct__bk_copysign_scalar), "reference"},
+    {&ct__op.copysign_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Scalar), "autograd"},
+    {&ct__op.copysign__Scalar, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar_), "reference"},
+    {&ct__op.copysign__Scalar, CT_KEY_META, CT_FN(ct__bk_copysign_scalar_), "reference"},
+    {&ct__op.copysign__Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign__Scalar), "autograd"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar_out), "reference"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_META, CT_FN(ct__bk_copysign_scalar_out), "reference"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Scalar_out), "autograd"},
+    {&ct__op.nextafter, CT_KEY_CPU, CT_FN(ct__bk_nextafter), "reference"},
+    {&ct__op.nextafter, CT_KEY_META, CT_FN(ct__bk_nextafter), "reference"},
+    {&ct__op.nextafter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter), "autograd"},
+    {&ct__op.nextafter_, CT_KEY_CPU, CT_FN(ct__bk_nextafter_), "reference"},
+    {&ct__op.nextafter_, CT_KEY_META, CT_FN(ct__bk_nextafter_), "reference"},
+    {&ct__op.nextafter_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter_), "autograd"},
+    {&ct__op.nextafter_out, CT_KEY_CPU, CT_FN(ct__bk_nextafter_out), "reference"},
+    {&ct__op.nextafter_out, CT_KEY_META, CT_FN(ct__bk_nextafter_out), "reference"},
+    {&ct__op.nextafter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter_out), "autograd"},
+    {&ct__op.fmax, CT_KEY_CPU, CT_FN(ct__bk_fmax), "reference"},
+    {&ct__op.fmax, CT_KEY_META, CT_FN(ct__bk_fmax), "reference"},
+    {&ct__op.fmax, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmax), "autograd"},
+    {&ct__op.fmax_out, CT_KEY_CPU, CT_FN(ct__bk_fmax_out), "reference"},
+    {&ct__op.fmax_out, CT_KEY_META, CT_FN(ct__bk_fmax_out), "reference"},
+    {&ct__op.fmax_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmax_out), "autograd"},
+    {&ct__op.fmin, CT_KEY_CPU, CT_FN(ct__bk_fmin), "reference"},
+    {&ct__op.fmin, CT_KEY_META, CT_FN(ct__bk_fmin), "reference"},
+    {&ct__op.fmin, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmin), "autograd"},
+    {&ct__op.fmin_out, CT_KEY_CPU, CT_FN(ct__bk_fmin_out), "reference"},
+    {&ct__op.fmin_out, CT_KEY_META, CT_FN(ct__bk_fmin_out), "reference"},
+    {&ct__op.fmin_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmin_out), "autograd"},
+    {&ct__op.heaviside, CT_KEY_CPU, CT_FN(ct__bk_heaviside), "reference"},
+    {&ct__op.heaviside, CT_KEY_META, CT_FN(ct__bk_heaviside), "reference"},
+    {&ct__op.heaviside, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside), "autograd"},
+    {&ct__op.heaviside_, CT_KEY_CPU, CT_FN(ct__bk_heaviside_), "reference"},
+    {&ct__op.heaviside_, CT_KEY_META, CT_FN(ct__bk_heaviside_), "reference"},
+    {&ct__op.heaviside_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside_), "autograd"},
+    {&ct__op.heaviside_out, CT_KEY_CPU, CT_FN(ct__bk_heaviside_out), "reference"},
+    {&ct__op.heaviside_out, CT_KEY_META, CT_FN(ct__bk_heaviside_out), "reference"},
+    {&ct__op.heaviside_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside_out), "autograd"},
+    {&ct__op.xlogy_Tensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy), "reference"},
+    {&ct__op.xlogy_Tensor, CT_KEY_META, CT_FN(ct__bk_xlogy), "reference"},
+    {&ct__op.xlogy_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Tensor), "autograd"},
+    {&ct__op.xlogy__Tensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy_), "reference"},
+    {&ct__op.xlogy__Tensor, CT_KEY_META, CT_FN(ct__bk_xlogy_), "reference"},
+    {&ct__op.xlogy__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy__Tensor), "autograd"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy_out), "reference"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_META, CT_FN(ct__bk_xlogy_out), "reference"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutTensor), "autograd"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar), "reference"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar), "reference"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Scalar_Other), "autograd"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_), "reference"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_), "reference"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy__Scalar_Other), "autograd"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutScalar_Other), "autograd"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_self), "reference"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_self), "reference"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Scalar_Self), "autograd"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_self_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_self_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutScalar_Self), "autograd"},
+    {&ct__op.logaddexp, CT_KEY_CPU, CT_FN(ct__bk_logaddexp), "reference"},
+    {&ct__op.logaddexp, CT_KEY_META, CT_FN(ct__bk_logaddexp), "reference"},
+    {&ct__op.logaddexp, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp), "autograd"},
+    {&ct__op.logaddexp_out, CT_KEY_CPU, CT_FN(ct__bk_logaddexp_out), "reference"},
+    {&ct__op.logaddexp_out, CT_KEY_META, CT_FN(ct__bk_logaddexp_out), "reference"},
+    {&ct__op.logaddexp_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp_out), "autograd"},
+    {&ct__op.logaddexp2, CT_KEY_CPU, CT_FN(ct__bk_logaddexp2), "reference"},
+    {&ct__op.logaddexp2, CT_KEY_META, CT_FN(ct__bk_logaddexp2), "reference"},
+    {&ct__op.logaddexp2, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp2), "autograd"},
+    {&ct__op.logaddexp2_out, CT_KEY_CPU, CT_FN(ct__bk_logaddexp2_out), "reference"},
+    {&ct__op.logaddexp2_out, CT_KEY_META, CT_FN(ct__bk_logaddexp2_out), "reference"},
+    {&ct__op.logaddexp2_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp2_out), "autograd"},
+    {&ct__op.float_power_Tensor_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power), "composite"},
+    {&ct__op.float_power__Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_), "composite"},
+    {&ct__op.float_power_Tensor_Tensor_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_out), "composite"},
+    {&ct__op.float_power_Tensor_Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar), "composite"},
+    {&ct__op.float_power__Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_), "composite"},
+    {&ct__op.float_power_Tensor_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_out), "composite"},
+    {&ct__op.float_power_Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self), "composite"},
+    {&ct__op.float_power_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self_out), "composite"},
     {&ct__op.sum, CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -11188,6 +12641,75 @@ static const struct {
     {&ct__op.erf, CT_FN(ct__k_erf), CT__ENGINE_POINTWISE},
     {&ct__op.erf_, CT_FN(ct__k_erf_), CT__ENGINE_POINTWISE},
     {&ct__op.erf_out, CT_FN(ct__k_erf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.asin, CT_FN(ct__k_asin), CT__ENGINE_POINTWISE},
+    {&ct__op.asin_, CT_FN(ct__k_asin_), CT__ENGINE_POINTWISE},
+    {&ct__op.asin_out, CT_FN(ct__k_asin_out), CT__ENGINE_POINTWISE},
+    {&ct__op.acos, CT_FN(ct__k_acos), CT__ENGINE_POINTWISE},
+    {&ct__op.acos_, CT_FN(ct__k_acos_), CT__ENGINE_POINTWISE},
+    {&ct__op.acos_out, CT_FN(ct__k_acos_out), CT__ENGINE_POINTWISE},
+    {&ct__op.atan, CT_FN(ct__k_atan), CT__ENGINE_POINTWISE},
+    {&ct__op.atan_, CT_FN(ct__k_atan_), CT__ENGINE_POINTWISE},
+    {&ct__op.atan_out, CT_FN(ct__k_atan_out), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh, CT_FN(ct__k_sinh), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh_, CT_FN(ct__k_sinh_), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh_out, CT_FN(ct__k_sinh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh, CT_FN(ct__k_cosh), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh_, CT_FN(ct__k_cosh_), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh_out, CT_FN(ct__k_cosh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh, CT_FN(ct__k_asinh), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh_, CT_FN(ct__k_asinh_), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh_out, CT_FN(ct__k_asinh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh, CT_FN(ct__k_acosh), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh_, CT_FN(ct__k_acosh_), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh_out, CT_FN(ct__k_acosh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh, CT_FN(ct__k_atanh), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh_, CT_FN(ct__k_atanh_), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh_out, CT_FN(ct__k_atanh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.log10, CT_FN(ct__k_log10), CT__ENGINE_POINTWISE},
+    {&ct__op.log10_, CT_FN(ct__k_log10_), CT__ENGINE_POINTWISE},
+    {&ct__op.log10_out, CT_FN(ct__k_log10_out), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc, CT_FN(ct__k_erfc), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc_, CT_FN(ct__k_erfc_), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc_out, CT_FN(ct__k_erfc_out), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv, CT_FN(ct__k_erfinv), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv_, CT_FN(ct__k_erfinv_), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv_out, CT_FN(ct__k_erfinv_out), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma, CT_FN(ct__k_lgamma), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma_, CT_FN(ct__k_lgamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma_out, CT_FN(ct__k_lgamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma, CT_FN(ct__k_digamma), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma_, CT_FN(ct__k_digamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma_out, CT_FN(ct__k_digamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma, CT_FN(ct__k_polygamma), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma_, CT_FN(ct__k_polygamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma_out, CT_FN(ct__k_polygamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.i0, CT_FN(ct__k_i0), CT__ENGINE_POINTWISE},
+    {&ct__op.i0_, CT_FN(ct__k_i0_), CT__ENGINE_POINTWISE},
+    {&ct__op.i0_out, CT_FN(ct__k_i0_out), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc, CT_FN(ct__k_sinc), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc_, CT_FN(ct__k_sinc_), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc_out, CT_FN(ct__k_sinc_out), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad, CT_FN(ct__k_deg2rad), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad_, CT_FN(ct__k_deg2rad_), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad_out, CT_FN(ct__k_deg2rad_out), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg, CT_FN(ct__k_rad2deg), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg_, CT_FN(ct__k_rad2deg_), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg_out, CT_FN(ct__k_rad2deg_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logit, CT_FN(ct__k_logit), CT__ENGINE_POINTWISE},
+    {&ct__op.logit_, CT_FN(ct__k_logit_), CT__ENGINE_POINTWISE},
+    {&ct__op.logit_out, CT_FN(ct__k_logit_out), CT__ENGINE_POINTWISE},
+    {&ct__op.frac, CT_FN(ct__k_frac), CT__ENGINE_POINTWISE},
+    {&ct__op.frac_, CT_FN(ct__k_frac_), CT__ENGINE_POINTWISE},
+    {&ct__op.frac_out, CT_FN(ct__k_frac_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isnan, CT_FN(ct__k_isnan), CT__ENGINE_POINTWISE},
+    {&ct__op.isnan_out, CT_FN(ct__k_isnan_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isinf, CT_FN(ct__k_isinf), CT__ENGINE_POINTWISE},
+    {&ct__op.isinf_out, CT_FN(ct__k_isinf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isfinite, CT_FN(ct__k_isfinite), CT__ENGINE_POINTWISE},
+    {&ct__op.isposinf, CT_FN(ct__k_isposinf), CT__ENGINE_POINTWISE},
+    {&ct__op.isposinf_out, CT_FN(ct__k_isposinf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isneginf, CT_FN(ct__k_isneginf), CT__ENGINE_POINTWISE},
+    {&ct__op.isneginf_out, CT_FN(ct__k_isneginf_out), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid, CT_FN(ct__k_sigmoid), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid_, CT_FN(ct__k_sigmoid_), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid_out, CT_FN(ct__k_sigmoid_out), CT__ENGINE_POINTWISE},
@@ -11375,6 +12897,37 @@ static const struct {
     {&ct__op.clamp_max_Tensor, CT_FN(ct__bk_clamp_max_tensor), CT__ENGINE_POINTWISE},
     {&ct__op.clamp_max__Tensor, CT_FN(ct__bk_clamp_max_tensor_), CT__ENGINE_POINTWISE},
     {&ct__op.clamp_max_Tensor_out, CT_FN(ct__bk_clamp_max_tensor_out), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot, CT_FN(ct__bk_hypot), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot_, CT_FN(ct__bk_hypot_), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot_out, CT_FN(ct__bk_hypot_out), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Tensor, CT_FN(ct__bk_copysign), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign__Tensor, CT_FN(ct__bk_copysign_), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_out, CT_FN(ct__bk_copysign_out), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Scalar, CT_FN(ct__bk_copysign_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign__Scalar, CT_FN(ct__bk_copysign_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Scalar_out, CT_FN(ct__bk_copysign_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter, CT_FN(ct__bk_nextafter), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter_, CT_FN(ct__bk_nextafter_), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter_out, CT_FN(ct__bk_nextafter_out), CT__ENGINE_POINTWISE},
+    {&ct__op.fmax, CT_FN(ct__bk_fmax), CT__ENGINE_POINTWISE},
+    {&ct__op.fmax_out, CT_FN(ct__bk_fmax_out), CT__ENGINE_POINTWISE},
+    {&ct__op.fmin, CT_FN(ct__bk_fmin), CT__ENGINE_POINTWISE},
+    {&ct__op.fmin_out, CT_FN(ct__bk_fmin_out), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside, CT_FN(ct__bk_heaviside), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside_, CT_FN(ct__bk_heaviside_), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside_out, CT_FN(ct__bk_heaviside_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Tensor, CT_FN(ct__bk_xlogy), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy__Tensor, CT_FN(ct__bk_xlogy_), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutTensor, CT_FN(ct__bk_xlogy_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Scalar_Other, CT_FN(ct__bk_xlogy_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy__Scalar_Other, CT_FN(ct__bk_xlogy_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutScalar_Other, CT_FN(ct__bk_xlogy_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Scalar_Self, CT_FN(ct__bk_xlogy_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutScalar_Self, CT_FN(ct__bk_xlogy_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp, CT_FN(ct__bk_logaddexp), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp_out, CT_FN(ct__bk_logaddexp_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp2, CT_FN(ct__bk_logaddexp2), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp2_out, CT_FN(ct__bk_logaddexp2_out), CT__ENGINE_POINTWISE},
     {&ct__op.sum, CT_FN(ct__k_sum), CT__ENGINE_REDUCTION},
     {&ct__op.sum_out, CT_FN(ct__k_sum_all_out), CT__ENGINE_REDUCTION},
     {&ct__op.sum_dim_IntList, CT_FN(ct__k_sum_dim), CT__ENGINE_REDUCTION},
