@@ -302,8 +302,8 @@ def math_domain(op):
 
 
 MATH_OPS = ["asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "erfc", "erfinv",
-            "lgamma", "digamma", "i0", "sinc", "logit", "deg2rad", "rad2deg"]
-NO_GRAD = ("i0",)   # PyTorch's derivative needs special_i1
+            "lgamma", "digamma", "i0", "special_i1", "sinc", "logit", "deg2rad", "rad2deg"]
+NO_GRAD = ()
 for op in MATH_OPS:
     x = math_domain(op)
     gr = (lambda t: t) if op in NO_GRAD else g
@@ -317,10 +317,12 @@ for op in MATH_OPS:
     lo = 1 if op in ("acosh", "log10", "lgamma", "digamma") else -1 if op in ("atanh", "asin", "acos", "erfinv") else -3
     cs.add(op, cs.randint(lo, 2 if lo == -1 else 4, 2, 3))  # int64 -> float32
     cs.add(op, torch.tensor([True, False, True]))         # bool -> float32
-    cs.add(op + "_", x.clone().to(f32), opcheck=False)
+    if op != "special_i1":    # (no in-place form)
+        cs.add(op + "_", x.clone().to(f32), opcheck=False)
     cs.add(op + ".out", x.to(f32), out=torch.empty(3, 4, dtype=f64), atol=1e-5, rtol=1e-5, opcheck=False)
     cs.add(op + ".out", cs.randint(1, 2, 2, 3), out=torch.empty(0, dtype=f32), opcheck=False)  # resized
-    cs.error(op + "_", cs.randint(1, 4, 3), code="CT_ERR_DTYPE")      # Float can't be cast to Long
+    if op != "special_i1":
+        cs.error(op + "_", cs.randint(1, 4, 3), code="CT_ERR_DTYPE")      # Float can't be cast to Long
     cs.error(op + ".out", x, out=torch.empty(3, 4, dtype=i64), code="CT_ERR_DTYPE")
     cs.add(op, special, name=op + "_special")
     cs.add(op, special.to(f32), name=op + "_special_f32")
@@ -332,6 +334,10 @@ cs.add("digamma", torch.tensor([-2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.4
 cs.add("digamma", torch.tensor([-2.5, -1.0, -0.0, 0.0, 0.5, 10.0, 12.5, 1e6], dtype=f32), name="digamma_edges_f32")
 cs.add("i0", torch.tensor([-50.0, -10.0, -1.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 300.0, 700.0], dtype=f64), name="i0_edges")
 cs.add("i0", torch.tensor([-20.0, -1.0, 0.0, 1.0, 8.0, 30.0, 80.0, 100.0], dtype=f32), name="i0_edges_f32")
+cs.add("special_i1", torch.tensor([-800.0, -50.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 700.0, 800.0], dtype=f64), name="i1_edges")
+cs.add("special_i1", torch.tensor([-100.0, -8.0, 0.0, 1.0, 8.0, 30.0, 80.0], dtype=f32), name="i1_edges_f32")
+cs.add("special_i1", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i1_grad_at_zero", opcheck=False)
+cs.add("i0", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i0_grad_at_zero", opcheck=False)
 cs.add("sinc", g(torch.tensor([-2.5, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5], dtype=f64)), name="sinc_zero", opcheck=False)
 cs.add("atanh", torch.tensor([-1.0, -0.5, 0.0, 0.5, 1.0], dtype=f64), name="atanh_edges")
 cs.add("acosh", torch.tensor([0.5, 1.0, 2.0, 1e300], dtype=f64), name="acosh_edges")

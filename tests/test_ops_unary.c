@@ -428,6 +428,8 @@ static int un_cases(un_case *cs, ct_tensor *A, ct_tensor *P, ct_tensor *R) {
   UN("lgamma", UT(P));
   UN("digamma", UT(P));
   UN("polygamma", ct_value_int(2), UT(P));
+  UN("i0", UT(R));
+  UN("special_i1", UT(R));
   UN("sinc", UT(R));
   UN("logit", UT(ct_sigmoid(A)), ct_value_double(NAN));
   UN("logit", UT(ct_sigmoid(R)), ct_value_double(0.1));

@@ -4880,18 +4880,28 @@ static ct_status ct__autograd_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *
 /* ---- i0(Tensor self) -> Tensor ---- */
 typedef struct ct__node_i0 {
   ct_node base;
+  ct__saved self;
 } ct__node_i0;
 
+static void ct__release_i0(ct_node *node) {
+  ct__node_i0 *ct__nd = (ct__node_i0 *)node;
+  ct__saved_reset(&ct__nd->self);
+}
 static ct_status ct__backward_i0(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_i0 *ct__nd = (ct__node_i0 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0))
-    return ct_fail(CT_ERR_UNSUPPORTED, "i0", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_special_i1(self));
   return CT_OK;
 }
-static const ct_node_kind ct__kind_i0 = {"I0Backward0", ct__backward_i0, NULL};
+static const ct_node_kind ct__kind_i0 = {"I0Backward0", ct__backward_i0, ct__release_i0};
 
 static ct_tensor *ct__autograd_i0(ct_keyset ks, ct_tensor *self) {
   ct__node_i0 *ct__nd = NULL;
@@ -4901,6 +4911,7 @@ static ct_tensor *ct__autograd_i0(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_i0 *)ct__node_new(&ct__kind_i0, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
     if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_i0(ks & CT__BELOW_AUTOGRAD, self);
@@ -4915,18 +4926,28 @@ static ct_tensor *ct__autograd_i0(ct_keyset ks, ct_tensor *self) {
 /* ---- i0_(Tensor(a!) self) -> Tensor(a!) ---- */
 typedef struct ct__node_i0_ {
   ct_node base;
+  ct__saved self;
 } ct__node_i0_;
 
+static void ct__release_i0_(ct_node *node) {
+  ct__node_i0_ *ct__nd = (ct__node_i0_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
 static ct_status ct__backward_i0_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_i0_ *ct__nd = (ct__node_i0_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0))
-    return ct_fail(CT_ERR_UNSUPPORTED, "i0_", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_special_i1(self));
   return CT_OK;
 }
-static const ct_node_kind ct__kind_i0_ = {"I0Backward0", ct__backward_i0_, NULL};
+static const ct_node_kind ct__kind_i0_ = {"I0Backward0", ct__backward_i0_, ct__release_i0_};
 
 static ct_status ct__autograd_i0_(ct_keyset ks, ct_tensor *self) {
   ct__node_i0_ *ct__nd = NULL;
@@ -4938,6 +4959,7 @@ static ct_status ct__autograd_i0_(ct_keyset ks, ct_tensor *self) {
     ct__nd = (ct__node_i0_ *)ct__node_new(&ct__kind_i0_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_i0_(ks & CT__BELOW_AUTOGRAD, self);
@@ -4956,6 +4978,71 @@ static ct_status ct__autograd_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *o
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("i0.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_i0_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- special_i1(Tensor self) -> Tensor ---- */
+typedef struct ct__node_special_i1 {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_special_i1;
+
+static void ct__release_special_i1(ct_node *node) {
+  ct__node_special_i1 *ct__nd = (ct__node_special_i1 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_special_i1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_special_i1 *ct__nd = (ct__node_special_i1 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_i1_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_special_i1 = {"SpecialI1Backward0", ct__backward_special_i1, ct__release_special_i1};
+
+static ct_tensor *ct__autograd_special_i1(ct_keyset ks, ct_tensor *self) {
+  ct__node_special_i1 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_special_i1 *)ct__node_new(&ct__kind_special_i1, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_special_i1(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("special_i1.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_special_i1_out(ks & CT__BELOW_AUTOGRAD, self, out);
   ct__below_autograd_end(excluded);
   return r;
 }

@@ -390,12 +390,17 @@ CTDEF ct_status ct_polygamma_(ct_tensor *self, int64_t n);
 /* polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_polygamma_out(ct_tensor *out, int64_t n, ct_tensor *self);
 /* i0(Tensor self) -> Tensor
- * modified Bessel function of the first kind, order 0; no derivative (needs i1) */
+ * modified Bessel function of the first kind, order 0 (+-inf gives NaN, as PyTorch) */
 CTDEF ct_tensor *ct_i0(ct_tensor *self);
 /* i0_(Tensor(a!) self) -> Tensor(a!) */
 CTDEF ct_status ct_i0_(ct_tensor *self);
 /* i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_i0_out(ct_tensor *out, ct_tensor *self);
+/* special_i1(Tensor self) -> Tensor
+ * modified Bessel function of the first kind, order 1 (torch.special.i1; +-inf gives NaN, as PyTorch) */
+CTDEF ct_tensor *ct_special_i1(ct_tensor *self);
+/* special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_special_i1_out(ct_tensor *out, ct_tensor *self);
 /* sinc(Tensor self) -> Tensor
  * sin(pi self) / (pi self), 1 at 0 */
 CTDEF ct_tensor *ct_sinc(ct_tensor *self);
@@ -2243,6 +2248,12 @@ typedef ct_status ct_kernel_i0_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_i0_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_i0_out "i0.out"
 #define CT__OPSIG_i0_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_special_i1(ct_keyset, ct_tensor *);
+#define CT__OPNAME_special_i1 "special_i1"
+#define CT__OPSIG_special_i1 "T->T"
+typedef ct_status ct_kernel_special_i1_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_special_i1_out "special_i1.out"
+#define CT__OPSIG_special_i1_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sinc(ct_keyset, ct_tensor *);
 #define CT__OPNAME_sinc "sinc"
 #define CT__OPSIG_sinc "T->T"
@@ -4029,6 +4040,8 @@ static struct {
   ct_op *i0;
   ct_op *i0_;
   ct_op *i0_out;
+  ct_op *special_i1;
+  ct_op *special_i1_out;
   ct_op *sinc;
   ct_op *sinc_;
   ct_op *sinc_out;
@@ -7327,6 +7340,41 @@ static ct_status ct__dispatch_i0_(ct_keyset ks, ct_tensor *self) {
 /* i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__op.i0_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* special_i1(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_special_i1(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.special_i1;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.special_i1_out;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
@@ -19285,6 +19333,25 @@ CTDEF ct_status ct_i0_out(ct_tensor *out, ct_tensor *self) {
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "i0.out", "out"))) return ct_last_error();
   return ct__dispatch_i0_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_special_i1(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("special_i1", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "special_i1", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_special_i1(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_special_i1_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("special_i1.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "special_i1.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("special_i1.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "special_i1.out", "out"))) return ct_last_error();
+  return ct__dispatch_special_i1_out(ct__call_keys(ct__keys), self, out);
 }
 CTDEF ct_tensor *ct_sinc(ct_tensor *self) {
   ct_keyset ct__keys = 0;

@@ -14,7 +14,7 @@
  *
  * dtype rules (PyTorch's):
  *   TO_FLOAT   exp, sin, sqrt, sigmoid, asin, ..., erfinv, lgamma, digamma,
- *              polygamma, i0, sinc, logit, deg2rad, ...: integers and bool give float32;
+ *              polygamma, i0, special_i1, sinc, logit, deg2rad, ...: integers and bool give float32;
  *              out= may be any dtype the result can be cast to.
  *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
  *              nan_to_num: integers keep their dtype (floor & co. return the
@@ -34,8 +34,8 @@
  *
  * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
  * erfinv, digamma and polygamma follow PyTorch's calc_erfinv, calc_digamma,
- * calc_trigamma and calc_polygamma (Cephes' Hurwitz zeta); i0 sums its
- * power series in double (PyTorch: Cephes' Chebyshev expansions).
+ * calc_trigamma and calc_polygamma (Cephes' Hurwitz zeta); i0 and special_i1 sum
+ * their power series in double (PyTorch: Cephes' Chebyshev expansions).
  * relu6 is hardtanh(0, 6), composite as in PyTorch; so are selu and celu
  * (elu with fixed parameters) and softsign, tanhshrink (torch.nn.functional's
  * composites, no aten op). The derivative helpers
@@ -262,6 +262,19 @@ static double ct__unary_i01(double x) {
   }
   return sum;
 }
+/* I1(x) = sum_k (x / 2)^(2k+1) / (k! (k+1)!), odd; +-inf gives NaN as PyTorch's Cephes form */
+static double ct__unary_i11(double x) {
+  double q = x * x / 4, term = x / 2, sum = x / 2;
+  int k;
+  if (x != x) return x;
+  if (fabs(x) == HUGE_VAL) return NAN;
+  for (k = 1; k < 2000 && term != 0; k++) {
+    term *= q / ((double)k * (double)(k + 1));
+    sum += term;
+    if (fabs(term) < fabs(sum) * 1e-17) break;
+  }
+  return sum;
+}
 static double ct__unary_sinc1(double x) {
   double px;
   if (x == 0) return 1.0;
@@ -322,6 +335,7 @@ CT__UNARY_F(lgamma, lgamma(x))
 CT__UNARY_F(digamma, ct__unary_digamma1(x))
 CT__UNARY_F(polygamma, ct__unary_polygamma1(x, p->ia))
 CT__UNARY_F(i0, ct__unary_i01(x))
+CT__UNARY_F(special_i1, ct__unary_i11(x))
 CT__UNARY_F(sinc, ct__unary_sinc1(x))
 CT__UNARY_F(logit, ct__unary_logit1(x, p))
 CT__UNARY_F(frac, x - trunc(x))
@@ -400,6 +414,7 @@ CT__UNARY_DEF_FLOAT(lgamma)
 CT__UNARY_DEF_FLOAT(digamma)
 CT__UNARY_DEF_FLOAT(polygamma)
 CT__UNARY_DEF_FLOAT(i0)
+CT__UNARY_DEF(special_i1, CT__UNARY_TO_FLOAT, ct__unary_f_special_i1, NULL, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF_FLOAT(sinc)
 CT__UNARY_DEF_FLOAT(logit)
 CT__UNARY_DEF_FLOAT(deg2rad)
@@ -639,6 +654,17 @@ CT__UNARY_KERNELS(sinc, sinc)
 CT__UNARY_KERNELS(frac, frac)
 CT__UNARY_KERNELS(deg2rad, deg2rad)
 CT__UNARY_KERNELS(rad2deg, rad2deg)
+/* special_i1: functional and out= (no in-place form in aten) */
+static ct_tensor *ct__k_special_i1(ct_keyset ks, ct_tensor *self) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_new(&ct__unary_def_special_i1, &p, self);
+}
+static ct_status ct__k_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_run(&ct__unary_def_special_i1, &p, out, self, NULL);
+}
 /* the predicates: functional and out= only (no in-place form in aten) */
 #define CT__UNARY_PRED_KERNELS(name)                                                  \
   static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self) {                     \
@@ -1053,6 +1079,13 @@ static ct_tensor *ct__unary_sinc_backward(ct_tensor *grad, ct_tensor *self) {
   ct_tensor *x = ct_where_scalar_self(zero, ct_int(1), self);
   ct_tensor *d = ct_div(ct_sub(ct_cos(ct__unary_mul_num(x, CT__UNARY_PI)), ct_sinc(x)), x);
   return ct_mul(grad, ct_where_scalar_self(zero, ct_int(0), d));
+}
+/* PyTorch's i1_backward: I1' = I0(x) - I1(x) / x, 1/2 at 0 (x replaced by 1 there: no NaN in double backward) */
+static ct_tensor *ct__unary_i1_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *zero = ct_eq_scalar(self, ct_int(0));
+  ct_tensor *x = ct_where_scalar_self(zero, ct_int(1), self);
+  ct_tensor *d = ct_sub(ct_i0(self), ct_div(ct_where_scalar_self(zero, ct_int(0), result), x));
+  return ct_mul(grad, ct_where_scalar_self(zero, ct_float(0.5), d));
 }
 /* PyTorch's logit_backward: grad / (x (1 - x)); eps None: NaN outside [0, 1]; eps: 0 outside [eps, 1 - eps] */
 static ct_tensor *ct__unary_logit_backward(ct_tensor *grad, ct_tensor *self, double eps) {
