@@ -936,7 +936,7 @@ CTDEF ct_status ct_copysign_scalar_(ct_tensor *self, ct_scalar other);
 /* copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_copysign_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
 /* nextafter(Tensor self, Tensor other) -> Tensor
- * the next value after self toward other in the computing dtype; floating only; no derivative (as PyTorch) */
+ * the next value after self toward other in the computing dtype; float32, float64, bfloat16 (float16 refused as PyTorch 1.13); no derivative (as PyTorch) */
 CTDEF ct_tensor *ct_nextafter(ct_tensor *self, ct_tensor *other);
 /* nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 CTDEF ct_status ct_nextafter_(ct_tensor *self, ct_tensor *other);

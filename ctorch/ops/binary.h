@@ -455,7 +455,8 @@ static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tenso
  * step with the dtype decided here, then a loop that reads inputs of any
  * dtype (a chunk at a time, each value rounded to the computing dtype as
  * PyTorch's casts round it) and computes in double, rounding once on the
- * store (nextafter steps in the computing dtype itself). The loop goes to a
+ * store (nextafter steps in the computing dtype itself; float16 is refused
+ * for it, as PyTorch 1.13). The loop goes to a
  * device as a CT_PW_UNARY call of two inputs (a backend without the op runs
  * it through ct_pointwise_on_host). dtype rules:
  *   TO_FLOAT    copysign, xlogy: the promoted dtype, integers and bool give float32
@@ -489,7 +490,7 @@ typedef struct ct__bm_def {
       av[k] = (EXPR);                                                                  \
     }                                                                                  \
   }
-/* nextafter of a 16-bit float (sign and magnitude bits: float16 and bfloat16 alike) */
+/* nextafter of a bfloat16 (sign and magnitude bits, as c10's) */
 static uint16_t ct__bm_next16(uint16_t xb, uint16_t yb, double x, double y) {
   if (x == 0) return (uint16_t)((yb & 0x8000u) | 1u); /* the smallest subnormal toward y */
   return (uint16_t)((x < y) == (x > 0) ? xb + 1u : xb - 1u);
@@ -500,8 +501,6 @@ static double ct__bm_nextafter1(double a, double b, ct_dtype dt) {
   if (a == b) return b;
   if (dt == CT_F64) return nextafter(a, b);
   if (dt == CT_F32) return (double)nextafterf((float)a, (float)b);
-  if (dt == CT_F16)
-    return (double)ct_f16_to_f32(ct__bm_next16(ct_f32_to_f16((float)a), ct_f32_to_f16((float)b), a, b));
   return (double)ct_bf16_to_f32(ct__bm_next16(ct_f32_to_bf16((float)a), ct_f32_to_bf16((float)b), a, b));
 }
 /* PyTorch's logaddexp: equal infinities give themselves (no inf - inf) */
@@ -591,6 +590,8 @@ static ct_status ct__bm_run(const ct__bm_def *d, ct_tensor *out, ct_tensor *a, c
   if (d->kind == CT__BM_TO_FLOAT && !ct_dtype_is_floating(common)) common = CT_F32;
   if (d->kind == CT__BM_FLOAT_ONLY && !ct_dtype_is_floating(common))
     return ct_fail(CT_ERR_DTYPE, d->name, "\"%s_cpu\" not implemented for '%s'", d->name, ct__dtype_torch_name(common));
+  if (d == &ct__bm_def_nextafter && common == CT_F16) /* as PyTorch 1.13 (float32 steps rounded back would do nothing) */
+    return ct_fail(CT_ERR_DTYPE, d->name, "\"nextafter_cpu\" not implemented for 'Half'");
   pl.op = d->name;
   if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 2, in, NULL, common)) != CT_OK) return st;
   c.def = d;
