@@ -332,9 +332,9 @@ cs.add("lgamma", torch.tensor([-2.5, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 2.0, 10.0,
 cs.add("digamma", torch.tensor([-2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.4616321, 9.0, 10.0, 11.5, 1e6, 1e18], dtype=f64),
        name="digamma_edges")
 cs.add("digamma", torch.tensor([-2.5, -1.0, -0.0, 0.0, 0.5, 10.0, 12.5, 1e6], dtype=f32), name="digamma_edges_f32")
-cs.add("i0", torch.tensor([-50.0, -10.0, -1.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 300.0, 700.0], dtype=f64), name="i0_edges")
+cs.add("i0", torch.tensor([-1e10, -50.0, -10.0, -1.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 300.0, 700.0, 1e10], dtype=f64), name="i0_edges")
 cs.add("i0", torch.tensor([-20.0, -1.0, 0.0, 1.0, 8.0, 30.0, 80.0, 100.0], dtype=f32), name="i0_edges_f32")
-cs.add("special_i1", torch.tensor([-800.0, -50.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 700.0, 800.0], dtype=f64), name="i1_edges")
+cs.add("special_i1", torch.tensor([-1e10, -800.0, -50.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 700.0, 800.0, 1e10], dtype=f64), name="i1_edges")
 cs.add("special_i1", torch.tensor([-100.0, -8.0, 0.0, 1.0, 8.0, 30.0, 80.0], dtype=f32), name="i1_edges_f32")
 cs.add("special_i1", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i1_grad_at_zero", opcheck=False)
 cs.add("i0", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i0_grad_at_zero", opcheck=False)

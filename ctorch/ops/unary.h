@@ -258,7 +258,7 @@ static double ct__unary_i01(double x) {
   for (k = 1; k < 2000; k++) {
     term *= q / ((double)k * (double)k);
     sum += term;
-    if (term < sum * 1e-17) break;
+    if (term < sum * 1e-17 || sum == HUGE_VAL) break; /* (overflowed: |x| above ~713) */
   }
   return sum;
 }
@@ -271,7 +271,7 @@ static double ct__unary_i11(double x) {
   for (k = 1; k < 2000 && term != 0; k++) {
     term *= q / ((double)k * (double)(k + 1));
     sum += term;
-    if (fabs(term) < fabs(sum) * 1e-17) break;
+    if (fabs(term) < fabs(sum) * 1e-17 || fabs(sum) == HUGE_VAL) break;
   }
   return sum;
 }
