@@ -7,7 +7,11 @@
  * Every kernel here is a schema form (functional, in-place, out=, Scalar
  * overloads) of an op of the pointwise engine (ops/pointwise.h): it wraps
  * numbers as 0-dim tensors and calls ct__pw_run, which runs the op's meta
- * step and its impl step through the device's loop.
+ * step and its impl step through the device's loop. The binary math
+ * functions (hypot, copysign, nextafter, fmax, fmin, heaviside, xlogy,
+ * logaddexp, logaddexp2) run the same two steps through ct__bm_run, a
+ * descriptor per op as the unary functions; float_power is a composite of
+ * pow, as PyTorch's.
  */
 #ifndef CT_OPS_BINARY_H
 #define CT_OPS_BINARY_H
